@@ -1,0 +1,1 @@
+// Placeholder: the calculator widget (owned by the calculator engineer).

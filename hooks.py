@@ -1,0 +1,51 @@
+"""MkDocs hooks for kvguide (mkdocs.yml: ``hooks: [hooks.py]``).
+
+Two post-processing steps on every rendered page, in every language pass of
+mkdocs-static-i18n (it re-runs the whole build per language, so
+``config["theme"]["language"]`` is ``es``, ``zh`` or ``en`` here):
+
+* strip ``<link rel="alternate" href=… hreflang=…>`` from ``<head>``: Material's
+  JavaScript fetches ``<alternate>/sitemap.xml`` for each of them, which 404s on
+  every page load and fills the console with errors. The header's language
+  switcher uses ``<a hreflang>`` and keeps working.
+* localize the heading permalinks: the toc extension gives every ``¶`` the same
+  English title; here it gets a label in the page's language and the text that
+  ``javascripts/permalink.js`` shows once it has copied the section's URL.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+__all__ = ["PERMALINK_STRINGS", "on_post_page"]
+
+_ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*"\s*/?>')
+
+# The toc extension's default permalink_title, as it appears in the HTML.
+_HEADERLINK = re.compile(r'<a class="headerlink" href="(#[^"]*)" title="Permanent link">')
+
+#: Label of the permalink and the confirmation shown after copying, per language.
+PERMALINK_STRINGS: dict[str, tuple[str, str]] = {
+    "es": ("Copiar el enlace a esta sección", "Enlace copiado"),
+    "zh": ("复制本节链接", "链接已复制"),
+    "en": ("Copy the link to this section", "Link copied"),
+}
+
+
+def _localize_permalinks(html: str, lang: str) -> str:
+    title, copied = PERMALINK_STRINGS.get(lang, PERMALINK_STRINGS["en"])
+
+    def replace(match: re.Match[str]) -> str:
+        return (
+            f'<a class="headerlink" href="{match.group(1)}" title="{title}" '
+            f'aria-label="{title}" data-copied="{copied}">'
+        )
+
+    return _HEADERLINK.sub(replace, html)
+
+
+def on_post_page(output: str, page: Any, config: Any) -> str:
+    """Remove hreflang alternates and localize permalink labels."""
+    lang = str(config["theme"]["language"])
+    return _localize_permalinks(_ALTERNATE.sub("", output), lang)
