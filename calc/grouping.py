@@ -1,0 +1,172 @@
+"""KV cache groups: which layers share a block table, and how pages are unified.
+
+Mirrors vllm/v1/core/kv_cache_utils.py ``get_kv_cache_groups``,
+``is_kv_cache_spec_uniform``, ``_get_kv_cache_groups_uniform_type``,
+``unify_kv_cache_spec_page_size``, ``_get_kv_cache_groups_uniform_page_size`` and
+``_promote_local_kv_cache_specs`` (vLLM main 6adad087…).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from .errors import CalcError
+from .kv_spec import (
+    AttentionSpec, ChunkedLocalAttentionSpec, FullAttentionSpec, KVSpec, SlidingWindowSpec, UniformTypeSpec,
+    mergeable, promote_to_full,
+)
+from .units import cdiv
+
+__all__ = ["KVCacheGroup", "Grouping", "get_kv_cache_groups", "project_to_worker",
+           "HMA_DISABLED_WARNING", "PADDING_WARNING"]
+
+# vllm/v1/core/kv_cache_utils.py, logged when local layers are promoted.
+HMA_DISABLED_WARNING = (
+    "Hybrid KV cache manager is disabled for this hybrid model, This means we do not enable any optimizations "
+    "for saving KV cache memory (e.g., dropping the KV cache outside the sliding window). The compute of layers "
+    "like sliding window is still saved."
+)
+PADDING_WARNING = "Add {n} padding layers, may waste at most {pct:.2f}% KV cache memory"
+
+
+@dataclass(frozen=True, kw_only=True)
+class KVCacheGroup:
+    """Layers sharing one block table; every group draws from one block pool."""
+
+    layer_names: tuple[str, ...]
+    spec: KVSpec
+
+
+@dataclass(frozen=True, kw_only=True)
+class Grouping:
+    """The groups for a model (or one worker's projection of them)."""
+
+    groups: tuple[KVCacheGroup, ...]
+    kind: str
+    """``empty``, ``uniform``, ``uniform_type`` or ``hybrid``."""
+    warnings: tuple[str, ...] = ()
+    num_padding_layers: int = 0
+
+    @property
+    def group_size(self) -> int:
+        """``gs``: the most layers any group holds (one page of each per block id)."""
+        return max((len(g.layer_names) for g in self.groups), default=0)
+
+    @property
+    def page_size_bytes(self) -> int:
+        """The common page (hybrid groups are unified to one page size)."""
+        return self.groups[0].spec.page_size_bytes if self.groups else 0
+
+    @property
+    def bytes_per_block(self) -> int:
+        """Pool bytes one block id costs (kv_cache_utils._pool_bytes_per_block)."""
+        if self.kind == "uniform_type":
+            return self.groups[0].spec.page_size_bytes
+        return self.page_size_bytes * self.group_size
+
+    @property
+    def min_block_size(self) -> int:
+        return min(g.spec.block_size for g in self.groups)
+
+
+def _is_uniform(specs: list[AttentionSpec]) -> bool:
+    first = specs[0]
+    return all(mergeable(first, s) for s in specs[1:])
+
+
+def _uniform_type(specs: Mapping[str, AttentionSpec]) -> bool:
+    """UniformTypeKVCacheSpecs.from_specs: same kind and block size (same window for sliding)."""
+    values = list(specs.values())
+    first = values[0]
+    for s in values[1:]:
+        if type(s) is not type(first) or s.block_size != first.block_size:
+            return False
+        if s.sliding_window != first.sliding_window and isinstance(s, SlidingWindowSpec):
+            return False
+        if s.attention_chunk_size != first.attention_chunk_size and isinstance(s, ChunkedLocalAttentionSpec):
+            return False
+    return True
+
+
+def _unify_page_size(specs: dict[str, AttentionSpec]) -> dict[str, AttentionSpec]:
+    """Raise smaller pages to the largest: scale the block size when it divides, else pad."""
+    largest = max(s.page_size_bytes for s in specs.values())
+    out: dict[str, AttentionSpec] = {}
+    for name, s in specs.items():
+        page = s.page_size_bytes
+        if page == largest:
+            out[name] = s
+        elif largest % page == 0:
+            out[name] = replace(s, block_size=s.block_size * (largest // page))
+        elif s.page_size_padded is None:
+            # FlashAttention-family backends read KV by block stride: the page can be padded.
+            out[name] = replace(s, page_size_padded=largest)
+        else:
+            raise CalcError("unsupported", "KV cache page sizes of this model cannot be unified", field=None)
+    return out
+
+
+def _hybrid_groups(specs: dict[str, AttentionSpec]) -> tuple[tuple[KVCacheGroup, ...], int, tuple[str, ...]]:
+    """Equal-size groups: bucket by spec, cut buckets into groups of ``group_size``, strided."""
+    buckets: list[tuple[AttentionSpec, list[str]]] = []
+    for name, s in specs.items():
+        for spec, names in buckets:
+            if mergeable(spec, s):
+                names.append(name)
+                break
+        else:
+            buckets.append((s, [name]))
+    sizes = [len(names) for _, names in buckets]
+    min_n, max_n = min(sizes), max(sizes)
+    group_size = max_n if max_n < 1.5 * min_n else min_n
+    groups: list[KVCacheGroup] = []
+    padding = 0
+    warnings: list[str] = []
+    for spec, names in buckets:
+        n = len(names)
+        k = cdiv(n, group_size)
+        for i in range(k):
+            groups.append(KVCacheGroup(layer_names=tuple(names[i::k]), spec=spec))
+        if n % group_size:
+            pad = group_size - n % group_size
+            padding += pad
+            warnings.append(PADDING_WARNING.format(n=pad, pct=pad / n * 100))
+    return tuple(groups), padding, tuple(warnings)
+
+
+def get_kv_cache_groups(layer_specs: Mapping[str, AttentionSpec], *, hma_enabled: bool = True) -> Grouping:
+    """The whole model's groups, in vLLM's decision order (spec 5.1)."""
+    specs = dict(layer_specs)
+    if not specs:
+        return Grouping(groups=(), kind="empty")
+    warnings: tuple[str, ...] = ()
+    if not hma_enabled and not _is_uniform(list(specs.values())):
+        full_block = min((s.block_size for s in specs.values() if type(s) is FullAttentionSpec),
+                         default=next(iter(specs.values())).block_size)
+        promoted = {n: promote_to_full(s, full_block) for n, s in specs.items()}
+        if promoted != specs:
+            warnings = (HMA_DISABLED_WARNING,)
+        specs = promoted
+    values = list(specs.values())
+    if _is_uniform(values):
+        return Grouping(groups=(KVCacheGroup(layer_names=tuple(specs), spec=values[0]),), kind="uniform",
+                        warnings=warnings)
+    if _uniform_type(specs):
+        return Grouping(groups=(KVCacheGroup(layer_names=tuple(specs), spec=UniformTypeSpec(layer_specs=specs)),),
+                        kind="uniform_type", warnings=warnings)
+    unified = _unify_page_size(specs)
+    groups, padding, pad_warnings = _hybrid_groups(unified)
+    return Grouping(groups=groups, kind="hybrid", warnings=warnings + pad_warnings, num_padding_layers=padding)
+
+
+def project_to_worker(grouping: Grouping, worker_layers: set[str]) -> Grouping:
+    """One worker's view: each group keeps only the layers that worker owns
+    (kv_cache_utils._project_kv_cache_groups_to_worker)."""
+    groups = []
+    for g in grouping.groups:
+        names = tuple(n for n in g.layer_names if n in worker_layers)
+        spec = g.spec
+        if isinstance(spec, UniformTypeSpec):
+            spec = UniformTypeSpec(layer_specs={n: spec.layer_specs[n] for n in names})
+        groups.append(KVCacheGroup(layer_names=names, spec=spec))
+    return replace(grouping, groups=tuple(groups))

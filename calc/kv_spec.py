@@ -1,0 +1,181 @@
+"""Per-layer KV-cache specs: the memory of one block (page) and what one request can pin.
+
+Mirrors vllm/v1/kv_cache_interface.py (AttentionSpec, FullAttentionSpec,
+MLAAttentionSpec, SlidingWindowSpec, ChunkedLocalAttentionSpec,
+UniformTypeKVCacheSpecs) at vLLM main 6adad08767583f52eb4d2122111af0bf638ed5e6.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Union
+
+from .errors import CalcError
+from .units import cdiv
+
+__all__ = [
+    "KV_CACHE_DTYPES", "kv_dtype_bytes", "SizingContext", "FullAttentionSpec", "SlidingWindowSpec",
+    "ChunkedLocalAttentionSpec", "MLAAttentionSpec", "UniformTypeSpec", "KVSpec", "mergeable", "promote_to_full",
+]
+
+# The --kv-cache-dtype values of the CLI contract, plus fp8_inc and the MLA layout
+# (vllm/config/cache.py CacheDType; vllm/utils/torch_utils.py STR_DTYPE_TO_TORCH_DTYPE).
+KV_CACHE_DTYPES = ("auto", "bfloat16", "float16", "float32", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc", "fp8_ds_mla")
+_DTYPE_BYTES = {"bfloat16": 2, "float16": 2, "float32": 4, "fp8": 1, "fp8_e4m3": 1, "fp8_e5m2": 1, "fp8_inc": 1,
+                "fp8_ds_mla": 1}
+
+# fp8_ds_mla stores 656 bytes per token per layer (DeepSeek-V3.2 layout).
+FP8_DS_MLA_BYTES_PER_TOKEN = 656
+
+
+def kv_dtype_bytes(kv_cache_dtype: str, model_dtype: str) -> int:
+    """Bytes per stored element: ``auto`` follows the model dtype."""
+    name = model_dtype if kv_cache_dtype == "auto" else kv_cache_dtype
+    if name not in _DTYPE_BYTES:
+        raise CalcError("bad_choice", f"kv_cache_dtype must be one of {', '.join(KV_CACHE_DTYPES)}, got {kv_cache_dtype!r}",
+                        field="kv_cache_dtype", value=kv_cache_dtype, choices=", ".join(KV_CACHE_DTYPES))
+    return _DTYPE_BYTES[name]
+
+
+@dataclass(frozen=True, kw_only=True)
+class SizingContext:
+    """What a spec needs from the engine config to size one request."""
+
+    max_model_len: int
+    """The length checked (``max_model_len``)."""
+    in_flight_tokens: int = 0
+    """``F``: tokens scheduled but not yet retired (sliding/chunked layers only)."""
+    dcp: int = 1
+    """Decode-context-parallel size."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class FullAttentionSpec:
+    """A layer that keeps K and V for every token of the request."""
+
+    block_size: int
+    num_kv_heads: int
+    """KV heads on this GPU (already divided by tensor parallelism)."""
+    head_size: int
+    head_size_v: int
+    dtype_bytes: int
+    sliding_window: int | None = None
+    """Recorded when a sliding layer was promoted (HMA off); still reserves all tokens."""
+    attention_chunk_size: int | None = None
+    page_size_padded: int | None = None
+
+    kind = "full"
+
+    @property
+    def real_page_size_bytes(self) -> int:
+        return self.block_size * self.num_kv_heads * (self.head_size + self.head_size_v) * self.dtype_bytes
+
+    @property
+    def page_size_bytes(self) -> int:
+        return self.page_size_padded if self.page_size_padded is not None else self.real_page_size_bytes
+
+    def max_memory_usage_bytes(self, ctx: SizingContext) -> int:
+        tokens = cdiv(ctx.max_model_len, ctx.dcp) if ctx.dcp > 1 else ctx.max_model_len
+        return cdiv(tokens, self.block_size) * self.page_size_bytes
+
+    def merge_key(self) -> tuple[object, ...]:
+        # FullAttentionSpec.merge: specs may differ only in a recorded window/chunk.
+        return (self.kind, self.block_size, self.num_kv_heads, self.head_size, self.head_size_v, self.dtype_bytes,
+                self.page_size_padded)
+
+
+@dataclass(frozen=True, kw_only=True)
+class MLAAttentionSpec(FullAttentionSpec):
+    """Multi-head latent attention: one latent vector per token, no K/V factor 2."""
+
+    cache_dtype_str: str = "auto"
+    kind = "mla"
+
+    @property
+    def real_page_size_bytes(self) -> int:
+        if self.cache_dtype_str == "fp8_ds_mla":
+            return self.block_size * FP8_DS_MLA_BYTES_PER_TOKEN
+        return self.block_size * self.num_kv_heads * self.head_size * self.dtype_bytes
+
+    def merge_key(self) -> tuple[object, ...]:
+        return super().merge_key() + (self.cache_dtype_str,)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SlidingWindowSpec(FullAttentionSpec):
+    """A layer that keeps only the last ``sliding_window`` tokens (plus in-flight ones)."""
+
+    kind = "sliding"
+
+    def max_memory_usage_bytes(self, ctx: SizingContext) -> int:
+        if ctx.dcp > 1:
+            raise CalcError("unsupported", "sliding window with decode context parallel is not supported by vLLM",
+                            field="decode_context_parallel_size")
+        assert self.sliding_window is not None
+        tokens = min(self.sliding_window - 1 + ctx.in_flight_tokens, ctx.max_model_len)
+        # +1: the window need not start on a block boundary.
+        return (cdiv(tokens, self.block_size) + 1) * self.page_size_bytes
+
+    def merge_key(self) -> tuple[object, ...]:
+        return super().merge_key() + (self.sliding_window,)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChunkedLocalAttentionSpec(FullAttentionSpec):
+    """Llama 4's chunked local attention."""
+
+    kind = "chunked"
+
+    def max_memory_usage_bytes(self, ctx: SizingContext) -> int:
+        assert self.attention_chunk_size is not None
+        tokens = min(self.attention_chunk_size + ctx.in_flight_tokens, ctx.max_model_len)
+        return cdiv(tokens, self.block_size) * self.page_size_bytes
+
+    def merge_key(self) -> tuple[object, ...]:
+        return super().merge_key() + (self.attention_chunk_size,)
+
+
+AttentionSpec = Union[FullAttentionSpec, MLAAttentionSpec, SlidingWindowSpec, ChunkedLocalAttentionSpec]
+
+
+@dataclass(frozen=True, kw_only=True)
+class UniformTypeSpec:
+    """One group of same-kind layers whose pages differ (vLLM's UniformTypeKVCacheSpecs)."""
+
+    layer_specs: Mapping[str, AttentionSpec]
+    kind = "uniform_type"
+
+    @property
+    def block_size(self) -> int:
+        return next(iter(self.layer_specs.values())).block_size
+
+    @property
+    def page_size_bytes(self) -> int:
+        return sum(s.page_size_bytes for s in self.layer_specs.values())
+
+    def max_memory_usage_bytes(self, ctx: SizingContext) -> int:
+        # max_i cdiv(max_mem_i, page_i) × Σ page_i
+        blocks = max(cdiv(s.max_memory_usage_bytes(ctx), s.page_size_bytes) for s in self.layer_specs.values())
+        return blocks * self.page_size_bytes
+
+
+KVSpec = Union[FullAttentionSpec, MLAAttentionSpec, SlidingWindowSpec, ChunkedLocalAttentionSpec, UniformTypeSpec]
+
+
+def mergeable(a: AttentionSpec, b: AttentionSpec) -> bool:
+    """True when vLLM's ``spec.merge`` would accept both in one group."""
+    return type(a) is type(b) and a.merge_key() == b.merge_key()
+
+
+def promote_to_full(spec: AttentionSpec, block_size: int) -> AttentionSpec:
+    """HMA off: a local layer reserves every token (kv_cache_utils._promote_local_kv_cache_specs)."""
+    if isinstance(spec, (SlidingWindowSpec, ChunkedLocalAttentionSpec)):
+        return FullAttentionSpec(block_size=block_size, num_kv_heads=spec.num_kv_heads, head_size=spec.head_size,
+                                 head_size_v=spec.head_size_v, dtype_bytes=spec.dtype_bytes,
+                                 sliding_window=spec.sliding_window, attention_chunk_size=spec.attention_chunk_size,
+                                 page_size_padded=spec.page_size_padded)
+    return spec
+
+
+def with_block_size(spec: AttentionSpec, block_size: int) -> AttentionSpec:
+    return replace(spec, block_size=block_size)

@@ -1,0 +1,356 @@
+"""A Hugging Face ``config.json`` normalized into the facts vLLM's KV planning reads.
+
+This is the one validation boundary for model facts: after ``normalize_config``
+no code reads a raw dict. Rules mirror vllm/config/model.py and
+vllm/transformers_utils/model_arch_config_convertor.py (vLLM main
+6adad08767583f52eb4d2122111af0bf638ed5e6).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .errors import CalcError
+
+__all__ = ["LayerKind", "WeightQuant", "ModelSpec", "normalize_config", "MLA_MODEL_TYPES", "UNSUPPORTED_HYBRID_TYPES"]
+
+LayerKind = str  # "full" | "sliding" | "chunked" | "mla"
+
+# vllm/transformers_utils/model_arch_config_convertor.py ``is_deepseek_mla``
+MLA_MODEL_TYPES = frozenset({
+    "deepseek_v2", "deepseek_v3", "deepseek_v32", "deepseek_mtp", "kimi_k2", "kimi_vl", "kimi_linear",
+    "longcat_flash", "pangu_ultra_moe", "pangu_ultra_moe_mtp", "glm4_moe_lite", "glm_moe_dsa", "mistral_large_3",
+})
+
+# Mamba / linear-attention hybrids: sized with MambaSpec pages in vLLM (spec 11.5,
+# "only briefly checked"); refused here rather than silently treated as full attention.
+UNSUPPORTED_HYBRID_TYPES = frozenset({
+    "jamba", "bamba", "nemotron_h", "qwen3_next", "qwen3_5", "qwen3_5_moe", "falcon_h1", "granitemoehybrid",
+    "mamba", "mamba2", "zamba", "zamba2", "lfm2", "lfm2_moe", "minimax", "minimax_m1", "plamo2", "rwkv",
+    "rwkv6", "rwkv7", "recurrent_gemma", "xlstm", "kimi_linear", "hunyuan_v1_dense_mamba",
+})
+
+_KV_HEAD_KEYS = ("n_head_kv", "num_kv_heads", "num_key_value_heads", "multi_query_group_num", "num_attention_groups")
+_MAX_LEN_KEYS = ("max_position_embeddings", "n_positions", "max_seq_len", "seq_length", "model_max_length",
+                 "max_sequence_length", "max_seq_length", "seq_len")
+_DTYPE_ALIASES = {"bfloat16": "bfloat16", "bf16": "bfloat16", "float16": "float16", "fp16": "float16",
+                  "half": "float16", "float32": "float32", "fp32": "float32", "float": "float32"}
+
+
+@dataclass(frozen=True, kw_only=True)
+class WeightQuant:
+    """How the checkpoint stores its linear-layer weights (from ``quantization_config``)."""
+
+    method: str
+    """``none``, ``fp8``, ``awq``, ``gptq``, ``mxfp4``, ``bitsandbytes``, ``compressed-tensors`` …"""
+    bits: int
+    """Bits per quantized weight (16 when unquantized)."""
+    group_size: int
+    """Weights sharing one scale (0 = per channel or not grouped)."""
+    experts_only: bool = False
+    """mxfp4 in gpt-oss quantizes only the MoE experts."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModelSpec:
+    """The model facts the KV planning, the budget and the reports need."""
+
+    model_id: str
+    """Catalog id or the name given to a pasted config."""
+    model_type: str
+    """The (text) config's ``model_type``."""
+    num_layers: int
+    """Decoder layers that own KV cache (``num_hidden_layers``)."""
+    layer_kinds: tuple[LayerKind, ...]
+    """Per layer: ``full``, ``sliding``, ``chunked`` or ``mla``."""
+    head_size: int
+    """Per-head size of K (MLA: ``kv_lora_rank + qk_rope_head_dim``)."""
+    head_size_v: int
+    """Per-head size of V (equals ``head_size`` for all supported models)."""
+    total_num_kv_heads: int
+    """KV heads of the whole model before tensor parallelism (1 for MLA)."""
+    num_attention_heads: int
+    hidden_size: int
+    intermediate_size: int
+    vocab_size: int
+    sliding_window: int | None
+    """Window of the sliding layers, in tokens."""
+    attention_chunk_size: int | None
+    """Llama 4 chunked local attention."""
+    dtype: str
+    """Model dtype vLLM runs in with ``--dtype auto``: bfloat16, float16 or float32."""
+    derived_max_model_len: int
+    """What vLLM derives when ``--max-model-len`` is not given."""
+    num_parameters: int
+    """Total parameters (catalog figure, else counted from the config)."""
+    num_expert_parameters: int
+    """Parameters inside routed MoE experts (for expert-only quantization)."""
+    quant: WeightQuant
+    is_moe: bool
+    num_experts_per_tok: int
+
+    @property
+    def is_mla(self) -> bool:
+        return "mla" in self.layer_kinds
+
+    @property
+    def architecture(self) -> str:
+        """A one-word class for reports: gqa, mha, mla, sliding, hybrid."""
+        kinds = set(self.layer_kinds)
+        if "mla" in kinds:
+            return "mla"
+        if kinds == {"sliding"}:
+            return "sliding"
+        if len(kinds) > 1:
+            return "hybrid"
+        return "mha" if self.total_num_kv_heads == self.num_attention_heads else "gqa"
+
+
+def _int(cfg: Mapping[str, object], key: str, *, required: bool = False, minimum: int = 0) -> int | None:
+    value = cfg.get(key)
+    if value is None:
+        if required:
+            raise CalcError("config_missing_key", f"config.json has no {key!r}; it is needed to size the KV cache",
+                            field="config", key=key)
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or int(value) != value:
+        raise CalcError("config_bad_value", f"config.json: {key!r} must be an integer, got {value!r}",
+                        field="config", key=key, value=repr(value))
+    if int(value) < minimum:
+        raise CalcError("config_bad_value", f"config.json: {key!r} must be at least {minimum}, got {value!r}",
+                        field="config", key=key, value=repr(value))
+    return int(value)
+
+
+def _text_config(cfg: Mapping[str, object]) -> tuple[dict[str, object], str | None]:
+    """Multimodal wrappers (Gemma 3, Llama 4, Mistral 3) keep the LM in ``text_config``."""
+    top_dtype = cfg.get("dtype") or cfg.get("torch_dtype")
+    for key in ("text_config", "llm_config", "language_config"):
+        sub = cfg.get(key)
+        if isinstance(sub, Mapping):
+            merged = dict(sub)
+            merged.setdefault("model_type", cfg.get("model_type"))
+            if "quantization_config" in cfg and "quantization_config" not in merged:
+                merged["quantization_config"] = cfg["quantization_config"]
+            return merged, top_dtype if isinstance(top_dtype, str) else None
+    return dict(cfg), top_dtype if isinstance(top_dtype, str) else None
+
+
+def _dtype(text: Mapping[str, object], top: str | None) -> str:
+    raw = top or text.get("dtype") or text.get("torch_dtype") or "bfloat16"
+    name = _DTYPE_ALIASES.get(str(raw).lower().replace("torch.", ""))
+    if name is None:
+        raise CalcError("config_bad_value", f"config.json: unknown dtype {raw!r}", field="config", key="dtype", value=str(raw))
+    # vllm/config/model.py _get_and_verify_dtype: a float32 checkpoint is served
+    # in 16-bit (bfloat16 where supported) unless --dtype float32 is given.
+    return "bfloat16" if name == "float32" else name
+
+
+def _kv_heads(text: Mapping[str, object], num_heads: int) -> int:
+    mt = str(text.get("model_type") or "")
+    # vllm ModelArchConfigConvertorBase.get_total_num_kv_heads
+    if mt in ("falcon", "RefinedWeb", "RefinedWebModel") and not text.get("new_decoder_architecture") and text.get("multi_query"):
+        return 1
+    attn = text.get("attn_config")
+    if mt in ("mpt", "dbrx") and isinstance(attn, Mapping) and attn.get("kv_n_heads"):
+        return int(attn["kv_n_heads"])  # type: ignore[arg-type]
+    for key in _KV_HEAD_KEYS:
+        n = _int(text, key, minimum=1)
+        if n is not None:
+            return n
+    return num_heads
+
+
+def _head_size(text: Mapping[str, object], hidden: int, num_heads: int) -> int:
+    # vllm ModelArchConfigConvertorBase.get_head_size: a declared head_dim wins.
+    head_dim = text.get("head_dim")
+    if isinstance(head_dim, int) and not isinstance(head_dim, bool) and head_dim > 0:
+        return head_dim
+    per_head = text.get("hidden_size_per_head")
+    if isinstance(per_head, int) and per_head > 0:
+        return per_head
+    if hidden % num_heads:
+        raise CalcError("config_bad_value", f"config.json: hidden_size {hidden} is not divisible by num_attention_heads {num_heads} and no head_dim is given",
+                        field="config", key="head_dim", value=hidden)
+    return hidden // num_heads
+
+
+def _layer_kinds(text: Mapping[str, object], num_layers: int) -> tuple[tuple[LayerKind, ...], int | None, int | None]:
+    """Which layers slide (vllm/engine/arg_utils.py create_engine_config; spec 3.6)."""
+    mt = str(text.get("model_type") or "")
+    window = text.get("sliding_window")
+    window = int(window) if isinstance(window, (int, float)) and not isinstance(window, bool) and window > 0 else None
+    layer_types = text.get("layer_types")
+    if isinstance(layer_types, list) and layer_types:
+        if len(layer_types) < num_layers:
+            raise CalcError("config_bad_value", f"config.json: layer_types lists {len(layer_types)} layers, num_hidden_layers is {num_layers}",
+                            field="config", key="layer_types", value=len(layer_types))
+        kinds: list[LayerKind] = []
+        for t in layer_types[:num_layers]:
+            if t in ("full_attention", "global", "attention"):
+                kinds.append("full")
+            elif t in ("sliding_attention", "local", "sliding_window"):
+                kinds.append("sliding")
+            elif t in ("chunked_attention",):
+                kinds.append("chunked")
+            else:
+                raise CalcError("unsupported_architecture",
+                                f"layer type {t!r} ({mt}) is a Mamba/linear-attention layer; hybrid models of this kind are not supported yet",
+                                field="config", model_type=mt, value=str(t))
+        if "sliding" in kinds and window is None:
+            raise CalcError("config_missing_key", "config.json has sliding_attention layers but no sliding_window",
+                            field="config", key="sliding_window")
+        return tuple(kinds), (window if "sliding" in kinds else None), None
+    # Configs without layer_types (transformers would derive them).
+    if mt in ("gemma2", "gpt_oss") and window:
+        return tuple("sliding" if i % 2 == 0 else "full" for i in range(num_layers)), window, None
+    if mt in ("gemma3", "gemma3_text", "cohere2") and window:
+        pattern = text.get("sliding_window_pattern") or (4 if mt == "cohere2" else 6)
+        pattern = int(pattern)  # type: ignore[arg-type]
+        return tuple("full" if (i + 1) % pattern == 0 else "sliding" for i in range(num_layers)), window, None
+    if mt in ("llama4", "llama4_text"):
+        chunk = _int(text, "attention_chunk_size", minimum=1)
+        if chunk:
+            nope = text.get("no_rope_layers")
+            if not isinstance(nope, list) or len(nope) < num_layers:
+                nope = [int((i + 1) % 4 != 0) for i in range(num_layers)]
+            # vllm/model_executor/models/llama4.py: RoPE layers use chunked local attention.
+            return tuple("chunked" if nope[i] else "full" for i in range(num_layers)), None, chunk
+    if mt in ("qwen2", "qwen3", "qwen2_moe", "qwen3_moe") and not text.get("use_sliding_window", False):
+        window = None  # Qwen configs carry sliding_window with use_sliding_window false: ignored
+    if window:
+        return ("sliding",) * num_layers, window, None  # model-level window: every layer (Mistral-7B-v0.1)
+    return ("full",) * num_layers, None, None
+
+
+def _derived_max_len(text: Mapping[str, object], mt: str) -> int:
+    """vllm/config/model.py ``_get_and_verify_max_len``: min of the length keys, RoPE-scaled."""
+    lengths = [int(v) for k in _MAX_LEN_KEYS if isinstance((v := text.get(k)), (int, float)) and not isinstance(v, bool) and v > 0 and k != "model_max_length"]
+    derived = min(lengths) if lengths else 2048
+    rope = text.get("rope_scaling") or text.get("rope_parameters")
+    if isinstance(rope, Mapping) and "gemma3" not in mt:
+        if "full_attention" in rope and isinstance(rope["full_attention"], Mapping):
+            rope = rope["full_attention"]
+        rope_type = rope.get("rope_type") or rope.get("type")
+        factor = rope.get("factor")
+        if rope_type not in (None, "default", "su", "longrope", "llama3", "mrope") and isinstance(factor, (int, float)):
+            if rope_type == "yarn" and rope.get("original_max_position_embeddings"):
+                derived = int(rope["original_max_position_embeddings"])  # type: ignore[arg-type]
+            derived = int(derived * factor)
+    tok_max = text.get("model_max_length")
+    if isinstance(tok_max, int) and 0 < tok_max < derived:
+        derived = tok_max
+    return derived
+
+
+def _quant(text: Mapping[str, object]) -> WeightQuant:
+    qc = text.get("quantization_config")
+    if not isinstance(qc, Mapping):
+        return WeightQuant(method="none", bits=16, group_size=0)
+    method = str(qc.get("quant_method") or qc.get("quant_algo") or "unknown").lower()
+    if method == "fp8" or "fp8" in method:
+        return WeightQuant(method="fp8", bits=8, group_size=0)
+    if method == "mxfp4":
+        return WeightQuant(method="mxfp4", bits=4, group_size=32, experts_only=True)
+    if method in ("awq", "gptq", "awq_marlin", "gptq_marlin"):
+        return WeightQuant(method=method.split("_")[0], bits=int(qc.get("bits") or qc.get("w_bit") or 4),  # type: ignore[arg-type]
+                           group_size=int(qc.get("group_size") or qc.get("q_group_size") or 128))  # type: ignore[arg-type]
+    if method == "bitsandbytes":
+        return WeightQuant(method=method, bits=4 if qc.get("load_in_4bit") else 8, group_size=64)
+    if method == "compressed-tensors":
+        groups = qc.get("config_groups")
+        bits = 8
+        if isinstance(groups, Mapping):
+            for g in groups.values():
+                w = g.get("weights") if isinstance(g, Mapping) else None
+                if isinstance(w, Mapping) and isinstance(w.get("num_bits"), int):
+                    bits = int(w["num_bits"])
+        return WeightQuant(method=method, bits=bits, group_size=128 if bits == 4 else 0)
+    return WeightQuant(method=method, bits=16, group_size=0)
+
+
+def _count_parameters(text: Mapping[str, object], *, hidden: int, heads: int, kv_heads: int, head: int,
+                      layers: int, vocab: int, inter: int, mla: bool) -> tuple[int, int]:
+    """Parameters counted from the config (used when the catalog has no exact figure)."""
+    g = text.get
+    if mla:
+        q_lora = int(g("q_lora_rank") or 0)  # type: ignore[arg-type]
+        kv_lora = int(g("kv_lora_rank"))  # type: ignore[arg-type]
+        rope = int(g("qk_rope_head_dim"))  # type: ignore[arg-type]
+        nope = int(g("qk_nope_head_dim") or 128)  # type: ignore[arg-type]
+        vdim = int(g("v_head_dim") or 128)  # type: ignore[arg-type]
+        qk = nope + rope
+        q = (hidden * q_lora + q_lora * heads * qk) if q_lora else hidden * heads * qk
+        attn = q + hidden * (kv_lora + rope) + kv_lora * heads * (nope + vdim) + heads * vdim * hidden
+    else:
+        attn = hidden * heads * head + 2 * hidden * kv_heads * head + heads * head * hidden
+    experts = int(g("num_experts") or g("num_local_experts") or g("n_routed_experts") or 0)  # type: ignore[arg-type]
+    moe_inter = int(g("moe_intermediate_size") or inter)  # type: ignore[arg-type]
+    shared = int(g("n_shared_experts") or 0)  # type: ignore[arg-type]
+    shared_inter = int(g("shared_expert_intermediate_size") or 0)  # type: ignore[arg-type]
+    dense_first = int(g("first_k_dense_replace") or 0)  # type: ignore[arg-type]
+    mlp_only = g("mlp_only_layers") or []
+    step = int(g("interleave_moe_layer_step") or g("decoder_sparse_step") or 1)  # type: ignore[arg-type]
+    dense_mlp = 3 * hidden * inter
+    expert_params = 0
+    total = 0
+    for i in range(layers):
+        moe_layer = experts > 0 and i >= dense_first and i not in mlp_only and (i + 1) % step == 0
+        if moe_layer:
+            routed = experts * 3 * hidden * moe_inter
+            expert_params += routed
+            mlp = routed + hidden * experts + shared * 3 * hidden * moe_inter + (3 * hidden * shared_inter if shared_inter else 0)
+        else:
+            mlp = dense_mlp
+        total += attn + mlp + 2 * hidden
+    embed = vocab * hidden
+    total += embed + (0 if g("tie_word_embeddings") else embed) + hidden
+    return total, expert_params
+
+
+def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", num_parameters: int | None = None) -> ModelSpec:
+    """Validate a ``config.json`` dict and resolve it the way vLLM does."""
+    if not isinstance(config, Mapping):
+        raise CalcError("config_not_object", "config.json must be a JSON object", field="config")
+    text, top_dtype = _text_config(config)
+    mt = str(text.get("model_type") or config.get("model_type") or "")
+    if not mt:
+        raise CalcError("config_missing_key", "config.json has no 'model_type'", field="config", key="model_type")
+    if mt in UNSUPPORTED_HYBRID_TYPES or "layers_block_type" in text or "hybrid_override_pattern" in text:
+        raise CalcError("unsupported_architecture",
+                        f"{mt}: Mamba/linear-attention hybrid models are not supported yet (their state pages follow other rules); give --available-kv-gib and read vLLM's own log instead",
+                        field="config", model_type=mt)
+    layers = _int(text, "num_hidden_layers") or _int(text, "n_layer") or _int(text, "num_layers")
+    if not layers:
+        raise CalcError("config_missing_key", "config.json has no 'num_hidden_layers'", field="config", key="num_hidden_layers")
+    heads = _int(text, "num_attention_heads", minimum=1) or _int(text, "n_head", minimum=1)
+    if not heads:
+        raise CalcError("config_missing_key", "config.json has no 'num_attention_heads'", field="config", key="num_attention_heads")
+    hidden = _int(text, "hidden_size", minimum=1) or _int(text, "n_embd", minimum=1) or _int(text, "d_model", minimum=1)
+    if not hidden:
+        raise CalcError("config_missing_key", "config.json has no 'hidden_size'", field="config", key="hidden_size")
+    vocab = _int(text, "vocab_size", minimum=1) or 32000
+    inter = _int(text, "intermediate_size") or _int(text, "ffn_dim") or 4 * hidden
+    mla = mt in MLA_MODEL_TYPES and text.get("kv_lora_rank") is not None
+    if mla:
+        kv_lora = _int(text, "kv_lora_rank", required=True, minimum=1)
+        rope = _int(text, "qk_rope_head_dim", required=True, minimum=0)
+        head = kv_lora + rope  # type: ignore[operator]
+        kv_heads = 1
+        kinds: tuple[LayerKind, ...] = ("mla",) * layers
+        window, chunk = None, None
+    else:
+        head = _head_size(text, hidden, heads)
+        kv_heads = _kv_heads(text, heads)
+        kinds, window, chunk = _layer_kinds(text, layers)
+    counted, expert_params = _count_parameters(text, hidden=hidden, heads=heads, kv_heads=kv_heads, head=head,
+                                               layers=layers, vocab=vocab, inter=inter, mla=mla)
+    experts_per_tok = int(text.get("num_experts_per_tok") or 0)  # type: ignore[arg-type]
+    return ModelSpec(
+        model_id=model_id, model_type=mt, num_layers=layers, layer_kinds=kinds, head_size=head,
+        head_size_v=head, total_num_kv_heads=kv_heads, num_attention_heads=heads, hidden_size=hidden,
+        intermediate_size=inter, vocab_size=vocab, sliding_window=window, attention_chunk_size=chunk,
+        dtype=_dtype(text, top_dtype), derived_max_model_len=_derived_max_len(text, mt),
+        num_parameters=num_parameters if num_parameters else counted, num_expert_parameters=expert_params,
+        quant=_quant(text), is_moe=expert_params > 0, num_experts_per_tok=experts_per_tok,
+    )
