@@ -1,0 +1,509 @@
+"""The built guide: a strict MkDocs build, three languages with the same
+structure and section ids, nothing fetched from another host, every internal
+link and anchor resolving, macro tables equal to the core's output, and no
+paragraph left in the wrong language.
+
+The site is built once per module into a temporary directory with
+``mkdocs build --strict`` (anchor validation on), exactly as ``make site`` does.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import os
+import re
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urljoin, urlsplit
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+DOCS = REPO / "docs"
+LANGS = ("es", "zh", "en")
+#: URL prefix of each language in the built site (Spanish at the root).
+PREFIX = {"es": "", "zh": "zh/", "en": "en/"}
+#: The guide's pages (docs/<lang>/<file>); the same tree in every language.
+PAGES = (
+    "index.md",
+    "how-vllm-computes.md",
+    "read-your-log.md",
+    "faq.md",
+    "calculator.md",
+    "references.md",
+)
+#: Section ids of the article (index.md) that readers link from GitHub issues.
+ARTICLE_IDS = (
+    "kv-cache-error",
+    "why-kv-fills-memory",
+    "read-the-logs",
+    "lower-max-model-len",
+    "limit-concurrency",
+    "gpu-memory-utilization",
+    "fp8-kv-cache",
+    "kv-cache-memory-bytes",
+    "cpu-offload",
+    "troubleshooting-template",
+    "common-misconceptions",
+    "summary",
+)
+BUILD_SECONDS_LIMIT = 15.0
+SITE_URL = "http://127.0.0.1:8000/"
+
+
+# ---------------------------------------------------------------------------
+# A small DOM over html.parser (no third-party HTML library needed)
+# ---------------------------------------------------------------------------
+
+_VOID = frozenset(
+    "area base br col embed hr img input link meta param source track wbr".split()
+)
+
+
+@dataclass(eq=False)
+class Node:
+    """One element of the parsed page; ``children`` mixes Nodes and text."""
+
+    tag: str
+    attrs: dict[str, str]
+    parent: Node | None = None
+    children: list[Node | str] = field(default_factory=list)
+
+    def iter(self) -> list[Node]:
+        """This node and every element below it, in document order."""
+        out: list[Node] = [self]
+        for child in self.children:
+            if isinstance(child, Node):
+                out.extend(child.iter())
+        return out
+
+    def find_all(self, *tags: str) -> list[Node]:
+        return [n for n in self.iter() if n.tag in tags]
+
+    def classes(self) -> set[str]:
+        return set(self.attrs.get("class", "").split())
+
+    def text(self, skip: frozenset[str] = frozenset()) -> str:
+        """Text content, leaving out subtrees whose tag is in ``skip``."""
+        parts: list[str] = []
+        for child in self.children:
+            if isinstance(child, str):
+                parts.append(child)
+            elif child.tag not in skip and "headerlink" not in child.classes():
+                parts.append(child.text(skip))
+        return "".join(parts)
+
+
+class _TreeBuilder(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = Node("#document", {})
+        self._open = self.root
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        node = Node(tag, {k: v or "" for k, v in attrs}, parent=self._open)
+        self._open.children.append(node)
+        if tag not in _VOID:
+            self._open = node
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._open.children.append(Node(tag, {k: v or "" for k, v in attrs}, parent=self._open))
+
+    def handle_endtag(self, tag: str) -> None:
+        node: Node | None = self._open
+        while node is not None and node.tag != tag:
+            node = node.parent
+        if node is not None and node.parent is not None:
+            self._open = node.parent
+
+    def handle_data(self, data: str) -> None:
+        self._open.children.append(data)
+
+
+def parse_html(html: str) -> Node:
+    builder = _TreeBuilder()
+    builder.feed(html)
+    builder.close()
+    return builder.root
+
+
+def article_of(root: Node) -> Node:
+    """The page's content (Material's ``<article class="md-content__inner">``)."""
+    for node in root.find_all("article"):
+        if "md-content__inner" in node.classes():
+            return node
+    raise AssertionError("no <article class='md-content__inner'> in the page")
+
+
+def normalize_space(text: str) -> str:
+    return " ".join(text.split())
+
+
+# ---------------------------------------------------------------------------
+# Language detectors (tested on examples below)
+# ---------------------------------------------------------------------------
+
+#: Frequent Spanish function words that are not also common English words
+#: ("a", "no", "me", "he", "e", "o" left out so English log lines stay neutral).
+SPANISH_WORDS = frozenset(
+    """
+    de la que el en y los las del se por con una un para es al lo como más pero
+    sus su le ya este sí porque esta entre cuando muy sin sobre también hasta hay
+    donde desde todo nos durante todos uno les ni contra otros ese eso ante ellos
+    esto antes algunos qué unos otro otras otra él tanto esa estos mucho cual
+    poco ella estar estas algunas algo cada puede son está están ser tiene usted
+    cuántas cuánto si aunque mientras según
+    """.split()
+)
+_LATIN_WORD = re.compile(r"[a-záéíóúüñ]+")
+_LATIN_RUN = re.compile(r"[A-Za-zÀ-ÿ]+")
+SPANISH_MIN_HITS = 3
+SPANISH_MIN_SHARE = 0.2
+CJK_MIN_CHARS = 6
+CJK_MIN_SHARE = 0.3
+
+
+def is_cjk(char: str) -> bool:
+    code = ord(char)
+    return 0x3400 <= code <= 0x9FFF or 0xF900 <= code <= 0xFAFF or 0x20000 <= code <= 0x2FFFF
+
+
+def is_chinese_paragraph(text: str) -> bool:
+    """True when a paragraph is written in Chinese (not a quoted term or two).
+
+    A Chinese character carries about as much as a Latin word, so the share is
+    CJK characters against CJK characters plus Latin-script words.
+    """
+    cjk = sum(1 for c in text if is_cjk(c))
+    latin_words = len(_LATIN_RUN.findall(text))
+    return cjk >= CJK_MIN_CHARS and cjk >= CJK_MIN_SHARE * (cjk + latin_words)
+
+
+def is_spanish_paragraph(text: str) -> bool:
+    """True when a paragraph's Latin-script words are mostly Spanish prose."""
+    words = _LATIN_WORD.findall(text.lower())
+    hits = sum(1 for w in words if w in SPANISH_WORDS)
+    return hits >= SPANISH_MIN_HITS and hits >= SPANISH_MIN_SHARE * len(words)
+
+
+@pytest.mark.parametrize(
+    ("text", "chinese", "spanish"),
+    [
+        # Plain prose in each language.
+        ("当上下文长度很大、并发很高时，显存会被 KV 缓存占满。", True, False),
+        ("La memoria de la GPU se llena con la caché KV cuando la longitud de contexto es grande.", False, True),
+        ("GPU memory fills with the KV cache when the context length is long.", False, False),
+        # Chinese prose that quotes vLLM flags and an English log line stays Chinese, not Spanish.
+        ("先把 --max-model-len 调低，再看日志里的 Maximum concurrency for 32,768 tokens per request。", True, False),
+        # vLLM's English error inside a Chinese page is fine: neither Chinese nor Spanish.
+        ("ValueError: To serve at least one request with the models's max seq len (32768), "
+         "(4.5 GiB KV cache is needed, which is larger than the available KV cache memory (3.2 GiB).",
+         False, False),
+        # A Spanish sentence that quotes one Chinese term is still a Spanish paragraph, not a Chinese one.
+        ("En los foros chinos se habla de 显存 para la memoria de la GPU.", False, True),
+        # An untranslated Spanish step left in a Chinese page.
+        ("降低 max_model_len：reduzca la longitud de contexto hasta que quepa una petición en la caché.", False, True),
+        # Short mixed labels are neither.
+        ("Qwen/Qwen3-8B", False, False),
+        ("最大并发", False, False),
+    ],
+)
+def test_language_detectors(text: str, chinese: bool, spanish: bool) -> None:
+    assert is_chinese_paragraph(text) is chinese
+    assert is_spanish_paragraph(text) is spanish
+
+
+# ---------------------------------------------------------------------------
+# The build
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class BuiltSite:
+    root: Path
+    """The output directory of ``mkdocs build``."""
+    seconds: float
+    """Wall-clock time of the build."""
+
+    def page_path(self, lang: str, page: str) -> Path:
+        stem = page.removesuffix(".md")
+        sub = "" if stem == "index" else f"{stem}/"
+        return self.root / f"{PREFIX[lang]}{sub}index.html"
+
+    def page(self, lang: str, page: str) -> Node:
+        return parse_html(self.page_path(lang, page).read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
+    out = tmp_path_factory.mktemp("site")
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SITE_URL": SITE_URL}
+    start = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    seconds = time.perf_counter() - start
+    if proc.returncode != 0:
+        problems = [line for line in proc.stderr.splitlines() if "WARNING" in line or "ERROR" in line]
+        pytest.fail(
+            "mkdocs build --strict failed:\n" + "\n".join(problems or proc.stderr.splitlines()[-30:]),
+            pytrace=False,
+        )
+    return BuiltSite(root=out, seconds=seconds)
+
+
+def test_strict_build_is_fast(site: BuiltSite) -> None:
+    print(f"\nmkdocs build --strict took {site.seconds:.2f} s")
+    assert site.seconds < BUILD_SECONDS_LIMIT
+
+
+def test_docs_tree_is_the_same_in_every_language() -> None:
+    trees = {
+        lang: sorted(p.relative_to(DOCS / lang).as_posix() for p in (DOCS / lang).rglob("*.md"))
+        for lang in LANGS
+    }
+    assert trees["zh"] == trees["es"]
+    assert trees["en"] == trees["es"]
+    assert set(PAGES) <= set(trees["es"])
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_page_has_same_headings_in_every_language(site: BuiltSite, page: str) -> None:
+    headings: dict[str, list[tuple[str, str]]] = {}
+    for lang in LANGS:
+        path = site.page_path(lang, page)
+        assert path.is_file(), f"{path.relative_to(site.root)} was not built"
+        article = article_of(site.page(lang, page))
+        headings[lang] = [
+            (h.tag, h.attrs.get("id", "")) for h in article.find_all("h1", "h2", "h3", "h4", "h5", "h6")
+        ]
+    assert headings["zh"] == headings["es"], f"{page}: zh headings differ from es"
+    assert headings["en"] == headings["es"], f"{page}: en headings differ from es"
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_heading_ids_are_english_kebab_case(site: BuiltSite, page: str) -> None:
+    article = article_of(site.page("es", page))
+    for h in article.find_all("h2", "h3", "h4", "h5", "h6"):
+        hid = h.attrs.get("id", "")
+        assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", hid), f"{page}: heading {normalize_space(h.text())!r} has id {hid!r}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_article_section_ids_present(site: BuiltSite, lang: str) -> None:
+    ids = {n.attrs["id"] for n in site.page(lang, "index.md").iter() if "id" in n.attrs}
+    missing = [i for i in ARTICLE_IDS if i not in ids]
+    assert not missing, f"/{PREFIX[lang]} lacks section ids {missing}"
+
+
+# ---------------------------------------------------------------------------
+# Links, assets, hosts
+# ---------------------------------------------------------------------------
+
+#: Attributes through which a browser fetches something on its own.
+_FETCHING = {
+    "script": ("src",),
+    "img": ("src", "srcset"),
+    "iframe": ("src",),
+    "frame": ("src",),
+    "source": ("src", "srcset"),
+    "video": ("src", "poster"),
+    "audio": ("src",),
+    "track": ("src",),
+    "embed": ("src",),
+    "object": ("data",),
+    "input": ("src",),
+    "link": ("href",),
+}
+_NOT_FETCHED_LINK_RELS = {"canonical", "alternate", "author", "license", "prev", "next"}
+_CSS_URL = re.compile(r"""url\(\s*['"]?([^'")\s]+)|@import\s+['"]([^'"]+)""")
+
+
+def _html_files(site: BuiltSite) -> list[Path]:
+    return sorted(site.root.rglob("*.html"))
+
+
+def _is_foreign(url: str) -> bool:
+    parts = urlsplit(url.strip())
+    if parts.scheme in ("", "data", "blob"):
+        return bool(parts.netloc)  # protocol-relative //host/… is foreign
+    if parts.scheme in ("http", "https"):
+        return parts.netloc != urlsplit(SITE_URL).netloc
+    return True
+
+
+def _urls_of(node: Node, attr: str) -> list[str]:
+    value = node.attrs.get(attr, "")
+    if attr == "srcset":
+        return [item.split()[0] for item in value.split(",") if item.strip()]
+    return [value] if value else []
+
+
+def test_nothing_is_fetched_from_another_host(site: BuiltSite) -> None:
+    foreign: list[str] = []
+    for path in _html_files(site):
+        root = parse_html(path.read_text(encoding="utf-8"))
+        for node in root.iter():
+            for attr in _FETCHING.get(node.tag, ()):
+                if node.tag == "link" and set(node.attrs.get("rel", "").split()) & _NOT_FETCHED_LINK_RELS:
+                    continue
+                foreign += [f"{path.relative_to(site.root)}: <{node.tag} {attr}={u}>" for u in _urls_of(node, attr) if _is_foreign(u)]
+            style = node.attrs.get("style", "")
+            for m in _CSS_URL.finditer(style):
+                url = m.group(1) or m.group(2)
+                if _is_foreign(url):
+                    foreign.append(f"{path.relative_to(site.root)}: style url({url})")
+    for css in site.root.rglob("*.css"):
+        for m in _CSS_URL.finditer(css.read_text(encoding="utf-8", errors="replace")):
+            url = m.group(1) or m.group(2)
+            if _is_foreign(url):
+                foreign.append(f"{css.relative_to(site.root)}: url({url})")
+    assert not foreign, "resources from other hosts:\n" + "\n".join(foreign)
+
+
+def _resolve(site: BuiltSite, page: Path, href: str) -> tuple[Path, str] | None:
+    """Map a same-site href to (file, fragment); None for other hosts and schemes."""
+    parts = urlsplit(href)
+    base_path = urlsplit(SITE_URL).path  # "/" or a sub-path such as "/kvguide/"
+    if parts.scheme in ("http", "https"):
+        if parts.netloc != urlsplit(SITE_URL).netloc:
+            return None
+        url_path = parts.path
+    elif parts.scheme or parts.netloc:
+        return None  # mailto:, javascript:, //host
+    else:
+        page_url = base_path + page.relative_to(site.root).as_posix()
+        url_path = urlsplit(urljoin(page_url, parts.path)).path if parts.path else page_url
+    # A path outside the site maps to a name that cannot exist, so it is reported.
+    rel = url_path.removeprefix(base_path) if url_path.startswith(base_path) else "../" + url_path
+    target = site.root / unquote(rel)
+    if url_path.endswith("/") or target.is_dir():
+        target = target / "index.html"
+    return target, unquote(parts.fragment)
+
+
+def test_internal_links_and_anchors_resolve(site: BuiltSite) -> None:
+    ids_cache: dict[Path, set[str]] = {}
+
+    def ids_of(path: Path) -> set[str]:
+        if path not in ids_cache:
+            root = parse_html(path.read_text(encoding="utf-8"))
+            ids_cache[path] = {n.attrs["id"] for n in root.iter() if "id" in n.attrs} | {
+                n.attrs["name"] for n in root.find_all("a") if "name" in n.attrs
+            }
+        return ids_cache[path]
+
+    broken: list[str] = []
+    for path in _html_files(site):
+        if path.name == "404.html" and path.parent == site.root:
+            continue  # served at any depth; its links are absolute
+        root = parse_html(path.read_text(encoding="utf-8"))
+        refs = [("a", n.attrs.get("href", "")) for n in root.find_all("a")]
+        refs += [(n.tag, u) for n in root.find_all("script", "img", "source", "iframe") for u in _urls_of(n, "src")]
+        refs += [("link", n.attrs.get("href", "")) for n in root.find_all("link")
+                 if not set(n.attrs.get("rel", "").split()) & _NOT_FETCHED_LINK_RELS]
+        for tag, href in refs:
+            if not href:
+                continue
+            resolved = _resolve(site, path, href)
+            if resolved is None:
+                continue
+            target, fragment = resolved
+            where = f"{path.relative_to(site.root)}: <{tag}> {href}"
+            if not target.is_file():
+                broken.append(f"{where} → missing {os.path.relpath(target, site.root)}")
+            elif fragment and target.suffix == ".html" and fragment not in ids_of(target):
+                broken.append(f"{where} → no id {fragment!r} in {os.path.relpath(target, site.root)}")
+    assert not broken, "broken internal links:\n" + "\n".join(broken)
+
+
+# ---------------------------------------------------------------------------
+# Macro tables equal the core's output
+# ---------------------------------------------------------------------------
+
+_TABLE_MACRO = re.compile(r"\{\{\s*(kv_bytes_table|starting_point_table|concurrency_table)\s*\((.*?)\)\s*\}\}", re.S)
+
+
+def _table_cells(root: Node) -> list[list[list[str]]]:
+    """Every table as rows of normalized cell texts."""
+    return [
+        [[normalize_space(c.text()) for c in row.find_all("th", "td")] for row in table.find_all("tr")]
+        for table in root.find_all("table")
+    ]
+
+
+def _render_markdown(md_text: str) -> Node:
+    import markdown
+
+    return parse_html(markdown.markdown(md_text, extensions=["tables", "attr_list", "md_in_html"]))
+
+
+def _macro_calls(lang: str) -> list[tuple[str, str, dict[str, object]]]:
+    """(page, macro name, keyword arguments) of every table macro in docs/<lang>/."""
+    calls = []
+    for path in sorted((DOCS / lang).rglob("*.md")):
+        for name, args in _TABLE_MACRO.findall(path.read_text(encoding="utf-8")):
+            call = ast.parse(f"f({args})", mode="eval").body
+            assert isinstance(call, ast.Call) and not call.args, f"{path}: {name} takes keyword arguments only"
+            kwargs = {kw.arg: ast.literal_eval(kw.value) for kw in call.keywords if kw.arg}
+            calls.append((path.relative_to(DOCS / lang).as_posix(), name, kwargs))
+    return calls
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_guide_shows_the_core_tables(lang: str) -> None:
+    names = {name for _, name, _ in _macro_calls(lang)}
+    assert {"kv_bytes_table", "starting_point_table"} <= names, f"docs/{lang}/ lacks {names ^ {'kv_bytes_table', 'starting_point_table'}}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_macro_tables_equal_core_output(site: BuiltSite, lang: str) -> None:
+    tables = importlib.import_module("kvcalc.tables")  # installed by `make venv` (pip install -e .)
+    calls = _macro_calls(lang)
+    assert calls, f"no table macro in docs/{lang}/"
+    for page, name, kwargs in calls:
+        expected = _table_cells(_render_markdown(getattr(tables, name)(lang, **kwargs)))
+        assert expected, f"kvcalc.tables.{name}({lang!r}) rendered no table"
+        built = _table_cells(article_of(site.page(lang, page)))
+        for table in expected:
+            assert table in built, f"{PREFIX[lang]}{page}: {name}({kwargs}) differs from the core's table"
+
+
+# ---------------------------------------------------------------------------
+# No paragraph in the wrong language
+# ---------------------------------------------------------------------------
+
+_PROSE_TAGS = ("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th")
+_NOT_PROSE = frozenset({"code", "pre", "script", "style", "kbd", "samp"})
+
+
+def _prose(node: Node) -> list[str]:
+    out = []
+    for element in node.find_all(*_PROSE_TAGS):
+        # A <li> holding a <p> is checked through the <p>.
+        text = normalize_space(element.text(_NOT_PROSE))
+        if text:
+            out.append(text)
+    return out
+
+
+@pytest.mark.parametrize("lang", ("es", "en"))
+@pytest.mark.parametrize("page", PAGES)
+def test_no_chinese_paragraph_in_spanish_or_english(site: BuiltSite, lang: str, page: str) -> None:
+    wrong = [t for t in _prose(article_of(site.page(lang, page))) if is_chinese_paragraph(t)]
+    assert not wrong, f"/{PREFIX[lang]}{page}: Chinese text:\n" + "\n".join(wrong)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_no_spanish_paragraph_in_chinese(site: BuiltSite, page: str) -> None:
+    wrong = [t for t in _prose(article_of(site.page("zh", page))) if is_spanish_paragraph(t)]
+    assert not wrong, f"/zh/{page}: Spanish text:\n" + "\n".join(wrong)
