@@ -1,1 +1,414 @@
-// Placeholder: the calculator widget (owned by the calculator engineer).
+/*
+ * kvcalc: the calculator widgets of the guide.
+ *
+ * Mounted on Material's `document$` on every `[data-kvcalc-component="calculator"]`.
+ * The arithmetic and every sentence come from the Python core (kvcalc.web.compute)
+ * running in Pyodide inside a module Web Worker (kvcalc-worker.js), so the page
+ * never freezes and the numbers are the CLI's. This file only moves form values
+ * to the worker and places the report's strings with textContent.
+ *
+ * Pyodide is only downloaded once a calculator scrolls into view or the reader
+ * touches one; pages without a calculator never fetch it.
+ */
+
+/** Names the form sends to the core and the URL carries (issue 4's contract). */
+const INPUT_NAMES = [
+  "model", "config", "gpu", "gpu_memory_gib", "tensor_parallel_size",
+  "pipeline_parallel_size", "max_model_len", "max_num_seqs", "max_num_batched_tokens",
+  "kv_cache_dtype", "gpu_memory_utilization", "kv_cache_memory_bytes", "block_size",
+  "num_gpu_blocks_override", "vllm_version", "available_kv_gib", "weights_gib",
+  "activation_gib", "non_torch_gib", "cudagraph_gib", "enforce_eager",
+  "disable_hybrid_kv_cache_manager",
+]
+const SVG_NS = "http://www.w3.org/2000/svg"
+/** This file lives at <site root>/javascripts/kvcalc.js. */
+const SITE_ROOT = new URL("../", import.meta.url)
+
+/* ----------------------------------------------------------------------------
+ * The one worker of the page, started lazily and shared by its calculators
+ * ------------------------------------------------------------------------- */
+
+let engine = null
+
+/** Start (once) the worker and return its handle: `send(request) -> Promise<response>`. */
+function startEngine(assetsUrl) {
+  if (engine) return engine
+  const worker = new Worker(new URL("./kvcalc-worker.js", import.meta.url), { type: "module" })
+  const pending = new Map()
+  const listeners = new Set()
+  let nextId = 1
+  let state = { stage: "starting", step: 0, total: 3, ready: false, failed: null }
+  worker.addEventListener("message", ({ data }) => {
+    if (data.type === "progress" || data.type === "ready" || data.type === "failed") {
+      state = {
+        stage: data.stage ?? data.type,
+        step: data.step ?? state.step,
+        total: data.total ?? state.total,
+        ready: data.type === "ready",
+        failed: data.type === "failed" ? data.message : null,
+      }
+      for (const listener of listeners) listener(state)
+      if (data.type === "failed") {
+        for (const { reject } of pending.values()) reject(new Error(data.message))
+        pending.clear()
+      }
+    } else if (data.type === "result") {
+      const entry = pending.get(data.id)
+      pending.delete(data.id)
+      if (entry) entry.resolve(JSON.parse(data.response))
+    }
+  })
+  worker.addEventListener("error", event => {
+    state = { ...state, ready: false, failed: event.message || "worker error" }
+    for (const listener of listeners) listener(state)
+  })
+  worker.postMessage({ type: "init", assets: assetsUrl })
+  engine = {
+    send(request) {
+      if (state.failed) return Promise.reject(new Error(state.failed))
+      const id = nextId++
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject })
+        worker.postMessage({ type: "compute", id, request: JSON.stringify(request) })
+      })
+    },
+    /** Call `listener(state)` now and on every change. */
+    watch(listener) {
+      listeners.add(listener)
+      listener(state)
+    },
+  }
+  return engine
+}
+
+/* ----------------------------------------------------------------------------
+ * DOM helpers (no innerHTML anywhere)
+ * ------------------------------------------------------------------------- */
+
+function el(tag, attrs = {}, text) {
+  const node = document.createElement(tag)
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value)
+  if (text !== undefined) node.textContent = text
+  return node
+}
+
+/** Parse one of the core's SVG strings as XML and import it, dropping anything active. */
+function svgNode(markup) {
+  if (!markup) return null
+  const doc = new DOMParser().parseFromString(markup, "image/svg+xml")
+  const root = doc.documentElement
+  if (root.namespaceURI !== SVG_NS || doc.getElementsByTagName("parsererror").length) return null
+  for (const bad of root.querySelectorAll("script, foreignObject")) bad.remove()
+  for (const node of [root, ...root.querySelectorAll("*")])
+    for (const attr of [...node.attributes])
+      if (/^on/i.test(attr.name) || /^\s*javascript:/i.test(attr.value)) node.removeAttribute(attr.name)
+  return document.importNode(root, true)
+}
+
+/** The article page of this language: the site root, or its /zh/, /en/ prefix. */
+function guideRoot(lang) {
+  const inside = location.pathname.startsWith(SITE_ROOT.pathname)
+    ? location.pathname.slice(SITE_ROOT.pathname.length) : ""
+  return new URL(inside.split("/")[0] === lang ? `${lang}/` : "./", SITE_ROOT)
+}
+
+async function copyText(text, button) {
+  try {
+    await navigator.clipboard.writeText(text)
+  } catch {
+    const area = el("textarea", { readonly: "", "aria-hidden": "true", class: "kvcalc-offscreen" })
+    area.value = text
+    document.body.append(area)
+    area.select()
+    document.execCommand("copy")
+    area.remove()
+  }
+  const label = button.textContent
+  button.textContent = button.dataset.kvcalcCopied || label
+  setTimeout(() => { button.textContent = label }, 1500)
+}
+
+/* ----------------------------------------------------------------------------
+ * One calculator
+ * ------------------------------------------------------------------------- */
+
+class Calculator {
+  constructor(root, isFirst) {
+    this.root = root
+    this.config = JSON.parse(root.querySelector("script[data-kvcalc-config]").textContent)
+    this.form = root.querySelector("[data-kvcalc-form]")
+    this.logBox = root.querySelector("[data-kvcalc-log]")
+    this.out = name => root.querySelector(`[data-kvcalc-out="${name}"]`)
+    this.assets = this.config.assets
+      ? new URL(this.config.assets, location.href) : new URL("assets/", SITE_ROOT)
+    this.guide = this.config.guide ? new URL(this.config.guide, location.href) : guideRoot(this.config.lang)
+    for (const link of root.querySelectorAll(".kvcalc-rec > a")) link.href = this.guideLink(link.hash.slice(1))
+    this.seq = 0
+    this.frame = 0
+    this.dirty = null          // "plan" | "log" | null: what the next frame sends
+    this.edited = false        // only the reader's edits rewrite the URL
+    this.engine = null
+    this.restoreFromUrl(isFirst)
+    this.bind()
+  }
+
+  /** Fill the form from the query string when the link targets this calculator. */
+  restoreFromUrl(isFirst) {
+    const params = new URLSearchParams(location.search)
+    if (!INPUT_NAMES.some(name => params.get(name))) return
+    const hash = decodeURIComponent(location.hash.slice(1))
+    const targeted = hash === this.config.preset
+      || (isFirst && !document.querySelector(`[data-kvcalc-preset="${CSS.escape(hash)}"]`))
+    if (!targeted) return
+    for (const name of INPUT_NAMES) this.setField(name, params.get(name) ?? "")
+    if (this.logBox) this.logBox.value = ""
+    this.root.classList.add("kvcalc--stale")
+    this.restored = true
+  }
+
+  setField(name, value) {
+    const field = this.form.elements.namedItem(name)
+    if (!field) return
+    if (field.type === "checkbox") {
+      field.checked = value === true || ["true", "1", "yes", "on"].includes(String(value).toLowerCase())
+    } else if (field.tagName === "SELECT") {
+      field.value = String(value)
+      if (field.value !== String(value)) field.value = ""   // "auto" is the empty (default) option
+    } else {
+      field.value = String(value ?? "")
+    }
+  }
+
+  inputs() {
+    const values = {}
+    for (const name of INPUT_NAMES) {
+      const field = this.form.elements.namedItem(name)
+      if (!field) continue
+      const value = field.type === "checkbox" ? (field.checked ? "true" : "") : field.value.trim()
+      if (value !== "") values[name] = value
+    }
+    return values
+  }
+
+  bind() {
+    const wake = () => this.wake()
+    this.root.addEventListener("focusin", wake)
+    this.root.addEventListener("pointerdown", wake)
+    this.root.addEventListener("touchstart", wake, { passive: true })
+    const observer = new IntersectionObserver(entries => {
+      if (entries.some(entry => entry.isIntersecting)) {
+        observer.disconnect()
+        wake()
+      }
+    }, { rootMargin: "200px" })
+    observer.observe(this.root)
+
+    this.form.addEventListener("submit", event => event.preventDefault())
+    this.form.addEventListener("input", () => this.schedule("plan"))
+    this.form.addEventListener("change", event => {
+      if (event.target.type === "checkbox" || event.target.tagName === "SELECT") this.schedule("plan")
+    })
+    this.logBox?.addEventListener("input", () => this.schedule(this.logBox.value.trim() ? "log" : "plan"))
+    this.root.addEventListener("click", event => {
+      const button = event.target.closest("[data-kvcalc-action]")
+      if (!button || !this.root.contains(button)) return
+      if (button.dataset.kvcalcAction === "copy-link") copyText(this.shareUrl(), button)
+      else if (button.dataset.kvcalcAction === "copy")
+        copyText(button.parentElement.querySelector("pre").textContent, button)
+    })
+  }
+
+  wake() {
+    if (this.engine) return
+    this.engine = startEngine(this.assets.href)
+    this.engine.watch(state => this.onEngine(state))
+  }
+
+  onEngine(state) {
+    const bar = this.root.querySelector("[data-kvcalc-progress] progress")
+    const label = this.out("progress")
+    if (state.failed) {
+      label.textContent = `${this.config.strings.load_failed} (${state.failed})`
+      return
+    }
+    bar.max = state.total
+    bar.value = state.step
+    if (!state.ready) return
+    this.root.querySelector("[data-kvcalc-progress]").hidden = true
+    this.dirty = this.logBox && this.logBox.value.trim() && !this.restored ? "log" : "plan"
+    this.flush()
+  }
+
+  /** Coalesce edits to one request per animation frame. */
+  schedule(kind) {
+    this.edited = true
+    this.wake()
+    this.dirty = this.dirty === "log" && kind === "plan" ? "log" : kind
+    if (!this.frame) this.frame = requestAnimationFrame(() => this.flush())
+  }
+
+  async flush() {
+    this.frame = 0
+    const kind = this.dirty
+    this.dirty = null
+    if (!kind || !this.engine) return
+    const seq = ++this.seq
+    const edited = this.edited
+    const request = { action: kind, lang: this.config.lang, inputs: this.inputs() }
+    if (kind === "log") request.log = this.logBox.value
+    let response
+    try {
+      response = await this.engine.send(request)
+    } catch (error) {
+      return   // the progress line already shows the load failure
+    }
+    if (seq !== this.seq) return   // a newer request is on its way: this answer is stale
+    this.apply(kind, response, edited)
+  }
+
+  apply(kind, response, edited) {
+    this.clearErrors()
+    if (!response.ok) {
+      this.showErrors(response.errors || [])
+      this.root.classList.add("kvcalc--stale")
+      this.root.removeAttribute("data-kvcalc-result")
+      this.root.dataset.kvcalcStatus = "error"
+      return
+    }
+    if (kind === "log" && response.inputs) {
+      for (const name of INPUT_NAMES) if (name in response.inputs) this.setField(name, response.inputs[name])
+    }
+    const diagnosis = this.out("diagnosis")
+    const reading = response.reading
+    diagnosis.textContent = reading ? (reading.diagnosis_text || reading.summary || reading.diagnosis || "") : ""
+    diagnosis.hidden = !diagnosis.textContent
+    this.render(response.report)
+    this.root.classList.remove("kvcalc--stale")
+    this.root.dataset.kvcalcResult = JSON.stringify(response.result)
+    this.root.dataset.kvcalcStatus = "ready"
+    if (edited && response.query) this.writeUrl(response.query)
+  }
+
+  clearErrors() {
+    for (const slot of this.root.querySelectorAll("[data-kvcalc-error-for]")) {
+      slot.textContent = ""
+      slot.hidden = true
+    }
+    for (const field of this.root.querySelectorAll("[aria-invalid]")) field.removeAttribute("aria-invalid")
+  }
+
+  showErrors(errors) {
+    for (const error of errors) {
+      const name = error.field || ""
+      const slot = this.root.querySelector(`[data-kvcalc-error-for="${CSS.escape(name)}"]`)
+        || this.root.querySelector('[data-kvcalc-error-for=""]')
+      slot.textContent = slot.textContent ? `${slot.textContent} ${error.message}` : error.message
+      slot.hidden = false
+      this.form.elements.namedItem(name)?.setAttribute?.("aria-invalid", "true")
+      if (name === "log") this.logBox?.setAttribute("aria-invalid", "true")
+    }
+  }
+
+  /** Place the core's localized report; every string goes in with textContent. */
+  render(report) {
+    const verdict = this.out("verdict")
+    verdict.dataset.kvcalcKind = report.verdict.kind
+    this.out("verdict-title").textContent = report.verdict.title
+    this.out("verdict-summary").textContent = report.verdict.summary
+
+    this.out("figures").replaceChildren(...report.figures.map(figure => {
+      const dd = el("dd", {}, figure.value)
+      if (figure.estimate) dd.append(" ", el("span", { class: "kvcalc-estimate" }, this.config.strings.estimate))
+      const item = el("div", { class: "kvcalc-figure", "data-kvcalc-figure": figure.key })
+      item.append(el("dt", {}, figure.label), dd)
+      return item
+    }))
+
+    for (const [slot, key] of [["budget-chart", "budget_svg"], ["concurrency-chart", "concurrency_svg"]]) {
+      const node = svgNode(report.charts?.[key])
+      this.out(slot).replaceChildren(...(node ? [node] : []))
+    }
+
+    this.out("vllm-lines").replaceChildren(el("code", {}, report.vllm_lines.join("\n")))
+    this.out("serve-command").replaceChildren(el("code", {}, report.serve_command || ""))
+
+    const copyLabel = this.root.querySelector('[data-kvcalc-action="copy"]')
+    this.out("recommendations").replaceChildren(...report.recommendations.map(rec => {
+      const item = el("li", { class: "kvcalc-rec", "data-kvcalc-rec": rec.code })
+      const link = el("a", {}, rec.title)
+      link.href = this.guideLink(rec.anchor)
+      const figures = el("ul", { class: "kvcalc-rec-figures" })
+      for (const figure of rec.figures || []) {
+        const li = el("li")
+        li.append(el("span", {}, figure.label), " ", el("strong", {}, figure.value))
+        figures.append(li)
+      }
+      item.append(link, el("p", {}, rec.detail || ""), figures)
+      if (rec.serve_command) {
+        const box = el("div", { class: "kvcalc-copyable" })
+        const pre = el("pre", { class: "kvcalc-command", "data-kvcalc-out": "rec-command" })
+        pre.append(el("code", {}, rec.serve_command))
+        const button = copyLabel.cloneNode(true)
+        box.append(pre, button)
+        item.append(box)
+      }
+      return item
+    }))
+
+    const table = this.out("feasible")
+    table.replaceChildren()
+    if (report.feasible) {
+      table.append(el("caption", {}, report.feasible.caption || ""))
+      const head = el("tr")
+      for (const column of report.feasible.columns || []) head.append(el("th", { scope: "col" }, column))
+      const thead = el("thead")
+      thead.append(head)
+      const tbody = el("tbody")
+      for (const row of report.feasible.rows || []) {
+        const tr = el("tr")
+        for (const cell of row) tr.append(el("td", {}, cell))
+        tbody.append(tr)
+      }
+      table.append(thead, tbody)
+    }
+    this.out("notes").replaceChildren(...(report.notes || []).map(note => el("li", {}, note)))
+  }
+
+  guideLink(anchor) {
+    const url = new URL(this.guide)
+    url.hash = anchor
+    return url.href
+  }
+
+  shareUrl(query) {
+    const params = new URLSearchParams(query ?? this.lastQuery ?? this.inputs())
+    const url = new URL(location.href)
+    url.search = params.toString()
+    url.hash = this.config.preset
+    return url.href
+  }
+
+  writeUrl(query) {
+    this.lastQuery = query
+    history.replaceState(history.state, "", this.shareUrl(query))
+  }
+}
+
+/* ----------------------------------------------------------------------------
+ * Mounting
+ * ------------------------------------------------------------------------- */
+
+const mounted = new WeakSet()
+
+function mountAll() {
+  const roots = document.querySelectorAll('[data-kvcalc-component="calculator"]')
+  roots.forEach((root, index) => {
+    if (mounted.has(root)) return
+    mounted.add(root)
+    new Calculator(root, index === 0)
+  })
+}
+
+if (typeof window.document$?.subscribe === "function") window.document$.subscribe(mountAll)
+else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mountAll)
+else mountAll()
