@@ -1,0 +1,617 @@
+"""Read a pasted vLLM start-up log: what went wrong, and every number vLLM printed.
+
+vLLM's start-up log is the best evidence a user has: it states the memory budget
+vLLM measured, the KV capacity it planned and, on failure, which check failed. This
+module turns such a log (V0 and V1 formats, releases 0.3 to 2026, any mix of
+prefixes) into a :class:`LogReading`: one diagnosis, the facts found and the line
+each fact came from.
+
+Design notes
+------------
+* Standard library only (runs in Pyodide).
+* Robust to ANSI colours, ``(EngineCore_DP0 pid=…)`` / ``(Worker_TP0 pid=…)`` /
+  ``vllm-1  | `` prefixes, timestamps, Markdown quote markers, ``\\r\\n`` and bare
+  ``\\r`` line ends, and error lines that a terminal or GitHub wrapped.
+* Fast on garbage: a line is only given to a regex when it contains one of a few
+  literal anchors (cheap substring tests); every regex is linear (no nested
+  quantifiers), so 5 MB of random bytes is read in well under a second.
+* The diagnosis precedence is fixed (see ``_FATAL_ORDER``): a fatal error always
+  wins over signs that the engine started, and the most specific vLLM check wins
+  over a generic CUDA out-of-memory that may only be its consequence.
+
+Sources of the formats: vLLM ``vllm/v1/core/kv_cache_utils.py`` (error and
+capacity texts), ``vllm/v1/worker/gpu_worker.py`` and ``vllm/worker/worker.py``
+(memory profiling lines), ``vllm/engine/llm_engine.py`` / ``vllm/v1/engine/core.py``
+(engine config line); real examples in ``tests/data/logs/``.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import shlex
+from dataclasses import dataclass, field
+from typing import Mapping
+
+__all__ = ["LogReading", "parse_log", "DIAGNOSES"]
+
+DIAGNOSES: tuple[str, ...] = (
+    "kv_cache_too_small",
+    "no_memory_for_cache_blocks",
+    "free_memory_below_utilization",
+    "cuda_out_of_memory",
+    "started",
+    "unknown",
+)
+
+# Most specific first: vLLM's own checks name the root cause; a CUDA OOM text may be
+# a consequence (or an unrelated later crash) and is used only when nothing else is.
+_FATAL_ORDER: tuple[str, ...] = (
+    "kv_cache_too_small",
+    "no_memory_for_cache_blocks",
+    "free_memory_below_utilization",
+    "cuda_out_of_memory",
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class LogReading:
+    """What one vLLM log says."""
+
+    diagnosis: str
+    """One of :data:`DIAGNOSES`."""
+    facts: Mapping[str, object] = field(default_factory=dict)
+    """Only the keys found; values are int, float, str or bool (GiB as printed)."""
+    evidence: tuple[tuple[str, str], ...] = ()
+    """``(fact key or "diagnosis", the log line it came from)``, in key order."""
+
+
+# --------------------------------------------------------------------------- #
+# Line clean-up
+# --------------------------------------------------------------------------- #
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+# Cheap literal anchors: a line is examined further only if it holds one of them.
+_ANCHORS: tuple[str, ...] = (
+    "GiB", "GB", "KV", "blocks", "memory", "vllm", "vLLM", "serve",
+    "max_seq_len", "max_model_len", "max-model-len", "non-default args",
+    "concurrency", "out of memory", "OutOfMemory", "version", "GPU 0:",
+    "max_num_", "Defaulting", "api_server",
+)
+
+# Priorities: a later, stronger source replaces a weaker one (equal: first wins).
+_P_COMMAND = 1      # what the user typed (vllm serve …, LLM(…))
+_P_ARGS = 2         # vLLM's echo of non-default args
+_P_LOG = 3          # a value vLLM printed while starting
+_P_ENGINE = 4       # the engine's resolved config line
+_P_ERROR = 5        # the value a failed check used
+
+
+class _Facts:
+    """Fact collector that remembers the source line and its priority."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, object] = {}
+        self.lines: dict[str, str] = {}
+        self.prio: dict[str, int] = {}
+
+    def put(self, key: str, value: object, line: str, prio: int) -> None:
+        if value is None:
+            return
+        if key in self.values and self.prio[key] >= prio:
+            return
+        self.values[key] = value
+        self.lines[key] = line.strip()
+        self.prio[key] = prio
+
+
+def _num(text: str) -> float:
+    return float(text.replace(",", ""))
+
+
+def _int(text: str) -> int:
+    return int(text.replace(",", ""))
+
+
+# --------------------------------------------------------------------------- #
+# Patterns (each linear: literal text, character classes, no nested repeats)
+# --------------------------------------------------------------------------- #
+
+_F = r"(-?\d+(?:\.\d+)?)"  # a printed number, maybe negative
+_I = r"(\d[\d,]*)"         # an integer, maybe with thousands separators
+
+# Errors -------------------------------------------------------------------- #
+_KV_ERR_V1 = re.compile(
+    r"max seq len \((\d+)\),\s?\(?\s?" + _F
+    + r" ?GiB KV cache is needed, which is larger than the available(?: KV cache memory)? \(?" + _F + " ?GiB"
+)
+_KV_ERR_V1_LEN = re.compile(r"request with the models?'s max seq len \((\d+)\)")
+_KV_ERR_EST = re.compile(r"estimated maximum model length is (\d+)")
+_KV_ERR_V0 = re.compile(
+    r"max seq len \((\d+)\) is larger than the maximum number of tokens that can be stored in KV cache \((\d+)\)"
+)
+_FREE_ERR = re.compile(
+    r"Free memory on device(?: \S+)? \(" + _F + "/" + _F
+    + r" GiB\)(?: on startup)? is less than desired GPU memory utilization \(" + _F + ", " + _F + " GiB\\)"
+)
+_OOM_TOTAL = re.compile(r"total capac\w* of " + _F + r" GiB")
+_OOM_TRIED = re.compile(r"Tried to allocate " + _F + r" (MiB|GiB|KiB)")
+
+# Capacity ------------------------------------------------------------------ #
+_AVAILABLE = re.compile(r"Available KV cache memory: " + _F + r" ?GiB")
+_KV_SIZE = re.compile(r"GPU KV cache size: " + _I + r" tokens")
+_CONCURRENCY = re.compile(r"Maximum concurrency for " + _I + r" tokens per request: " + _F + "x")
+_BLOCKS = re.compile(r"# (?:GPU|gpu|cuda|CUDA) blocks: (\d+)|^GPU blocks: (\d+)")
+_RESERVED_FIXED = re.compile(r"reserved " + _F + r" GiB memory for KV Cache as specified by kv_cache_memory_bytes")
+
+# Memory breakdown ---------------------------------------------------------- #
+_WEIGHTS_TAKE = re.compile(r"model weights take\s+" + _F + r" ?GiB")
+_NON_TORCH_TAKES = re.compile(r"non_torch_memory(?: takes)?\s+" + _F + r" ?GiB")
+_ACT_TAKES = re.compile(r"PyTorch activation peak memory(?: takes)?\s+" + _F + r" ?GiB")
+_REST_KV = re.compile(r"the rest of the memory reserved for KV Cache is\s+" + _F + r" ?GiB")
+_AVAIL_TABLE = re.compile(r"available_kv_cache_memory\s+" + _F + r" ?GiB")
+_TOTAL_X_UTIL = re.compile(
+    r"total_gpu_memory \(" + _F + r" ?GiB\) x gpu_memory_utilization \(" + _F + r"\) = " + _F + r" ?GiB"
+)
+_TOTAL_TABLE = re.compile(r"total_gpu_memory\s+" + _F + r" ?GiB")
+_UTIL_TABLE = re.compile(r"gpu_memory_utilization\s+" + _F + r"\s*$")
+_INSTANCE_TABLE = re.compile(r"the current vLLM instance can use\s+" + _F + r" ?GiB")
+_KEYVAL_PROFILE = re.compile(r"\b(total_gpu_memory|non_torch_memory|kv_cache_size|gpu_memory_utilization|peak_torch_memory)=" + _F)
+_V019_PROFILE = re.compile(
+    r"torch peak memory increase: " + _F + r" ?GiB; non-torch forward increase memory: " + _F
+    + r" ?GiB; weights memory: " + _F + r" ?GiB"
+)
+_ACTUAL_OLD = re.compile(
+    r"Actual usage is " + _F + r" GiB for weight, " + _F + r" GiB for peak activation, " + _F
+    + r" GiB for non-torch memory, and " + _F + r" GiB for CUDAGraph memory"
+)
+_ACTUAL_NEW = re.compile(
+    r"Actual usage is " + _F + r" GiB for consumed memory \(weights \+ non-torch\), " + _F
+    + r" GiB for peak activation, and " + _F + r" GiB for CUDAGraph memory"
+)
+_FREE_STARTUP = re.compile(
+    r"Free memory on device \(" + _F + "/" + _F + r" GiB\) on startup\. Desired GPU memory utilization is \("
+    + _F + ", " + _F + r" GiB\)"
+)
+_SUGGEST = re.compile(r"--kv-cache-memory=(\d+)")
+_CURRENT_KV = re.compile(r"Current kv cache memory in use is " + _F + r" GiB")
+_MODEL_LOADING = re.compile(r"(?:Model loading took|Loading model weights took) " + _F + r" ?(?:GiB|GB)")
+_GRAPH_TOOK = re.compile(r"Graph capturing finished in \d+ secs?, took " + _F + r" GiB")
+_GRAPH_POOL = re.compile(r"CUDA graph pool memory: " + _F + r" GiB \(actual\)")
+_GRAPH_EST = re.compile(r"Estimated CUDA graph memory: " + _F + r" GiB total")
+_UTIL_EQUIV = re.compile(r"The current --gpu-memory-utilization=" + _F + r" is equivalent to --gpu-memory-utilization=" + _F)
+
+# Config -------------------------------------------------------------------- #
+_ENGINE_VERSION = re.compile(r"Initializing an? (?:V1 )?LLM engine \(v([0-9][0-9A-Za-z.+_-]*)\)")
+_BANNER_VERSION = re.compile(r"(?:vLLM API server version|█\s+version) v?([0-9]+\.[0-9]+[0-9A-Za-z.+_-]*)")
+_CONFIG_PAIR = re.compile(r"(\w+)=('[^']*'|[^,\s)]+)")
+_USING_LEN = re.compile(r"Using max model len (\d+)")
+_CHUNKED = re.compile(r"max_num_batched_tokens=(\d+)")
+_DEFAULTING = re.compile(r"Defaulting (max_num_batched_tokens|max_num_seqs) to (\d+)")
+_GPU_NAME = re.compile(r"GPU 0: (NVIDIA [A-Za-z0-9 ._-]{2,60}|AMD [A-Za-z0-9 ._-]{2,60})")
+
+_ENGINE_KEYS = {
+    "model": "model",
+    "max_seq_len": "max_model_len",
+    "tensor_parallel_size": "tensor_parallel_size",
+    "pipeline_parallel_size": "pipeline_parallel_size",
+    "kv_cache_dtype": "kv_cache_dtype",
+    "quantization": "quantization",
+    "enforce_eager": "enforce_eager",
+    "dtype": "dtype",
+    "block_size": "block_size",
+}
+
+_ARG_KEYS = {
+    "model": "model",
+    "max_model_len": "max_model_len",
+    "tensor_parallel_size": "tensor_parallel_size",
+    "pipeline_parallel_size": "pipeline_parallel_size",
+    "gpu_memory_utilization": "gpu_memory_utilization",
+    "kv_cache_dtype": "kv_cache_dtype",
+    "quantization": "quantization",
+    "enforce_eager": "enforce_eager",
+    "dtype": "dtype",
+    "block_size": "block_size",
+    "max_num_seqs": "max_num_seqs",
+    "max_num_batched_tokens": "max_num_batched_tokens",
+    "kv_cache_memory_bytes": "kv_cache_memory_bytes",
+}
+
+# Command-line flags (dashes or underscores) → fact key; None value = boolean flag.
+_FLAGS = {
+    "--model": "model",
+    "--max-model-len": "max_model_len",
+    "--tensor-parallel-size": "tensor_parallel_size",
+    "-tp": "tensor_parallel_size",
+    "--pipeline-parallel-size": "pipeline_parallel_size",
+    "-pp": "pipeline_parallel_size",
+    "--gpu-memory-utilization": "gpu_memory_utilization",
+    "--kv-cache-dtype": "kv_cache_dtype",
+    "--quantization": "quantization",
+    "-q": "quantization",
+    "--dtype": "dtype",
+    "--block-size": "block_size",
+    "--max-num-seqs": "max_num_seqs",
+    "--max-num-batched-tokens": "max_num_batched_tokens",
+    "--kv-cache-memory": "kv_cache_memory_bytes",
+    "--kv-cache-memory-bytes": "kv_cache_memory_bytes",
+}
+_BOOL_FLAGS = {"--enforce-eager": "enforce_eager"}
+_INT_KEYS = {"max_model_len", "tensor_parallel_size", "pipeline_parallel_size", "max_num_seqs",
+             "max_num_batched_tokens", "block_size", "kv_cache_memory_bytes"}
+
+
+# --------------------------------------------------------------------------- #
+# Value helpers
+# --------------------------------------------------------------------------- #
+
+def _size_value(text: str) -> int | None:
+    """Parse ``32768``, ``32k`` (×1000), ``32K`` (×1024), ``4G``/``4g`` like vLLM's CLI."""
+    text = text.strip().strip("'\"")
+    if not text or len(text) > 24:  # no real setting is longer; refuse garbage
+        return None
+    mult = 1
+    last = text[-1]
+    decimal = {"k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
+    binary = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+    if last in decimal:
+        mult, text = decimal[last], text[:-1]
+    elif last in binary:
+        mult, text = binary[last], text[:-1]
+    try:
+        value = float(text)
+        if value < 0:
+            return int(value)  # -1 means "auto"
+        return int(value * mult)
+    except (ValueError, OverflowError):
+        return None
+
+
+def _typed(key: str, raw: object) -> object:
+    """Coerce a config value to the fact's type; None for absent/unknown values."""
+    if raw is None:
+        return None
+    if isinstance(raw, bool):
+        return raw
+    if key in _INT_KEYS:
+        if isinstance(raw, int):
+            return raw
+        return _size_value(str(raw))
+    if key == "gpu_memory_utilization":
+        try:
+            return float(raw)
+        except (TypeError, ValueError):
+            return None
+    if key == "enforce_eager":
+        return str(raw).strip("'\"") == "True"
+    text = str(raw).strip().strip("'\"")
+    if text in ("", "None", "none"):
+        return None
+    if key == "dtype" and text.startswith("torch."):
+        text = text[len("torch."):]
+    return text
+
+
+# --------------------------------------------------------------------------- #
+# Per-line readers
+# --------------------------------------------------------------------------- #
+
+def _read_engine_config(line: str, facts: _Facts) -> None:
+    m = _ENGINE_VERSION.search(line)
+    if m:
+        facts.put("vllm_version", m.group(1), line, _P_ENGINE)
+    if "with config:" not in line:
+        return
+    body = line.split("with config:", 1)[1]
+    for key, raw in _CONFIG_PAIR.findall(body):
+        name = _ENGINE_KEYS.get(key)
+        if name is None:
+            continue
+        value = _typed(name, raw)
+        facts.put(name, value, line, _P_ENGINE)
+
+
+def _read_non_default_args(line: str, facts: _Facts) -> None:
+    start = line.find("{", line.find("non-default args"))
+    end = line.rfind("}")
+    if start < 0 or end <= start or end - start > 20000:
+        return
+    try:
+        args = ast.literal_eval(line[start:end + 1])
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return
+    if not isinstance(args, dict):
+        return
+    for key, raw in args.items():
+        name = _ARG_KEYS.get(str(key))
+        if name is not None:
+            facts.put(name, _typed(name, raw), line, _P_ARGS)
+
+
+def _read_command(command: str, source: str, facts: _Facts) -> None:
+    """Read a ``vllm serve …`` or ``python -m vllm.entrypoints… …`` command."""
+    try:
+        tokens = shlex.split(command)
+    except ValueError:
+        tokens = command.split()
+    tokens = [t.strip("`") for t in tokens]
+    if "serve" in tokens:
+        i = tokens.index("serve")
+        if i + 1 < len(tokens) and not tokens[i + 1].startswith("-"):
+            facts.put("model", tokens[i + 1], source, _P_COMMAND)
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        flag, eq, inline = tok.partition("=")
+        flag = flag.replace("_", "-") if flag.startswith("--") else flag
+        if flag in _BOOL_FLAGS:
+            facts.put(_BOOL_FLAGS[flag], True, source, _P_COMMAND)
+        elif flag in _FLAGS:
+            value = inline if eq else (tokens[i + 1] if i + 1 < len(tokens) else None)
+            if not eq:
+                i += 1
+            if value is not None:
+                name = _FLAGS[flag]
+                facts.put(name, _typed(name, value), source, _P_COMMAND)
+        i += 1
+
+
+def _read_memory_lines(line: str, facts: _Facts) -> None:
+    """The budget and capacity lines of every era."""
+    if "GiB" in line or "GB" in line:
+        m = _AVAILABLE.search(line)
+        if m:
+            facts.put("available_kv_gib", float(m.group(1)), line, _P_LOG)
+        m = _WEIGHTS_TAKE.search(line)
+        if m:
+            facts.put("model_weights_gib", float(m.group(1)), line, _P_LOG)
+        m = _NON_TORCH_TAKES.search(line)
+        if m:
+            facts.put("non_torch_gib", float(m.group(1)), line, _P_LOG)
+        m = _ACT_TAKES.search(line)
+        if m:
+            facts.put("activation_peak_gib", float(m.group(1)), line, _P_LOG)
+        m = _REST_KV.search(line) or _AVAIL_TABLE.search(line)
+        if m:
+            facts.put("available_kv_gib", float(m.group(1)), line, _P_LOG)
+        m = _TOTAL_X_UTIL.search(line)
+        if m:
+            facts.put("total_gpu_memory_gib", float(m.group(1)), line, _P_LOG)
+            facts.put("gpu_memory_utilization", float(m.group(2)), line, _P_LOG)
+            facts.put("requested_memory_gib", float(m.group(3)), line, _P_LOG)
+        else:
+            m = _TOTAL_TABLE.search(line)
+            if m and "=" not in line:
+                facts.put("total_gpu_memory_gib", float(m.group(1)), line, _P_LOG)
+            m = _INSTANCE_TABLE.search(line)
+            if m:
+                facts.put("requested_memory_gib", float(m.group(1)), line, _P_LOG)
+        if "=" in line and ("total_gpu_memory=" in line or "kv_cache_size=" in line):
+            for key, value in _KEYVAL_PROFILE.findall(line):
+                name = {
+                    "total_gpu_memory": "total_gpu_memory_gib",
+                    "non_torch_memory": "non_torch_gib",
+                    "kv_cache_size": "available_kv_gib",
+                    "gpu_memory_utilization": "gpu_memory_utilization",
+                    "peak_torch_memory": "peak_torch_memory_gib",
+                }[key]
+                facts.put(name, float(value), line, _P_LOG)
+        m = _V019_PROFILE.search(line)
+        if m:
+            facts.put("activation_peak_gib", float(m.group(1)), line, _P_LOG)
+            facts.put("non_torch_gib", float(m.group(2)), line, _P_LOG)
+            facts.put("model_weights_gib", float(m.group(3)), line, _P_LOG)
+        m = _FREE_STARTUP.search(line)
+        if m:
+            facts.put("free_memory_gib", float(m.group(1)), line, _P_LOG)
+            facts.put("total_gpu_memory_gib", float(m.group(2)), line, _P_LOG)
+            facts.put("gpu_memory_utilization", float(m.group(3)), line, _P_LOG)
+            facts.put("requested_memory_gib", float(m.group(4)), line, _P_LOG)
+        m = _ACTUAL_OLD.search(line)
+        if m:
+            facts.put("model_weights_gib", float(m.group(1)), line, _P_LOG)
+            facts.put("activation_peak_gib", float(m.group(2)), line, _P_LOG)
+            facts.put("non_torch_gib", float(m.group(3)), line, _P_LOG)
+            facts.put("cudagraph_gib", float(m.group(4)), line, _P_LOG)
+        m = _ACTUAL_NEW.search(line)
+        if m:
+            facts.put("consumed_memory_gib", float(m.group(1)), line, _P_LOG)
+            facts.put("activation_peak_gib", float(m.group(2)), line, _P_LOG)
+            facts.put("cudagraph_gib", float(m.group(3)), line, _P_LOG)
+        if "Replace gpu_memory_utilization" in line:
+            m = _SUGGEST.search(line)
+            if m:
+                facts.put("suggested_kv_cache_memory_bytes", int(m.group(1)), line, _P_LOG)
+        m = _CURRENT_KV.search(line)
+        if m:
+            facts.put("available_kv_gib", float(m.group(1)), line, _P_LOG)
+        m = _MODEL_LOADING.search(line)
+        if m:
+            # Lower priority than the profiler's own figure (same quantity).
+            facts.put("model_weights_gib", float(m.group(1)), line, _P_ARGS)
+        m = _GRAPH_TOOK.search(line) or _GRAPH_POOL.search(line)
+        if m:
+            facts.put("cudagraph_gib", float(m.group(1)), line, _P_LOG)
+        m = _GRAPH_EST.search(line)
+        if m:
+            facts.put("cudagraph_estimate_gib", float(m.group(1)), line, _P_LOG)
+        m = _RESERVED_FIXED.search(line)
+        if m:
+            facts.put("available_kv_gib", float(m.group(1)), line, _P_LOG)
+            facts.put("kv_cache_memory_fixed", True, line, _P_LOG)
+    m = _UTIL_TABLE.search(line)
+    if m and "worker" in line:
+        facts.put("gpu_memory_utilization", float(m.group(1)), line, _P_LOG)
+    m = _UTIL_EQUIV.search(line)
+    if m:
+        facts.put("gpu_memory_utilization", float(m.group(1)), line, _P_LOG)
+        facts.put("gpu_memory_utilization_without_cudagraph_profiling", float(m.group(2)), line, _P_LOG)
+    m = _KV_SIZE.search(line)
+    if m:
+        facts.put("gpu_kv_cache_tokens", _int(m.group(1)), line, _P_LOG)
+    m = _CONCURRENCY.search(line)
+    if m:
+        facts.put("max_model_len", _int(m.group(1)), line, _P_LOG - 1)
+        facts.put("max_concurrency", float(m.group(2)), line, _P_LOG)
+    m = _BLOCKS.search(line)
+    if m:
+        facts.put("num_gpu_blocks", int(m.group(1) or m.group(2)), line, _P_LOG)
+    m = _USING_LEN.search(line)
+    if m:
+        facts.put("max_model_len", int(m.group(1)), line, _P_ENGINE)
+    if "max_num_batched_tokens=" in line and "Chunked prefill" in line:
+        m = _CHUNKED.search(line)
+        if m:
+            facts.put("max_num_batched_tokens", int(m.group(1)), line, _P_LOG)
+    m = _DEFAULTING.search(line)
+    if m:
+        facts.put(m.group(1), int(m.group(2)), line, _P_LOG)
+    m = _GPU_NAME.search(line)
+    if m:
+        facts.put("gpu_name", m.group(1).strip(), line, _P_LOG)
+
+
+# --------------------------------------------------------------------------- #
+# Driver
+# --------------------------------------------------------------------------- #
+
+def _lines(text: str) -> list[str]:
+    text = _ANSI.sub("", text) if "\x1b" in text else text
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def _window(lines: list[str], i: int, size: int = 4) -> tuple[str, str]:
+    """The line and its successors joined two ways, to undo wrapping."""
+    part = [lines[j].strip() for j in range(i, min(i + size, len(lines)))]
+    return "".join(part), " ".join(part)
+
+
+def _search_wrapped(pattern: re.Pattern[str], lines: list[str], i: int) -> re.Match[str] | None:
+    m = pattern.search(lines[i])
+    if m:
+        return m
+    glued, spaced = _window(lines, i)
+    return pattern.search(glued) or pattern.search(spaced)
+
+
+def _commands(lines: list[str]) -> list[tuple[str, str]]:
+    """``vllm serve``/api_server commands, with backslash continuations joined."""
+    found: list[tuple[str, str]] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if ("vllm serve" in line or "vllm.entrypoints" in line) and "--" in line or line.lstrip("$ `").startswith("vllm serve"):
+            parts = [line.rstrip()]
+            while parts[-1].endswith("\\") and i + 1 < len(lines) and len(parts) < 200:
+                i += 1
+                parts[-1] = parts[-1][:-1]
+                parts.append(lines[i].rstrip())
+            command = " ".join(p.strip() for p in parts)
+            start = max(command.find("vllm serve"), command.find("python"))
+            found.append((command[start:] if start >= 0 else command, line))
+        elif line.rstrip().endswith("\\") and i + 1 < len(lines) and "vllm serve" in lines[i + 1]:
+            pass  # an environment prefix line; the next line starts the command
+        i += 1
+    return found
+
+
+def parse_log(text: str) -> LogReading:
+    """Diagnose a pasted vLLM log and collect the numbers it printed."""
+    lines = _lines(text)
+    facts = _Facts()
+    fatal: dict[str, str] = {}
+    started: str | None = None
+
+    for i, line in enumerate(lines):
+        if not any(a in line for a in _ANCHORS):
+            continue
+        # Fatal errors ------------------------------------------------------- #
+        if "KV cache is needed" in line or "request with the model" in line:
+            m = _search_wrapped(_KV_ERR_V1, lines, i)
+            ml = _search_wrapped(_KV_ERR_V1_LEN, lines, i)
+            if m or ml:
+                fatal.setdefault("kv_cache_too_small", line)
+                if m:
+                    facts.put("max_model_len", int(m.group(1)), line, _P_ERROR)
+                    facts.put("needed_kv_gib", float(m.group(2)), line, _P_ERROR)
+                    facts.put("available_kv_gib", float(m.group(3)), line, _P_ERROR)
+                elif ml:
+                    facts.put("max_model_len", int(ml.group(1)), line, _P_ERROR)
+                me = _search_wrapped(_KV_ERR_EST, lines, i)
+                if me:
+                    facts.put("estimated_max_model_len", int(me.group(1)), line, _P_ERROR)
+        if "that can be stored in KV cache" in line:
+            m = _search_wrapped(_KV_ERR_V0, lines, i)
+            if m:
+                fatal.setdefault("kv_cache_too_small", line)
+                facts.put("max_model_len", int(m.group(1)), line, _P_ERROR)
+                facts.put("gpu_kv_cache_tokens", int(m.group(2)), line, _P_ERROR)
+        if "Cannot auto-fit max_model_len" in line:
+            fatal.setdefault("kv_cache_too_small", line)
+        if "No available memory for the cache blocks" in line:
+            fatal.setdefault("no_memory_for_cache_blocks", line)
+        if "is less than desired GPU memory utilization" in line:
+            fatal.setdefault("free_memory_below_utilization", line)
+            m = _FREE_ERR.search(line)
+            if m:
+                facts.put("free_memory_gib", float(m.group(1)), line, _P_ERROR)
+                facts.put("total_gpu_memory_gib", float(m.group(2)), line, _P_ERROR)
+                facts.put("gpu_memory_utilization", float(m.group(3)), line, _P_ERROR)
+                facts.put("requested_memory_gib", float(m.group(4)), line, _P_ERROR)
+        if "out of memory" in line and ("CUDA" in line or "cuda" in line) or "OutOfMemoryError" in line:
+            fatal.setdefault("cuda_out_of_memory", line)
+            m = _OOM_TOTAL.search(line)
+            if m:
+                facts.put("total_gpu_memory_gib", float(m.group(1)), line, _P_COMMAND)
+            m = _OOM_TRIED.search(line)
+            if m:
+                scale = {"KiB": 1 / 1024, "MiB": 1.0, "GiB": 1024.0}[m.group(2)]
+                facts.put("oom_tried_to_allocate_mib", float(m.group(1)) * scale, line, _P_LOG)
+        # Configuration -------------------------------------------------------- #
+        if "LLM engine" in line:
+            _read_engine_config(line, facts)
+        elif "version" in line:
+            m = _BANNER_VERSION.search(line)
+            if m:
+                facts.put("vllm_version", m.group(1), line, _P_LOG)
+        if "non-default args" in line:
+            _read_non_default_args(line, facts)
+        # Memory and capacity --------------------------------------------------- #
+        _read_memory_lines(line, facts)
+        if started is None and (
+            "Available KV cache memory" in line
+            or "GPU KV cache size" in line
+            or "Maximum concurrency for" in line
+            or "the rest of the memory reserved for KV Cache" in line
+            or "available_kv_cache_memory" in line
+        ):
+            started = line
+
+    for command, source in _commands(lines):
+        _read_command(command, source, facts)
+
+    # Signs of a failed check that vLLM raises right after printing them.
+    if "no_memory_for_cache_blocks" not in fatal:
+        if facts.values.get("num_gpu_blocks") == 0:
+            fatal["no_memory_for_cache_blocks"] = facts.lines["num_gpu_blocks"]
+        else:
+            available = facts.values.get("available_kv_gib")
+            if isinstance(available, float) and available <= 0 and "kv_cache_too_small" not in fatal:
+                fatal["no_memory_for_cache_blocks"] = facts.lines["available_kv_gib"]
+
+    diagnosis, evidence_line = "unknown", None
+    for name in _FATAL_ORDER:
+        if name in fatal:
+            diagnosis, evidence_line = name, fatal[name]
+            break
+    else:
+        if started is not None:
+            diagnosis, evidence_line = "started", started
+
+    evidence: list[tuple[str, str]] = []
+    if evidence_line is not None:
+        evidence.append(("diagnosis", evidence_line.strip()))
+    evidence.extend((key, facts.lines[key]) for key in facts.values)
+    return LogReading(diagnosis=diagnosis, facts=dict(facts.values), evidence=tuple(evidence))

@@ -1,0 +1,334 @@
+"""The log reader against real public vLLM logs (tests/data/logs, sources.json).
+
+Every expected value below was read by hand from the log file named in the same
+row (the line is quoted in the comment where it is not obvious); none was copied
+from the parser's output.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import random
+import time
+
+import pytest
+
+try:
+    from kvcalc.logparse import DIAGNOSES, LogReading, parse_log
+except ImportError:  # package not installed yet: load the module from its file
+    import importlib.util
+    import sys
+
+    _spec = importlib.util.spec_from_file_location(
+        "kvcalc_logparse", pathlib.Path(__file__).parents[1] / "calc" / "logparse.py")
+    _mod = importlib.util.module_from_spec(_spec)
+    sys.modules[_spec.name] = _mod
+    _spec.loader.exec_module(_mod)
+    DIAGNOSES, LogReading, parse_log = _mod.DIAGNOSES, _mod.LogReading, _mod.parse_log
+
+LOGS = pathlib.Path(__file__).parent / "data" / "logs"
+
+# file -> (diagnosis, facts that must be present with exactly these values)
+EXPECTED: dict[str, tuple[str, dict[str, object]]] = {
+    # --- vLLM 0.19.0 on H100 (llm-d-planner accuracy sweep) -------------------
+    # "Available KV cache memory: 58.11 GiB", "GPU KV cache size: 476,016 tokens",
+    # "Maximum concurrency for 8,192 tokens per request: 58.11x", "torch peak memory
+    # increase: 1.89GiB; non-torch forward increase memory: 0.25GiB; weights memory:
+    # 14.99GiB", "Graph capturing finished in 3 secs, took 0.91 GiB"
+    "llmd_v019_llama31_8b_h100_tp1.log": ("started", {
+        "model": "meta-llama/Llama-3.1-8B-Instruct", "vllm_version": "0.19.0", "max_model_len": 8192,
+        "available_kv_gib": 58.11, "gpu_kv_cache_tokens": 476016, "max_concurrency": 58.11,
+        "activation_peak_gib": 1.89, "non_torch_gib": 0.25, "model_weights_gib": 14.99, "cudagraph_gib": 0.91,
+        "gpu_memory_utilization": 0.95, "tensor_parallel_size": 1, "total_gpu_memory_gib": 79.19,
+        "free_memory_gib": 78.68, "requested_memory_gib": 75.23, "max_num_batched_tokens": 8192,
+        "max_num_seqs": 1024, "dtype": "bfloat16", "kv_cache_dtype": "auto", "enforce_eager": False}),
+    "llmd_v019_llama31_8b_h100_tp2.log": ("started", {
+        "tensor_parallel_size": 2, "available_kv_gib": 63.76, "gpu_kv_cache_tokens": 1044688,
+        "max_concurrency": 127.53, "model_weights_gib": 7.51, "non_torch_gib": 2.07, "cudagraph_gib": 0.76}),
+    # PP 2: the first stage prints first: "torch peak memory increase: 1.1GiB; ... weights memory: 7.51GiB"
+    "llmd_v019_llama31_8b_h100_pp2.log": ("started", {
+        "pipeline_parallel_size": 2, "tensor_parallel_size": 1, "available_kv_gib": 66.54,
+        "gpu_kv_cache_tokens": 1075312, "max_concurrency": 131.26, "activation_peak_gib": 1.1}),
+    "llmd_v019_llama31_8b_h100_len32k.log": ("started", {
+        "max_model_len": 32768, "max_concurrency": 14.53, "gpu_kv_cache_tokens": 476016}),
+    "llmd_v019_codellama_7b_h100.log": ("started", {
+        "model": "codellama/CodeLlama-7b-hf", "available_kv_gib": 61.66, "gpu_kv_cache_tokens": 126256,
+        "activation_peak_gib": 0.77, "model_weights_gib": 12.56, "cudagraph_gib": 0.89}),
+    "llmd_v019_deepseek_v2_lite_h100.log": ("started", {
+        "model": "deepseek-ai/DeepSeek-V2-Lite-Chat", "available_kv_gib": 43.61,
+        "gpu_kv_cache_tokens": 1505552, "activation_peak_gib": 1.93, "model_weights_gib": 29.43,
+        "cudagraph_gib": 1.57}),
+    "llmd_v019_llama33_70b_fp8_h100_tp2.log": ("started", {
+        "model": "RedHatAI/Llama-3.3-70B-Instruct-fp8-dynamic", "tensor_parallel_size": 2,
+        "available_kv_gib": 37.28, "gpu_kv_cache_tokens": 244304, "non_torch_gib": 2.1,
+        "model_weights_gib": 33.88, "cudagraph_gib": 1.79, "quantization": "compressed-tensors"}),
+    "llmd_v019_gemma2_2b_h100.log": ("started", {
+        "model": "google/gemma-2-2b-it", "available_kv_gib": 66.47, "gpu_kv_cache_tokens": 670160,
+        "activation_peak_gib": 3.62, "model_weights_gib": 4.9, "cudagraph_gib": 0.71}),
+    "llmd_v019_gemma3_27b_h100.log": ("started", {
+        "model": "google/gemma-3-27b-it", "available_kv_gib": 19.53, "gpu_kv_cache_tokens": 36560,
+        "activation_peak_gib": 3.99, "model_weights_gib": 51.45, "cudagraph_gib": 1.14}),
+    # non-default args: {..., 'dtype': 'bfloat16', ..., 'kv_cache_dtype': 'fp8', ...}
+    "llmd_v019_qwen25_7b_kvfp8_h100.log": ("started", {
+        "model": "Qwen/Qwen2.5-7B-Instruct", "kv_cache_dtype": "fp8", "available_kv_gib": 58.53,
+        "gpu_kv_cache_tokens": 2192000, "activation_peak_gib": 2.21}),
+    "llmd_v019_qwen25_72b_h100_tp2.log": ("started", {
+        "model": "Qwen/Qwen2.5-72B-Instruct", "tensor_parallel_size": 2, "available_kv_gib": 3.04,
+        "gpu_kv_cache_tokens": 19920, "model_weights_gib": 67.8, "activation_peak_gib": 2.29}),
+    "llmd_v019_mixtral_8x7b_h100_tp2.log": ("started", {
+        "model": "mistralai/Mixtral-8x7B-Instruct-v0.1", "available_kv_gib": 28.44,
+        "gpu_kv_cache_tokens": 465936, "activation_peak_gib": 1.21, "model_weights_gib": 43.51}),
+    # util 0.9 (default): "Desired GPU memory utilization is (0.9, 71.27 GiB)"
+    "llmd_v019_gpt_oss_20b_h100_tp2.log": ("started", {
+        "model": "openai/gpt-oss-20b", "gpu_memory_utilization": 0.9, "requested_memory_gib": 71.27,
+        "available_kv_gib": 59.32, "gpu_kv_cache_tokens": 2591776, "activation_peak_gib": 2.87,
+        "model_weights_gib": 7.01, "cudagraph_gib": 1.55}),
+    "llmd_v019_qwen15_moe_a27b_h100.log": ("started", {
+        "model": "Qwen/Qwen1.5-MoE-A2.7B", "available_kv_gib": 45.83, "gpu_kv_cache_tokens": 250304,
+        "activation_peak_gib": 2.47, "model_weights_gib": 26.67, "cudagraph_gib": 1.1}),
+    "llmd_v019_mistral_small_31_24b_h100.log": ("started", {
+        "model": "mistralai/Mistral-Small-3.1-24B-Instruct-2503", "available_kv_gib": 28.19,
+        "gpu_kv_cache_tokens": 184752, "activation_peak_gib": 2.03, "model_weights_gib": 44.76}),
+    "llmd_v019_phi4_h100.log": ("started", {
+        "model": "microsoft/phi-4", "available_kv_gib": 46.08, "gpu_kv_cache_tokens": 241568,
+        "max_concurrency": 29.49, "activation_peak_gib": 1.52, "model_weights_gib": 27.39,
+        "cudagraph_gib": 1.07}),
+    # "ValueError: Free memory on device cuda:1 (60.87/79.19 GiB) on startup is less than
+    # desired GPU memory utilization (0.95, 75.23 GiB)."
+    "llmd_v019_codellama_34b_h100_tp2_free_memory.log": ("free_memory_below_utilization", {
+        "model": "codellama/CodeLlama-34b-hf", "tensor_parallel_size": 2, "free_memory_gib": 60.87,
+        "total_gpu_memory_gib": 79.19, "gpu_memory_utilization": 0.95, "requested_memory_gib": 75.23}),
+    # The engine printed its capacity, then the sampler warm-up died:
+    # "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 786.00 MiB."
+    "llmd_v019_gpt_oss_20b_h100_sampler_oom.log": ("cuda_out_of_memory", {
+        "model": "openai/gpt-oss-20b", "available_kv_gib": 58.47, "gpu_kv_cache_tokens": 1277184,
+        "max_concurrency": 155.75, "oom_tried_to_allocate_mib": 786.0}),
+    # --- V0 and early V1 (issues, blogs) --------------------------------------
+    # "The model's max seq len (29000) is larger than ... KV cache (23648)"; "# GPU blocks: 1478"
+    "v06_llama31_8b_rtx3090_max_seq_len_29k.log": ("kv_cache_too_small", {
+        "max_model_len": 29000, "gpu_kv_cache_tokens": 23648, "num_gpu_blocks": 1478,
+        "total_gpu_memory_gib": 23.58, "non_torch_gib": 0.35, "available_kv_gib": 2.89,
+        "gpu_memory_utilization": 0.9, "max_concurrency": 0.82}),
+    "v0_qwen15_7b_max_seq_len_7344.log": ("kv_cache_too_small", {
+        "max_model_len": 32768, "gpu_kv_cache_tokens": 7344, "model": "/models--Qwen--Qwen1.5-7B-Chat"}),
+    # vllm serve /path/to/Qwen3-235B-A22B-FP8 \ --tensor-parallel-size 4 \ ...
+    "v1_qwen3_235b_fp8_h100_tp4_capacity.log": ("started", {
+        "available_kv_gib": 8.11, "gpu_kv_cache_tokens": 178880, "tensor_parallel_size": 4,
+        "model": "/path/to/Qwen3-235B-A22B-FP8"}),
+    "v08_worker_breakdown_rtx3090_util099.log": ("started", {
+        "model_weights_gib": 21.21, "non_torch_gib": 0.2, "activation_peak_gib": 0.37,
+        "available_kv_gib": 1.57, "total_gpu_memory_gib": 23.58, "gpu_memory_utilization": 0.99,
+        "requested_memory_gib": 23.35}),
+    "v1_tpu_models_s_max_seq_len_131072.log": ("kv_cache_too_small", {
+        "max_model_len": 131072, "needed_kv_gib": 16.0, "available_kv_gib": 0.71,
+        "estimated_max_model_len": 5632}),
+    "v08_models_s_max_seq_len_1m_quoted.log": ("kv_cache_too_small", {
+        "max_model_len": 1048576, "needed_kv_gib": 24.0, "available_kv_gib": 9.97}),
+    "v010_lmcache_models_s_max_seq_len_32768.log": ("kv_cache_too_small", {
+        "max_model_len": 32768, "needed_kv_gib": 4.5, "available_kv_gib": 3.58,
+        "estimated_max_model_len": 26032}),
+    "v2026_recipes_model_s_max_seq_len_1m.log": ("kv_cache_too_small", {
+        "max_model_len": 1048576, "needed_kv_gib": 44.25, "available_kv_gib": 8.42,
+        "estimated_max_model_len": 199552}),
+    # The error line is cut by the excerpt ("(4.26 GiB KV cach"); the fixed budget line
+    # says "reserved 4.25 GiB memory for KV Cache as specified by kv_cache_memory_bytes".
+    "v2026_xpu_kv_cache_memory_bytes_wrapped.log": ("kv_cache_too_small", {
+        "max_model_len": 100000, "available_kv_gib": 4.25}),
+    "v2026_free_memory_pytorch_ci_l4.log": ("free_memory_below_utilization", {
+        "free_memory_gib": 19.77, "total_gpu_memory_gib": 22.05, "gpu_memory_utilization": 0.9,
+        "requested_memory_gib": 19.84}),
+    "v2026_club3090_tp4_cudagraph_profiling.log": ("started", {
+        "available_kv_gib": 15.72, "cudagraph_estimate_gib": 0.17, "gpu_memory_utilization": 0.92}),
+    "v0271_gpustack_tp2_cudagraph_profiling.log": ("started", {
+        "available_kv_gib": 6.87, "cudagraph_estimate_gib": 0.36, "gpu_memory_utilization": 0.82}),
+    # "# GPU blocks: 0, # CPU blocks: 256" and the error from the issue text
+    "v03_qanything_gpu_blocks_0_rtx3090.log": ("no_memory_for_cache_blocks", {
+        "num_gpu_blocks": 0, "max_model_len": 4096, "tensor_parallel_size": 1, "dtype": "bfloat16",
+        "enforce_eager": False}),
+    "v064_no_available_memory_docker_compose.log": ("no_memory_for_cache_blocks", {}),
+    # --max-model-len=512 --dtype=float --enforce-eager; "total capacty of 21.67 GiB"
+    "v04_runtime_oom_qwen2_7b_2080ti.log": ("cuda_out_of_memory", {
+        "max_model_len": 512, "enforce_eager": True, "dtype": "float", "oom_tried_to_allocate_mib": 518.0,
+        "total_gpu_memory_gib": 21.67}),
+    # -tp 2 --max-model-len 15000 --gpu-memory-utilization 0.78
+    "v080_sampler_oom_qwen25_32b_awq_tp2.log": ("cuda_out_of_memory", {
+        "tensor_parallel_size": 2, "max_model_len": 15000, "gpu_memory_utilization": 0.78}),
+    "v07_v1_llama31_70b_w8a8_gpu_blocks.log": ("started", {
+        "model": "neuralmagic/Meta-Llama-3.1-70B-Instruct-quantized.w8a8", "num_gpu_blocks": 1381,
+        "max_model_len": 2048, "max_concurrency": 10.79, "gpu_memory_utilization": 0.98,
+        "model_weights_gib": 67.7229}),
+    "v065_memory_profiling_table_llama3_8b_h100.log": ("started", {
+        "model": "meta-llama/Meta-Llama-3-8B", "total_gpu_memory_gib": 79.22, "gpu_memory_utilization": 0.9,
+        "requested_memory_gib": 71.29, "model_weights_gib": 14.96, "non_torch_gib": 1.79,
+        "activation_peak_gib": 1.26, "available_kv_gib": 53.29}),
+    "v1_capacity_two_lines_pr13596.log": ("started", {
+        "gpu_kv_cache_tokens": 2042016, "max_model_len": 2048, "max_concurrency": 997.08}),
+    "v066_phi4_gptq_a100_memory_profiling.log": ("started", {
+        "total_gpu_memory_gib": 79.25, "gpu_memory_utilization": 0.15, "model_weights_gib": 8.51,
+        "non_torch_gib": 0.26, "activation_peak_gib": 0.94, "available_kv_gib": 2.18, "num_gpu_blocks": 715,
+        "max_concurrency": 5.59, "cudagraph_gib": 0.27}),
+    "v014_qwen3_17b_24gb_capacity.log": ("started", {
+        "available_kv_gib": 18.78, "gpu_kv_cache_tokens": 175856}),
+}
+
+
+def test_every_corpus_log_has_an_expectation() -> None:
+    names = {p.name for p in LOGS.glob("*.log")}
+    assert names == set(EXPECTED)
+    index = json.loads((LOGS / "sources.json").read_text(encoding="utf-8"))
+    assert {row["file"] for row in index} == names
+    assert all(row["source_url"].startswith("https://") for row in index)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_corpus_log(name: str) -> None:
+    diagnosis, expected = EXPECTED[name]
+    reading = parse_log((LOGS / name).read_text(encoding="utf-8"))
+    assert reading.diagnosis == diagnosis
+    for key, value in expected.items():
+        assert reading.facts.get(key) == value, key
+    # Every fact and the diagnosis point at a line of the log.
+    keys = [k for k, _ in reading.evidence]
+    assert set(keys) == set(reading.facts) | {"diagnosis"}
+
+
+def test_corpus_counts_by_diagnosis() -> None:
+    counts: dict[str, int] = {}
+    for diagnosis, _ in EXPECTED.values():
+        counts[diagnosis] = counts.get(diagnosis, 0) + 1
+    # 39 logs: at least two of every failure and ten that start with a breakdown.
+    assert counts["kv_cache_too_small"] >= 7
+    assert counts["no_memory_for_cache_blocks"] >= 2
+    assert counts["free_memory_below_utilization"] >= 2
+    assert counts["cuda_out_of_memory"] >= 3
+    assert counts["started"] >= 20
+
+
+# --- synthetic edge cases ------------------------------------------------------
+
+KV_ERROR = (
+    "ValueError: To serve at least one request with the model's max seq len (32768), "
+    "(4.5 GiB KV cache is needed, which is larger than the available KV cache memory (4.0 GiB). "
+    "Based on the available memory, the estimated maximum model length is 29120. Try increasing "
+    "`gpu_memory_utilization` (which also controls CPU memory on the CPU backend) or decreasing "
+    "`max_model_len` when initializing the engine."
+)
+
+
+def test_error_wins_over_started_ansi_prefix_and_crlf() -> None:
+    text = (
+        "\x1b[1;36m(EngineCore_DP0 pid=12)\x1b[0m INFO 08-01 10:00:00 [gpu_worker.py:1] "
+        "Available KV cache memory: 4.0 GiB\r\n"
+        f"(EngineCore_DP0 pid=12) ERROR 08-01 10:00:01 [core.py:2] {KV_ERROR}\r\n"
+    )
+    reading = parse_log(text)
+    assert reading.diagnosis == "kv_cache_too_small"
+    # spec section 14: 4.5 GiB needed, 4.0 available, estimate 29,120 for Qwen3-8B at 32K
+    assert reading.facts["needed_kv_gib"] == 4.5
+    assert reading.facts["available_kv_gib"] == 4.0
+    assert reading.facts["estimated_max_model_len"] == 29120
+    assert reading.facts["max_model_len"] == 32768
+    assert dict(reading.evidence)["diagnosis"].endswith("when initializing the engine.")
+
+
+def test_error_wrapped_by_github_at_a_space_and_mid_word() -> None:
+    at_space = "ValueError: To serve at least one request with the model's max seq len (131072),\n16.0 GiB KV cache is needed, which is larger than the available KV cache memory (8.99 GiB).\n"
+    mid_word = "ValueError: To serve at least one request with the model's max seq len (100000), (4.26 GiB KV cach\ne is needed, which is larger than the available KV cache memory (4.25 GiB). Based on the avai\nlable memory, the estimated maximum model length is 99808.\n"
+    a, b = parse_log(at_space), parse_log(mid_word)
+    assert (a.diagnosis, a.facts["needed_kv_gib"], a.facts["available_kv_gib"]) == ("kv_cache_too_small", 16.0, 8.99)
+    assert (b.facts["needed_kv_gib"], b.facts["available_kv_gib"], b.facts["estimated_max_model_len"]) == (4.26, 4.25, 99808)
+
+
+def test_command_line_flags_and_continuations() -> None:
+    text = (
+        "vllm serve Qwen/Qwen3-8B \\\n"
+        "  --max-model-len 32K --tensor-parallel-size=2 -pp 2 \\\n"
+        "  --kv-cache-dtype fp8 --max_num_seqs 64 --enforce-eager --block-size 32\n"
+    )
+    facts = parse_log(text).facts
+    # 32K = 32 x 1024 = 32768 (vLLM's binary suffix)
+    assert facts == {
+        "model": "Qwen/Qwen3-8B", "max_model_len": 32768, "tensor_parallel_size": 2,
+        "pipeline_parallel_size": 2, "kv_cache_dtype": "fp8", "max_num_seqs": 64,
+        "enforce_eager": True, "block_size": 32,
+    }
+    assert parse_log(text).diagnosis == "unknown"
+
+
+def test_engine_config_beats_command_line() -> None:
+    text = (
+        "vllm serve m --max-model-len 65536\n"
+        "INFO 01-01 00:00:00 [core.py:1] Initializing a V1 LLM engine (v0.10.1) with config: "
+        "model='m', dtype=torch.float16, max_seq_len=40960, tensor_parallel_size=1, quantization=None\n"
+    )
+    facts = parse_log(text).facts
+    assert facts["max_model_len"] == 40960
+    assert facts["vllm_version"] == "0.10.1"
+    assert facts["dtype"] == "float16"
+    assert "quantization" not in facts
+
+
+def test_one_line_capacity_format() -> None:
+    line = ("(EngineCore pid=1) INFO 08-14 10:00:00 [kv_cache_utils.py:1229] GPU KV cache size: "
+            "436,896 tokens, Maximum concurrency for 32,768 tokens per request: 13.33x")
+    reading = parse_log(line)
+    assert reading.diagnosis == "started"
+    assert (reading.facts["gpu_kv_cache_tokens"], reading.facts["max_model_len"],
+            reading.facts["max_concurrency"]) == (436896, 32768, 13.33)
+
+
+def test_negative_budget_means_no_memory_for_cache_blocks() -> None:
+    line = ("INFO 01-01 worker.py:295] model weights take 6.59GiB; non_torch_memory takes 8.29GiB; "
+            "PyTorch activation peak memory takes 4.93GiB; the rest of the memory reserved for KV Cache is -7.83GiB.")
+    reading = parse_log(line)
+    assert reading.diagnosis == "no_memory_for_cache_blocks"
+    assert reading.facts["available_kv_gib"] == -7.83
+
+
+def test_new_suggestion_line() -> None:
+    line = ("(EngineCore pid=1) INFO [gpu_worker.py:804] Free memory on device (15.28/15.51 GiB) on startup. "
+            "Desired GPU memory utilization is (0.92, 14.27 GiB). Actual usage is 10.47 GiB for consumed memory "
+            "(weights + non-torch), 0.79 GiB for peak activation, and 0.04 GiB for CUDAGraph memory. Replace "
+            "gpu_memory_utilization config with `--kv-cache-memory=3031561913` (2.82 GiB) to fit into requested "
+            "memory, or `--kv-cache-memory=4121221120` (3.84 GiB) to fully utilize gpu memory. Current kv cache "
+            "memory in use is 3.01 GiB.")
+    facts = parse_log(line).facts
+    assert facts["consumed_memory_gib"] == 10.47
+    assert facts["activation_peak_gib"] == 0.79
+    assert facts["cudagraph_gib"] == 0.04
+    assert facts["free_memory_gib"] == 15.28
+    assert facts["requested_memory_gib"] == 14.27
+    assert facts["suggested_kv_cache_memory_bytes"] == 3031561913
+    assert facts["available_kv_gib"] == 3.01
+    # this informational line is not the start-up failure of the same name
+    assert parse_log(line).diagnosis == "unknown"
+
+
+def test_empty_and_plain_text() -> None:
+    assert parse_log("") == LogReading(diagnosis="unknown", facts={}, evidence=())
+    assert parse_log("hello\nworld\n").diagnosis == "unknown"
+    assert set(DIAGNOSES) == {"kv_cache_too_small", "no_memory_for_cache_blocks",
+                              "free_memory_below_utilization", "cuda_out_of_memory", "started", "unknown"}
+
+
+def test_five_megabytes_of_random_bytes_is_unknown_and_fast() -> None:
+    data = os.urandom(5 * 1024 * 1024).decode("utf-8", errors="replace")
+    start = time.perf_counter()
+    reading = parse_log(data)
+    elapsed = time.perf_counter() - start
+    assert reading.diagnosis == "unknown"
+    assert elapsed < 1.0, elapsed
+
+
+def test_adversarial_repetition_stays_linear() -> None:
+    # Anchors on every line and long runs of digits/spaces: the shapes that make
+    # backtracking regexes explode.
+    rng = random.Random(7)
+    line = "GiB KV memory Free memory on device (" + "9" * 2000 + " " * 2000 + "x\n"
+    text = "".join(line if rng.random() < 0.5 else "vllm serve --max-model-len " + "1" * 3000 + "\n"
+                   for _ in range(400))
+    start = time.perf_counter()
+    parse_log(text)
+    assert time.perf_counter() - start < 1.0
