@@ -1,0 +1,137 @@
+"""The per-GPU memory budget vLLM leaves for the KV cache.
+
+vllm/v1/worker/gpu_worker.py ``Worker.determine_available_memory`` and
+vllm/v1/worker/utils.py ``request_memory``:
+``A = ceil(total × utilization) − consumed − transient − cudagraph``.
+vLLM *measures* weights, the activation peak, non-torch memory and CUDA-graph
+memory at start-up; here they are estimates (``estimates.py``) unless the
+reader gives the measured figures.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from . import estimates
+from .deployment import Deployment
+from .errors import CalcError
+from .model import ModelSpec
+
+__all__ = ["MemoryBudget", "weight_bytes", "requested_bytes", "memory_budget"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class MemoryBudget:
+    """Where one GPU's memory goes, in bytes."""
+
+    source: str
+    """``profiled`` (estimated like vLLM's profile run), ``measured`` (the reader's
+    "Available KV cache memory") or ``kv_cache_memory_bytes`` (fixed budget)."""
+    total_bytes: int | None
+    gpu_memory_utilization: float
+    requested_bytes: int | None
+    """``ceil(total × utilization)``; what vLLM may use on this GPU."""
+    weights_bytes: int
+    activation_bytes: int
+    non_torch_bytes: int
+    cudagraph_bytes: int
+    estimated: tuple[str, ...]
+    """Which of weights/activation/non_torch/cudagraph are our estimates."""
+    available_kv_bytes: int
+    """``A``: may be ≤ 0 (then vLLM says "No available memory for the cache blocks")."""
+
+    @property
+    def non_kv_bytes(self) -> int:
+        return self.weights_bytes + self.activation_bytes + self.non_torch_bytes + self.cudagraph_bytes
+
+    @property
+    def headroom_bytes(self) -> int:
+        """Memory outside vLLM's share (total − requested)."""
+        if self.total_bytes is None or self.requested_bytes is None:
+            return 0
+        return self.total_bytes - self.requested_bytes
+
+
+def weight_bytes(model: ModelSpec) -> int:
+    """Checkpoint weight bytes of the whole model, from the parameter count and its quantization."""
+    elem = 4 if model.dtype == "float32" else 2
+    embed = model.vocab_size * model.hidden_size
+    q = model.quant
+    if q.method == "none" or q.bits >= 16:
+        return model.num_parameters * elem
+    if q.experts_only:
+        quantized = model.num_expert_parameters
+    else:
+        quantized = max(model.num_parameters - 2 * embed, 0)  # embeddings and lm_head stay 16-bit
+    rest = model.num_parameters - quantized
+    per_weight = q.bits / 8
+    if q.group_size:
+        # one 16-bit scale per group (mxfp4: one 8-bit scale per 32), plus packed zero points for AWQ/GPTQ
+        scale_bytes = 1 if q.method == "mxfp4" else 2
+        zero_bytes = q.bits / 8 if q.method in ("awq", "gptq") else 0
+        per_weight += (scale_bytes + zero_bytes) / q.group_size
+    return int(quantized * per_weight) + rest * elem
+
+
+def requested_bytes(total: int, utilization: float, *, ceil: bool) -> int:
+    """vllm/v1/worker/utils.py request_memory: ceil since 2026-01-07, plain product before."""
+    product = total * utilization
+    return math.ceil(product) if ceil else int(product)
+
+
+def memory_budget(model: ModelSpec, dep: Deployment, *, max_num_batched_tokens: int, max_num_seqs: int) -> MemoryBudget:
+    """The budget of the most loaded GPU (PP stages are assumed balanced)."""
+    util = dep.effective_utilization
+    m = dep.measured
+    if dep.kv_cache_memory_bytes is not None:
+        return MemoryBudget(source="kv_cache_memory_bytes", total_bytes=dep.gpu_memory_bytes, gpu_memory_utilization=util,
+                            requested_bytes=None, weights_bytes=0, activation_bytes=0, non_torch_bytes=0,
+                            cudagraph_bytes=0, estimated=(), available_kv_bytes=dep.kv_cache_memory_bytes)
+    if m.available_kv_bytes is not None:
+        return MemoryBudget(source="measured", total_bytes=dep.gpu_memory_bytes, gpu_memory_utilization=util,
+                            requested_bytes=None, weights_bytes=0, activation_bytes=0, non_torch_bytes=0,
+                            cudagraph_bytes=0, estimated=(), available_kv_bytes=m.available_kv_bytes)
+    if dep.gpu_memory_bytes is None:
+        raise CalcError("missing_gpu", "give a GPU (--gpu) or its memory (--gpu-memory-gib), or the measured --available-kv-gib",
+                        field="gpu")
+    requested = requested_bytes(dep.gpu_memory_bytes, util, ceil=dep.rules.request_ceil)
+    estimated: list[str] = []
+    per_gpu_share = dep.tensor_parallel_size * dep.pipeline_parallel_size
+    if m.weights_bytes is None:
+        weights = weight_bytes(model) // per_gpu_share
+        estimated.append("weights")
+    else:
+        weights = m.weights_bytes
+    elem = 4 if model.dtype == "float32" else 2
+    if m.activation_bytes is None:
+        activation = estimates.activation_peak_bytes(
+            hidden_size=model.hidden_size, intermediate_size=model.intermediate_size, vocab_size=model.vocab_size,
+            num_attention_heads=model.num_attention_heads, num_layers=model.num_layers,
+            max_num_batched_tokens=max_num_batched_tokens, max_num_seqs=max_num_seqs,
+            tensor_parallel_size=dep.tensor_parallel_size, dtype_bytes=elem, is_moe=model.is_moe,
+            num_experts_per_tok=model.num_experts_per_tok)
+        estimated.append("activation")
+    else:
+        activation = m.activation_bytes
+    if m.non_torch_bytes is None:
+        non_torch = estimates.non_torch_bytes(tensor_parallel_size=dep.tensor_parallel_size,
+                                              pipeline_parallel_size=dep.pipeline_parallel_size,
+                                              total_gpu_memory_bytes=dep.gpu_memory_bytes)
+        estimated.append("non_torch")
+    else:
+        non_torch = m.non_torch_bytes
+    if not dep.rules.subtract_cudagraphs or dep.enforce_eager:
+        cudagraph = 0  # older releases did not subtract graph memory; eager mode captures none
+    elif m.cudagraph_bytes is None:
+        cudagraph = estimates.cudagraph_bytes(num_layers=model.num_layers // dep.pipeline_parallel_size,
+                                              hidden_size=model.hidden_size, max_num_seqs=max_num_seqs,
+                                              tensor_parallel_size=dep.tensor_parallel_size,
+                                              enforce_eager=dep.enforce_eager, dtype_bytes=elem)
+        estimated.append("cudagraph")
+    else:
+        cudagraph = m.cudagraph_bytes
+    available = requested - weights - activation - non_torch - cudagraph
+    return MemoryBudget(source="profiled", total_bytes=dep.gpu_memory_bytes, gpu_memory_utilization=util,
+                        requested_bytes=requested, weights_bytes=weights, activation_bytes=activation,
+                        non_torch_bytes=non_torch, cudagraph_bytes=cudagraph, estimated=tuple(estimated),
+                        available_kv_bytes=available)

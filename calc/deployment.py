@@ -1,0 +1,82 @@
+"""How a model is served: GPU, parallelism, limits, cache settings and measured figures."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .units import GiB
+from .versions import RuleSet, rules_for
+
+__all__ = ["Measured", "Deployment", "batch_defaults", "DEFAULT_BLOCK_SIZE"]
+
+DEFAULT_BLOCK_SIZE = 16  # vllm/config/cache.py CacheConfig.DEFAULT_BLOCK_SIZE
+
+
+@dataclass(frozen=True, kw_only=True)
+class Measured:
+    """Figures a reader read off a real run; each replaces our estimate (bytes, per GPU)."""
+
+    available_kv_bytes: int | None = None
+    """"Available KV cache memory" from the log: skips the whole budget estimate."""
+    weights_bytes: int | None = None
+    activation_bytes: int | None = None
+    non_torch_bytes: int | None = None
+    cudagraph_bytes: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Deployment:
+    """Everything about the serving set-up that enters vLLM's KV planning."""
+
+    gpu_id: str | None = None
+    """Catalog GPU id, or None for a custom memory size."""
+    gpu_memory_bytes: int | None = None
+    """Total memory of one GPU as the driver reports it."""
+    tensor_parallel_size: int = 1
+    pipeline_parallel_size: int = 1
+    max_model_len: int | None = None
+    """None: derived from the config; -1: auto-fit."""
+    max_num_seqs: int | None = None
+    """None: vLLM's default for the GPU."""
+    max_num_batched_tokens: int | None = None
+    kv_cache_dtype: str = "auto"
+    gpu_memory_utilization: float | None = None
+    """None: the rule set's default (0.92 now, 0.90 before 2026-04-21)."""
+    kv_cache_memory_bytes: int | None = None
+    block_size: int | None = None
+    """None: 16 (the backend default for FlashAttention/FlashInfer/Triton)."""
+    num_gpu_blocks_override: int | None = None
+    disable_hybrid_kv_cache_manager: bool = False
+    async_scheduling: bool = True
+    enforce_eager: bool = False
+    rules: RuleSet = field(default_factory=lambda: rules_for(None))
+    measured: Measured = field(default_factory=Measured)
+
+    @property
+    def effective_block_size(self) -> int:
+        return self.block_size or DEFAULT_BLOCK_SIZE
+
+    @property
+    def effective_utilization(self) -> float:
+        if self.gpu_memory_utilization is not None:
+            return self.gpu_memory_utilization
+        return self.rules.default_gpu_memory_utilization
+
+    @property
+    def num_gpus(self) -> int:
+        return self.tensor_parallel_size * self.pipeline_parallel_size
+
+
+def batch_defaults(dep: Deployment, gpu_name: str | None = None) -> tuple[int, int]:
+    """(max_num_batched_tokens, max_num_seqs) when the reader gives none, for ``vllm serve``.
+
+    vllm/engine/arg_utils.py ``get_batch_defaults``: decided from GPU 0's total memory.
+    """
+    total = dep.gpu_memory_bytes or 0
+    name = (gpu_name or dep.gpu_id or "").lower()
+    if dep.rules.row_160_gib and total >= 160 * GiB:
+        tokens, seqs = 16384, 1024
+    elif total >= 70 * GiB and "a100" not in name:
+        tokens, seqs = 8192, 1024
+    else:
+        tokens, seqs = 2048, 256
+    return (dep.max_num_batched_tokens or tokens, dep.max_num_seqs or seqs)

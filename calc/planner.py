@@ -1,0 +1,131 @@
+"""vLLM's KV planning arithmetic: per-layer specs, needed memory, blocks, the
+estimated maximum length and the reported concurrency.
+
+Mirrors vllm/v1/core/kv_cache_utils.py (``_max_memory_usage_bytes_from_groups``,
+``get_num_blocks``, ``_estimate_max_model_len_from_groups``,
+``get_max_concurrency_for_kv_cache_config``) and
+vllm/distributed/utils.py ``get_pp_indices`` at vLLM main 6adad087….
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .grouping import Grouping
+from .kv_spec import (
+    AttentionSpec, ChunkedLocalAttentionSpec, FullAttentionSpec, MLAAttentionSpec, SizingContext, SlidingWindowSpec,
+    UniformTypeSpec, kv_dtype_bytes,
+)
+from .model import ModelSpec
+from .units import cdiv
+
+__all__ = [
+    "layer_name", "pp_layer_counts", "build_layer_specs", "max_memory_usage_bytes", "legacy_max_memory_usage_bytes",
+    "num_blocks", "estimate_max_model_len", "blocks_per_request", "max_concurrency", "kv_bytes_per_token",
+]
+
+
+def layer_name(i: int) -> str:
+    return f"model.layers.{i}.self_attn.attn"
+
+
+def pp_layer_counts(num_layers: int, pp: int) -> list[int]:
+    """get_pp_indices: equal shares, the remainder to stages pp-2, pp-3, … (never the last)."""
+    counts = [num_layers // pp] * pp
+    for i in range(2, num_layers % pp + 2):
+        counts[-i] += 1
+    return counts
+
+
+def build_layer_specs(model: ModelSpec, *, tensor_parallel_size: int, kv_cache_dtype: str, block_size: int,
+                      sliding_block_size: int | None = None) -> dict[str, AttentionSpec]:
+    """The whole model's per-layer specs as one GPU of a TP group sees them."""
+    e = kv_dtype_bytes(kv_cache_dtype if kv_cache_dtype != "fp8_ds_mla" else "fp8", model.dtype)
+    # MLA keeps one latent "head" per GPU, never divided by TP; otherwise max(1, heads // TP).
+    heads = 1 if model.is_mla else max(1, model.total_num_kv_heads // tensor_parallel_size)
+    specs: dict[str, AttentionSpec] = {}
+    for i, kind in enumerate(model.layer_kinds):
+        common = dict(num_kv_heads=heads, head_size=model.head_size, head_size_v=model.head_size_v, dtype_bytes=e)
+        if kind == "mla":
+            spec: AttentionSpec = MLAAttentionSpec(block_size=block_size, cache_dtype_str=kv_cache_dtype, **common)
+        elif kind == "sliding":
+            spec = SlidingWindowSpec(block_size=sliding_block_size or block_size, sliding_window=model.sliding_window,
+                                     **common)
+        elif kind == "chunked":
+            spec = ChunkedLocalAttentionSpec(block_size=block_size, attention_chunk_size=model.attention_chunk_size,
+                                             **common)
+        else:
+            spec = FullAttentionSpec(block_size=block_size, **common)
+        specs[layer_name(i)] = spec
+    return specs
+
+
+def max_memory_usage_bytes(grouping: Grouping, ctx: SizingContext) -> int:
+    """Memory one request of ``ctx.max_model_len`` needs on this worker."""
+    if not grouping.groups:
+        return 0
+    if grouping.kind == "uniform_type":
+        spec = grouping.groups[0].spec
+        assert isinstance(spec, UniformTypeSpec)
+        return sum(s.max_memory_usage_bytes(ctx) for s in spec.layer_specs.values())
+    page = grouping.page_size_bytes
+    blocks = sum(cdiv(g.spec.max_memory_usage_bytes(ctx), page) for g in grouping.groups)
+    return grouping.group_size * page * blocks
+
+
+def legacy_max_memory_usage_bytes(layer_specs: dict[str, AttentionSpec], ctx: SizingContext) -> int:
+    """Before the group-based check (2026-04-28): Σ over layers of each layer's max memory."""
+    return sum(s.max_memory_usage_bytes(ctx) for s in layer_specs.values())
+
+
+def num_blocks(grouping: Grouping, available_bytes: int) -> int:
+    """``A // page // gs`` (uniform, hybrid) or ``A // Σ page_i`` (uniform type), never below 0."""
+    if not grouping.groups:
+        return 1  # attention-free: the pool still holds the null block
+    per_block = grouping.bytes_per_block
+    if grouping.kind == "uniform_type":
+        return max(available_bytes // per_block, 0)
+    return max(available_bytes // grouping.page_size_bytes // grouping.group_size, 0)
+
+
+def estimate_max_model_len(needed: Callable[[int], int], available_bytes: int, current_max: int) -> int:
+    """Largest L in [1, current_max] with needed(L) <= A, by binary search (0 if none)."""
+    if needed(1) > available_bytes:
+        return 0
+    if needed(current_max) <= available_bytes:
+        return current_max
+    lo, hi = 1, current_max
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if needed(mid) <= available_bytes:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def blocks_per_request(grouping: Grouping, ctx: SizingContext, *, sum_groups: bool) -> int:
+    """Block ids one full-length request pins (the concurrency denominator)."""
+    groups = grouping.groups
+    if grouping.kind == "uniform_type":
+        spec = groups[0].spec
+        assert isinstance(spec, UniformTypeSpec)
+        first = next(iter(spec.layer_specs.values()))  # represented by one of its layers
+        return cdiv(first.max_memory_usage_bytes(ctx), first.page_size_bytes)
+    if sum_groups:
+        return sum(cdiv(g.spec.max_memory_usage_bytes(ctx), g.spec.page_size_bytes) for g in groups)
+    # Before #48317: cdiv(gs × Σ max_mem_g, page × gs)
+    gs = grouping.group_size
+    per_request = gs * sum(g.spec.max_memory_usage_bytes(ctx) for g in groups)
+    return cdiv(per_request, groups[0].spec.page_size_bytes * gs)
+
+
+def max_concurrency(grouping: Grouping, ctx: SizingContext, blocks: int, *, sum_groups: bool = True) -> float:
+    return blocks / blocks_per_request(grouping, ctx, sum_groups=sum_groups)
+
+
+def kv_bytes_per_token(layer_specs: dict[str, AttentionSpec]) -> int:
+    """Bytes one token adds across all layers of one GPU, at full length (page ÷ block size)."""
+    total = 0
+    for s in layer_specs.values():
+        total += s.page_size_bytes // s.block_size
+    return total
