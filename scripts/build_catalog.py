@@ -1,0 +1,262 @@
+"""Build ``calc/data/catalog.json`` from vendored Hugging Face configs and GPU facts.
+
+Why this exists: the KV core must read a model the way vLLM reads it, and vLLM
+reads it through ``transformers``' config classes (defaults filled in, derived
+``layer_types``, ``sliding_window`` dropped when ``use_sliding_window`` is off,
+``rope_scaling`` folded into ``rope_parameters``). ``transformers`` is far too big
+to ship to the browser, so this script runs it once, offline, on the real
+``config.json`` files in ``scripts/model_configs/`` and writes the resolved facts
+into a small JSON file that the stdlib-only package ships.
+
+Inputs:
+    scripts/model_configs/index.json            model ids, families, parameter counts
+    scripts/model_configs/<org>/<name>/config.json   the real Hugging Face configs
+    scripts/gpus.json                           GPU memory as the driver reports it
+
+Usage:
+    python scripts/build_catalog.py                 # rewrite calc/data/catalog.json
+    python scripts/build_catalog.py --output X.json # write elsewhere (the test does this)
+    python scripts/build_catalog.py --check         # exit 1 if the committed file is stale
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")
+
+SCRIPTS = Path(__file__).resolve().parent
+ROOT = SCRIPTS.parent
+CONFIG_ROOT = SCRIPTS / "model_configs"
+INDEX_PATH = CONFIG_ROOT / "index.json"
+GPUS_PATH = SCRIPTS / "gpus.json"
+DEFAULT_OUTPUT = ROOT / "calc" / "data" / "catalog.json"
+SCHEMA = 1
+
+# Integer/bool/list facts copied as transformers resolves them, when the resolved
+# config has the attribute and it is not None. Names are Hugging Face's.
+_PLAIN_KEYS: tuple[str, ...] = (
+    "num_hidden_layers",
+    "num_attention_heads",
+    "hidden_size",
+    "intermediate_size",
+    "vocab_size",
+    "tie_word_embeddings",
+    "max_position_embeddings",
+    "original_max_position_embeddings",
+    "use_sliding_window",
+    "max_window_layers",
+    # MLA (DeepSeek-V2/V3/R1, Kimi K2)
+    "kv_lora_rank",
+    "q_lora_rank",
+    "qk_rope_head_dim",
+    "qk_nope_head_dim",
+    "v_head_dim",
+    # MoE
+    "num_experts",
+    "num_local_experts",
+    "n_routed_experts",
+    "num_experts_per_tok",
+    "moe_intermediate_size",
+    "n_shared_experts",
+    "first_k_dense_replace",
+    "moe_layer_freq",
+    "shared_expert_intermediate_size",
+    "decoder_sparse_step",
+    "mlp_only_layers",
+    "num_nextn_predict_layers",
+    # Llama 4
+    "attention_chunk_size",
+    "no_rope_layers",
+    "interleave_moe_layer_step",
+    "intermediate_size_mlp",
+)
+
+# Every alias vLLM reads for the total KV-head count (spec section 3.2).
+_KV_HEAD_KEYS: tuple[str, ...] = (
+    "n_head_kv",
+    "num_kv_heads",
+    "num_key_value_heads",
+    "multi_query_group_num",
+    "num_attention_groups",
+)
+
+_ROPE_KEYS: tuple[str, ...] = ("rope_type", "factor", "original_max_position_embeddings")
+
+
+def _jsonable(value: Any) -> Any:
+    """Turn config values (tuples, dtype objects, config objects) into plain JSON."""
+    if hasattr(value, "to_dict"):
+        value = value.to_dict()
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return str(value)
+
+
+def _dtype_name(value: Any) -> str | None:
+    """``torch.bfloat16`` / ``'bfloat16'`` -> ``'bfloat16'``; None stays None."""
+    if value is None:
+        return None
+    return str(value).removeprefix("torch.")
+
+
+def _rope_scaling(text_cfg: Any) -> dict[str, Any] | None:
+    """The scaling part of ``rope_parameters`` (v5's alias of ``rope_scaling``).
+
+    Gemma 3 keeps one dict per layer type; the full-attention one carries the
+    scaling that matters for the context length. ``rope_type == "default"``
+    without a factor means no scaling.
+    """
+    params = getattr(text_cfg, "rope_parameters", None)
+    if params is None:
+        params = getattr(text_cfg, "rope_scaling", None)
+    if not params:
+        return None
+    params = _jsonable(params)
+    if "full_attention" in params and isinstance(params["full_attention"], dict):
+        params = params["full_attention"]
+    rope_type = params.get("rope_type") or params.get("type")
+    picked = {k: params[k] for k in _ROPE_KEYS if params.get(k) is not None}
+    if rope_type is not None:
+        picked["rope_type"] = rope_type
+    if picked.get("rope_type") in (None, "default") and "factor" not in picked:
+        return None
+    return picked
+
+
+def _load(config_dir: Path) -> Any:
+    """AutoConfig on a local folder; remote-code configs fall back to their base class.
+
+    Kimi K2 declares ``model_type: kimi_k2`` with ``auto_map`` to a DeepSeek-V3
+    config class; vLLM loads it as ``DeepseekV3Config`` too. We never run remote code.
+    """
+    import transformers
+    from transformers import AutoConfig
+
+    try:
+        return AutoConfig.from_pretrained(str(config_dir), trust_remote_code=False)
+    except ValueError:
+        raw = json.loads((config_dir / "config.json").read_text(encoding="utf-8"))
+        class_ref = raw.get("auto_map", {}).get("AutoConfig", "")
+        class_name = class_ref.rsplit(".", 1)[-1]
+        config_class = getattr(transformers, class_name, None)
+        if config_class is None:
+            raise
+        return config_class.from_pretrained(str(config_dir))
+
+
+def resolve_config(config_dir: Path) -> dict[str, Any]:
+    """The normalized facts the KV core needs, as transformers resolves them."""
+    raw = json.loads((config_dir / "config.json").read_text(encoding="utf-8"))
+    raw_text = raw.get("text_config") or raw
+    top = _load(config_dir)
+    text = top.get_text_config()
+
+    facts: dict[str, Any] = {
+        "model_type": raw_text.get("model_type") or raw.get("model_type"),
+        "architectures": list(raw.get("architectures") or []),
+    }
+    if text is not top:
+        facts["wrapper_model_type"] = raw.get("model_type")
+    for key in _PLAIN_KEYS:
+        value = getattr(text, key, None)
+        if value is not None:
+            facts[key] = _jsonable(value)
+    for key in _KV_HEAD_KEYS:
+        value = getattr(text, key, None)
+        if value is not None:
+            facts[key] = value
+    # head_dim only when the config declares it: transformers invents one for
+    # llama (hidden/heads) and for deepseek_v3 (= qk_rope_head_dim), which would
+    # hide the difference between "declared" and "derived".
+    if "head_dim" in raw_text and raw_text["head_dim"] is not None:
+        facts["head_dim"] = getattr(text, "head_dim", raw_text["head_dim"])
+    facts["rope_scaling"] = _rope_scaling(text)
+    facts["sliding_window"] = getattr(text, "sliding_window", None)
+    layer_types = getattr(text, "layer_types", None)
+    if layer_types is not None:
+        facts["layer_types"] = list(layer_types)
+    facts["dtype"] = _dtype_name(getattr(text, "dtype", None)) or _dtype_name(getattr(top, "dtype", None))
+    quant = getattr(top, "quantization_config", None) or getattr(text, "quantization_config", None)
+    if quant:
+        facts["quantization_config"] = _jsonable(quant)
+    return facts
+
+
+def build_catalog() -> dict[str, Any]:
+    """The whole catalog document, deterministic for a given input and transformers."""
+    import transformers
+
+    index = json.loads(INDEX_PATH.read_text(encoding="utf-8"))
+    models = []
+    for entry in index["models"]:
+        config_dir = CONFIG_ROOT / entry["id"]
+        models.append(
+            {
+                "id": entry["id"],
+                "family": entry["family"],
+                "num_parameters": entry.get("num_parameters"),
+                "parameters_source": entry.get("parameters_source"),
+                "config": resolve_config(config_dir),
+            }
+        )
+    gpus_doc = json.loads(GPUS_PATH.read_text(encoding="utf-8"))
+    gpus = []
+    for gpu in gpus_doc["gpus"]:
+        memory_bytes = int(gpu["memory_bytes"])
+        gpus.append(
+            {
+                "id": gpu["id"],
+                "name": gpu["name"],
+                "vendor": gpu["vendor"],
+                "segment": gpu["segment"],
+                "memory_bytes": memory_bytes,
+                "memory_gib": round(memory_bytes / 2**30, 2),
+                "source": gpu["source"],
+            }
+        )
+    return {
+        "schema": SCHEMA,
+        "generated_by": "scripts/build_catalog.py",
+        "transformers_version": transformers.__version__,
+        "models": models,
+        "gpus": gpus,
+    }
+
+
+def render(catalog: Mapping[str, Any]) -> str:
+    """Stable text: sorted keys, indent 1, trailing newline (byte-for-byte comparable)."""
+    return json.dumps(catalog, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
+    parser.add_argument("--check", action="store_true", help="compare with --output instead of writing")
+    args = parser.parse_args(argv)
+    text = render(build_catalog())
+    if args.check:
+        current = args.output.read_text(encoding="utf-8") if args.output.exists() else ""
+        if current != text:
+            print(f"{args.output} is out of date; run scripts/build_catalog.py", file=sys.stderr)
+            return 1
+        return 0
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
