@@ -1,0 +1,232 @@
+"""Shared fixtures for the real-browser tests (Debian's Chromium via Playwright).
+
+The built ``site/`` is served over HTTP on a free 127.0.0.1 port (the
+calculator's module scripts do not work from ``file://``). Every browser
+context the fixtures create records console errors, failed same-site requests
+and every request to another host; requests to other hosts are also aborted,
+so a test never waits on the network.
+
+Fixtures for test modules (pytest-playwright provides ``browser``, ``context``
+and ``page``; they are configured here):
+
+* ``site_url``: ``http://127.0.0.1:<port>/`` of the served site; pages can also
+  be opened by path, ``page.goto("zh/")``, through the context's ``base_url``.
+* ``page``: a fresh page whose context is watched.
+* ``page_factory(**context_options)``: more watched pages, each in its own context.
+* ``console_errors``, ``failed_requests``, ``foreign_requests``: lists of strings
+  the watched contexts of the current test append to.
+
+Set ``KVGUIDE_SITE_DIR`` to serve another built site, ``KVGUIDE_CHROMIUM`` to
+use another Chromium binary. ``playwright install`` is not needed (and cannot
+download here).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import BrowserContext, ConsoleMessage, Page, Request, Response, WebError
+
+REPO = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("KVGUIDE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--disable-quic",
+]
+SERVER_START_TIMEOUT_S = 10.0
+
+
+# ---------------------------------------------------------------------------
+# The built site and its HTTP server
+# ---------------------------------------------------------------------------
+
+
+def _build_site(site_dir: Path) -> None:
+    """Build ``site/`` the way the project does: ``make site`` if the Makefile has it."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    makefile = REPO / "Makefile"
+    if site_dir == REPO / "site" and makefile.is_file() and "\nsite:" in makefile.read_text(encoding="utf-8"):
+        cmd = ["make", "site"]
+    else:
+        cmd = [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)]
+    proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True)
+    if proc.returncode != 0:
+        pytest.fail(f"{' '.join(cmd)} failed:\n{proc.stderr[-4000:]}", pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def site_dir() -> Path:
+    """The built site to serve; built first if it is missing."""
+    path = Path(os.environ.get("KVGUIDE_SITE_DIR", REPO / "site")).resolve()
+    if not (path / "index.html").is_file():
+        _build_site(path)
+    return path
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _wait_until_listening(port: int, proc: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"http.server exited with status {proc.returncode}", pytrace=False)
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.05)
+    pytest.fail(f"http.server did not listen on 127.0.0.1:{port}", pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def site_url(site_dir: Path) -> Iterator[str]:
+    """``http://127.0.0.1:<port>/`` serving the built site with ``python -m http.server``."""
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(site_dir)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        _wait_until_listening(port, proc)
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+# ---------------------------------------------------------------------------
+# Browser configuration (overrides of pytest-playwright's fixtures)
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """Launch Debian's Chromium headless, with no background traffic."""
+    if not (os.path.isfile(CHROMIUM) or shutil.which(CHROMIUM)):
+        pytest.fail(
+            f"Chromium not found at {CHROMIUM}: `apt-get install -y chromium` (make test does it)",
+            pytrace=False,
+        )
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS, "headless": True}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any], site_url: str) -> dict[str, Any]:
+    """Relative ``page.goto("zh/")`` resolves against the served site."""
+    return {**browser_context_args, "base_url": site_url}
+
+
+# ---------------------------------------------------------------------------
+# Watching what the pages do
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def console_errors() -> list[str]:
+    """Console errors and uncaught page errors of the current test's pages."""
+    return []
+
+
+@pytest.fixture
+def failed_requests() -> list[str]:
+    """Same-site requests that failed or answered with HTTP status >= 400."""
+    return []
+
+
+@pytest.fixture
+def foreign_requests() -> list[str]:
+    """Every request to a host other than the local server (all are aborted)."""
+    return []
+
+
+@pytest.fixture
+def watch(
+    site_url: str,
+    console_errors: list[str],
+    failed_requests: list[str],
+    foreign_requests: list[str],
+) -> Callable[[BrowserContext], BrowserContext]:
+    """Return ``watch(context)``: record into the three lists, abort foreign requests."""
+    local = urlsplit(site_url).netloc
+
+    def is_foreign(url: str) -> bool:
+        parts = urlsplit(url)
+        return parts.scheme not in ("data", "blob", "about") and parts.netloc != local
+
+    def on_console(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            where = message.location.get("url", "") if message.location else ""
+            console_errors.append(f"{message.text} ({where})")
+
+    def on_web_error(error: WebError) -> None:
+        console_errors.append(f"uncaught: {error.error}")
+
+    def on_request(request: Request) -> None:
+        if is_foreign(request.url):
+            foreign_requests.append(request.url)
+
+    def on_request_failed(request: Request) -> None:
+        if not is_foreign(request.url):
+            failed_requests.append(f"{request.url}: {request.failure}")
+
+    def on_response(response: Response) -> None:
+        if response.status >= 400 and not is_foreign(response.url):
+            failed_requests.append(f"{response.url}: HTTP {response.status}")
+
+    def attach(context: BrowserContext) -> BrowserContext:
+        context.on("console", on_console)
+        context.on("weberror", on_web_error)
+        context.on("request", on_request)
+        context.on("requestfailed", on_request_failed)
+        context.on("response", on_response)
+        context.route(lambda url: is_foreign(url), lambda route: route.abort())
+        return context
+
+    return attach
+
+
+@pytest.fixture
+def context(new_context: Callable[..., BrowserContext], watch: Callable[[BrowserContext], BrowserContext]) -> BrowserContext:
+    """pytest-playwright's context, watched."""
+    return watch(new_context())
+
+
+@pytest.fixture
+def page(context: BrowserContext) -> Page:
+    return context.new_page()
+
+
+@pytest.fixture
+def page_factory(
+    new_context: Callable[..., BrowserContext], watch: Callable[[BrowserContext], BrowserContext]
+) -> Callable[..., Page]:
+    """``page_factory(**context_options)`` → a watched page in a new context (closed after the test)."""
+
+    def make(**context_options: Any) -> Page:
+        return watch(new_context(**context_options)).new_page()
+
+    return make
