@@ -218,10 +218,17 @@ class Calculator {
     })
   }
 
+  /** Start the page's engine; every calculator on the page then follows it. */
   wake() {
     if (this.engine) return
-    this.engine = startEngine(this.assets.href)
-    this.engine.watch(state => this.onEngine(state))
+    const engine = startEngine(this.assets.href)
+    for (const calculator of calculators) calculator.attach(engine)
+  }
+
+  attach(engine) {
+    if (this.engine) return
+    this.engine = engine
+    engine.watch(state => this.onEngine(state))
   }
 
   onEngine(state) {
@@ -276,7 +283,8 @@ class Calculator {
       return
     }
     if (kind === "log" && response.inputs) {
-      for (const name of INPUT_NAMES) if (name in response.inputs) this.setField(name, response.inputs[name])
+      // The core merged the form with the log's facts: the form becomes exactly that.
+      for (const name of INPUT_NAMES) this.setField(name, response.inputs[name] ?? "")
     }
     const diagnosis = this.out("diagnosis")
     const reading = response.reading
@@ -399,13 +407,18 @@ class Calculator {
  * ------------------------------------------------------------------------- */
 
 const mounted = new WeakSet()
+const calculators = new Set()
 
 function mountAll() {
   const roots = document.querySelectorAll('[data-kvcalc-component="calculator"]')
+  for (const calculator of calculators)
+    if (!calculator.root.isConnected) calculators.delete(calculator)
   roots.forEach((root, index) => {
     if (mounted.has(root)) return
     mounted.add(root)
-    new Calculator(root, index === 0)
+    const calculator = new Calculator(root, index === 0)
+    calculators.add(calculator)
+    if (engine) calculator.attach(engine)
   })
 }
 

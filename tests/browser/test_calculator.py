@@ -1,0 +1,271 @@
+"""The calculator in a real browser (Debian's Chromium through Playwright).
+
+For each language: the calculator page and a guide page with presets reach
+``ready`` through the self-hosted Pyodide; a deep link restores its scenario
+and shows the numbers ``kvcalc plan --json`` gives; an edit updates the result
+and the URL; a pasted log fills the form; pasted HTML stays text. Every test
+also checks that the page logged no console error, that no request failed and
+that nothing was requested from another host (fixtures in conftest.py).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+import pytest
+from playwright.sync_api import Locator, Page
+
+from kvcalc import web
+
+REPO = Path(__file__).resolve().parents[2]
+LANGS = ("es", "zh", "en")
+PREFIX = {"es": "", "zh": "zh/", "en": "en/"}
+#: Cold Pyodide start in headless Chromium on this 2-core machine is ~3 s.
+READY_TIMEOUT_MS = 60_000
+UPDATE_TIMEOUT_MS = 10_000
+CALCULATOR = '[data-kvcalc-component="calculator"]'
+XSS = "<img src=x onerror=alert(1)>"
+
+
+@pytest.fixture(autouse=True)
+def _page_is_clean(console_errors: list[str], failed_requests: list[str],
+                   foreign_requests: list[str]) -> Iterator[None]:
+    """After each test: no console error, no failed request, nothing from another host."""
+    yield
+    assert console_errors == []
+    assert failed_requests == []
+    assert foreign_requests == []
+
+
+def cli_plan(inputs: Mapping[str, str]) -> dict:
+    """``kvcalc plan … --json`` for the same inputs (flags named as the query keys)."""
+    argv = [sys.executable, "-m", "kvcalc", "plan", "--json"]
+    for name, value in inputs.items():
+        flag = "--" + name.replace("_", "-")
+        if value == "true":
+            argv.append(flag)
+        else:
+            argv += [flag, value]
+    proc = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert proc.returncode in (0, 1), proc.stderr
+    return json.loads(proc.stdout)
+
+
+def widget(page: Page, preset: str) -> Locator:
+    return page.locator(f'{CALCULATOR}[data-kvcalc-preset="{preset}"]')
+
+
+def wait_ready(root: Locator) -> None:
+    root.scroll_into_view_if_needed()
+    root.page.wait_for_function(
+        "el => el.dataset.kvcalcStatus === 'ready'", arg=root.element_handle(), timeout=READY_TIMEOUT_MS
+    )
+
+
+def result_of(root: Locator) -> dict:
+    return json.loads(root.get_attribute("data-kvcalc-result") or "null")
+
+
+def wait_result(root: Locator, key: str, value: object) -> dict:
+    """Wait until the shown result has ``key == value`` (the worker answered the edit)."""
+    root.page.wait_for_function(
+        """([el, key, value]) => {
+             const raw = el.dataset.kvcalcResult
+             return el.dataset.kvcalcStatus === 'ready' && raw && JSON.parse(raw)[key] === value
+           }""",
+        arg=[root.element_handle(), key, value],
+        timeout=UPDATE_TIMEOUT_MS,
+    )
+    return result_of(root)
+
+
+def field(root: Locator, name: str) -> Locator:
+    return root.locator(f'[name="{name}"]')
+
+
+# ---------------------------------------------------------------------------
+# Every language: the calculator page and a guide page reach "ready"
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_calculator_page_reaches_ready(page: Page, lang: str) -> None:
+    page.goto(f"{PREFIX[lang]}calculator/")
+    root = widget(page, "calculator")
+    assert root.get_attribute("data-kvcalc-status") == "loading"
+    # the build-time result is on the page before Pyodide is ready
+    assert root.locator('[data-kvcalc-out="verdict-title"]').inner_text().strip()
+    wait_ready(root)
+    shown = result_of(root)
+    inputs = {name: field(root, name).input_value() for name in ("model", "gpu")}
+    assert shown == cli_plan({k: v for k, v in inputs.items() if v})
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_guide_page_preset_reaches_ready(page: Page, lang: str) -> None:
+    page.goto(PREFIX[lang])
+    root = widget(page, "lower-max-model-len")
+    wait_ready(root)
+    # Qwen3-8B on an RTX 4090 at 32768 tokens: the preset under "lower max-model-len"
+    assert result_of(root) == cli_plan({"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090", "max_model_len": "32768"})
+    # its recommendations link to this language's article sections
+    for href in root.locator(".kvcalc-rec > a").evaluate_all("links => links.map(a => a.href)"):
+        parts = urlsplit(href)
+        assert parts.path == "/" + PREFIX[lang] and parts.fragment, href
+
+
+# ---------------------------------------------------------------------------
+# Shareable state
+# ---------------------------------------------------------------------------
+
+DEEP_LINK = {
+    "model": "Qwen/Qwen3-8B",
+    "gpu": "RTX-4090",
+    "max_model_len": "32768",
+    "kv_cache_dtype": "fp8",
+    "max_num_seqs": "8",
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_deep_link_restores_scenario(page: Page, lang: str) -> None:
+    page.goto(f"{PREFIX[lang]}calculator/?{urlencode(DEEP_LINK)}#calculator")
+    root = widget(page, "calculator")
+    for name, value in DEEP_LINK.items():
+        assert field(root, name).input_value() == value, name
+    wait_ready(root)
+    assert result_of(root) == cli_plan(DEEP_LINK)
+
+
+def test_deep_link_targets_the_hashed_preset_on_a_guide_page(page: Page) -> None:
+    query = {"model": "meta-llama/Llama-3.1-8B-Instruct", "gpu": "L4", "max_model_len": "4096"}
+    page.goto(f"en/?{urlencode(query)}#fp8-kv-cache")
+    root = widget(page, "fp8-kv-cache")
+    wait_ready(root)
+    assert result_of(root) == cli_plan(query)
+    # the other presets keep their own scenario
+    assert field(widget(page, "lower-max-model-len"), "model").input_value() == "Qwen/Qwen3-8B"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_edit_updates_result_and_url(page: Page, lang: str) -> None:
+    page.goto(f"{PREFIX[lang]}calculator/")
+    root = widget(page, "calculator")
+    wait_ready(root)
+    field(root, "max_model_len").fill("8192")
+    shown = wait_result(root, "max_model_len", 8192)
+    query = dict(parse_qsl(urlsplit(page.url).query))
+    assert query["max_model_len"] == "8192"
+    assert urlsplit(page.url).fragment == "calculator"
+    assert shown == cli_plan(query)
+    # the URL alone restores the edited scenario, under another language prefix too
+    other = PREFIX[LANGS[(LANGS.index(lang) + 1) % 3]]
+    page.goto(f"{other}calculator/?{urlsplit(page.url).query}#calculator")
+    again = widget(page, "calculator")
+    wait_ready(again)
+    assert result_of(again) == shown
+
+
+def test_select_and_checkbox_edits_recompute(page: Page) -> None:
+    page.goto("en/calculator/")
+    root = widget(page, "calculator")
+    wait_ready(root)
+    before = result_of(root)["kv_bytes_per_token"]
+    field(root, "kv_cache_dtype").select_option("fp8")
+    root.page.wait_for_function(
+        "([el, b]) => JSON.parse(el.dataset.kvcalcResult).kv_bytes_per_token !== b",
+        arg=[root.element_handle(), before], timeout=UPDATE_TIMEOUT_MS,
+    )
+    # bf16 -> fp8 halves the KV bytes per token (2 bytes -> 1 byte per element)
+    assert result_of(root)["kv_bytes_per_token"] * 2 == before
+    assert dict(parse_qsl(urlsplit(page.url).query))["kv_cache_dtype"] == "fp8"
+
+
+# ---------------------------------------------------------------------------
+# Logs, bad input, pasted HTML
+# ---------------------------------------------------------------------------
+
+LOG = REPO / "tests" / "data" / "logs" / "v014_qwen3_17b_24gb_capacity.log"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_pasted_log_fills_the_form(page: Page, lang: str) -> None:
+    text = LOG.read_text(encoding="utf-8")
+    page.goto(f"{PREFIX[lang]}calculator/")
+    root = widget(page, "calculator")
+    wait_ready(root)
+    # the widget sends the form as it stands together with the log
+    form = {name: field(root, name).input_value() for name in ("model", "gpu")}
+    expected = json.loads(web.compute(json.dumps({"action": "log", "lang": lang, "inputs": form, "log": text})))
+    assert expected["ok"], expected
+    root.locator("details.kvcalc-log > summary").click()
+    field(root, "log").fill(text)
+    diagnosis = root.locator('[data-kvcalc-out="diagnosis"]')
+    diagnosis.wait_for(state="visible", timeout=UPDATE_TIMEOUT_MS)
+    assert root.get_attribute("data-kvcalc-status") == "ready"
+    filled = {k: str(v) for k, v in expected["inputs"].items() if v not in (None, "")}
+    assert set(filled) - set(form), "the log's facts fill at least one more field"
+    for name in filled.keys() | form.keys():
+        control = field(root, name)
+        shown = control.input_value() if control.get_attribute("type") != "checkbox" else (
+            "true" if control.is_checked() else "")
+        value = filled.get(name, "")
+        assert shown == value or (name == "kv_cache_dtype" and value == "auto" and shown == ""), name
+    assert result_of(root) == expected["result"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_bad_input_message_beside_the_field(page: Page, lang: str) -> None:
+    page.goto(f"{PREFIX[lang]}calculator/")
+    root = widget(page, "calculator")
+    wait_ready(root)
+    field(root, "max_model_len").fill("lots")
+    page.wait_for_function("el => el.dataset.kvcalcStatus === 'error'", arg=root.element_handle(),
+                           timeout=UPDATE_TIMEOUT_MS)
+    expected = json.loads(web.compute(json.dumps(
+        {"action": "plan", "lang": lang, "inputs": {"model": field(root, "model").input_value(),
+                                                   "gpu": field(root, "gpu").input_value(),
+                                                   "max_model_len": "lots"}})))
+    (error,) = [e for e in expected["errors"] if e["field"] == "max_model_len"]
+    assert root.locator('[data-kvcalc-error-for="max_model_len"]').inner_text() == error["message"]
+    assert field(root, "max_model_len").input_value() == "lots"   # the form keeps what was typed
+    field(root, "max_model_len").fill("8192")
+    wait_result(root, "max_model_len", 8192)
+    assert root.locator('[data-kvcalc-error-for="max_model_len"]').is_hidden()
+
+
+def test_pasted_html_stays_text(page: Page) -> None:
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.goto("en/calculator/")
+    root = widget(page, "calculator")
+    wait_ready(root)
+    images_before = page.locator("img").count()
+    field(root, "config").fill(XSS)
+    page.wait_for_function("el => el.dataset.kvcalcStatus === 'error'", arg=root.element_handle(),
+                           timeout=UPDATE_TIMEOUT_MS)
+    root.locator("details.kvcalc-log > summary").click()
+    field(root, "log").fill(XSS)
+    page.wait_for_timeout(500)   # let every answer land
+    assert field(root, "config").input_value() == XSS
+    assert field(root, "log").input_value() == XSS
+    assert root.locator("img").count() == 0
+    assert page.locator("img").count() == images_before
+    assert dialogs == []
+    assert not [url for url in requested if urlsplit(url).path.endswith("/x")]
+
+
+def test_page_without_calculator_never_loads_pyodide(page: Page) -> None:
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.goto("en/references/")
+    page.wait_for_load_state("networkidle")
+    assert page.locator(CALCULATOR).count() == 0
+    assert not [url for url in requested if "/pyodide/" in url or url.endswith(".whl")]
