@@ -1,0 +1,183 @@
+"""Raw inputs (CLI flags, form fields, query strings) → a validated scenario.
+
+Every value a reader types passes through here, so every bad value gets one
+``CalcError`` with the field it came from. Names are vLLM's engine-argument
+names in snake_case, as in the CLI contract and the calculator's URL.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from . import catalog
+from .deployment import Deployment, Measured
+from .errors import CalcError
+from .kv_spec import KV_CACHE_DTYPES
+from .model import ModelSpec, normalize_config
+from .units import gib_to_bytes, parse_float, parse_human_int, parse_int, parse_max_model_len
+from .versions import rules_for
+
+__all__ = ["INPUT_KEYS", "Scenario", "scenario_from_inputs", "canonical_query", "parse_bool", "BLOCK_SIZES"]
+
+# The query-string / form names, in form order (issue 4's contract).
+INPUT_KEYS = (
+    "model", "config", "gpu", "gpu_memory_gib", "tensor_parallel_size", "pipeline_parallel_size", "max_model_len",
+    "max_num_seqs", "max_num_batched_tokens", "kv_cache_dtype", "gpu_memory_utilization", "kv_cache_memory_bytes",
+    "block_size", "num_gpu_blocks_override", "vllm_version", "available_kv_gib", "available_kv_bytes", "weights_gib",
+    "activation_gib", "non_torch_gib", "cudagraph_gib", "enforce_eager", "disable_hybrid_kv_cache_manager",
+    "no_async_scheduling",
+)
+BLOCK_SIZES = (1, 8, 16, 32, 64, 128, 256)  # vllm/config/cache.py BlockSize
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+_MAX_CONFIG_CHARS = 2_000_000
+
+
+@dataclass(frozen=True, kw_only=True)
+class Scenario:
+    """A model and how it is served: everything ``plan`` needs."""
+
+    model: ModelSpec
+    deployment: Deployment
+    gpu_name: str | None
+    """Full product name when a catalog GPU was chosen."""
+    model_label: str
+    """What ``vllm serve`` would be given (catalog id, or a placeholder for pasted configs)."""
+
+
+def _present(inputs: Mapping[str, object], key: str) -> bool:
+    v = inputs.get(key)
+    return v is not None and not (isinstance(v, str) and not v.strip())
+
+
+def parse_bool(value: object, *, field: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise CalcError("not_a_boolean", f"{field}: expected true or false, got {value!r}", field=field, value=str(value))
+
+
+def _model(inputs: Mapping[str, object]) -> tuple[ModelSpec, str]:
+    if _present(inputs, "config"):
+        raw = inputs["config"]
+        if isinstance(raw, str):
+            if len(raw) > _MAX_CONFIG_CHARS:
+                raise CalcError("config_too_large", "config.json is larger than 2 MB; paste only config.json", field="config")
+            try:
+                raw = json.loads(raw)
+            except json.JSONDecodeError as exc:
+                raise CalcError("config_not_json", f"config.json is not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}",
+                                field="config", line=exc.lineno, column=exc.colno) from None
+        if not isinstance(raw, Mapping):
+            raise CalcError("config_not_object", "config.json must be a JSON object", field="config")
+        name = str(raw.get("_name_or_path") or "").strip() or "<your-model>"
+        return normalize_config(raw, model_id=name), name
+    if _present(inputs, "model"):
+        try:
+            entry = catalog.find_model(str(inputs["model"]).strip())
+        except LookupError as exc:
+            raise CalcError("unknown_model", f"unknown model {str(inputs['model']).strip()!r}; {exc.args[0] if exc.args else ''}".rstrip("; "),
+                            field="model", value=str(inputs["model"]).strip()) from None
+        return normalize_config(entry.config, model_id=entry.id, num_parameters=entry.num_parameters), entry.id
+    raise CalcError("missing_model", "give a model (--model, a catalog id) or a config.json (--config)", field="model")
+
+
+def _gib(inputs: Mapping[str, object], key: str) -> int | None:
+    if not _present(inputs, key):
+        return None
+    return gib_to_bytes(parse_float(inputs[key], field=key, minimum=0.0))
+
+
+def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
+    """Validate raw inputs; missing ones mean vLLM's defaults."""
+    unknown = [k for k in inputs if k not in INPUT_KEYS and k not in ("lang",)]
+    if unknown:
+        raise CalcError("unknown_input", f"unknown input {unknown[0]!r}", field=unknown[0], value=unknown[0])
+    model, label = _model(inputs)
+    gpu_name = gpu_id = None
+    gpu_bytes = None
+    if _present(inputs, "gpu_memory_gib"):
+        gpu_bytes = gib_to_bytes(parse_float(inputs["gpu_memory_gib"], field="gpu_memory_gib", minimum=0.0,
+                                             maximum=4096.0, exclusive_minimum=True))
+    elif _present(inputs, "gpu"):
+        try:
+            gpu = catalog.find_gpu(str(inputs["gpu"]).strip())
+        except LookupError as exc:
+            raise CalcError("unknown_gpu", f"unknown GPU {str(inputs['gpu']).strip()!r}; {exc.args[0] if exc.args else ''}".rstrip("; "),
+                            field="gpu", value=str(inputs["gpu"]).strip()) from None
+        gpu_id, gpu_name, gpu_bytes = gpu.id, gpu.name, gpu.memory_bytes
+    tp = parse_int(inputs["tensor_parallel_size"], field="tensor_parallel_size", maximum=1024) if _present(inputs, "tensor_parallel_size") else 1
+    pp = parse_int(inputs["pipeline_parallel_size"], field="pipeline_parallel_size", maximum=1024) if _present(inputs, "pipeline_parallel_size") else 1
+    if model.num_attention_heads % tp:
+        # vllm/config/parallel.py verify_with_model_config
+        raise CalcError("tp_not_divisor", f"total number of attention heads ({model.num_attention_heads}) must be divisible by tensor parallel size ({tp})",
+                        field="tensor_parallel_size", value=tp, limit=model.num_attention_heads)
+    if pp > model.num_layers:
+        raise CalcError("out_of_range", f"pipeline_parallel_size {pp} is larger than the model's {model.num_layers} layers",
+                        field="pipeline_parallel_size", value=pp, maximum=model.num_layers, minimum=1)
+    max_len = parse_max_model_len(inputs["max_model_len"]) if _present(inputs, "max_model_len") else None
+    dtype = str(inputs.get("kv_cache_dtype") or "auto").strip()
+    if dtype not in KV_CACHE_DTYPES:
+        raise CalcError("bad_choice", f"kv_cache_dtype must be one of {', '.join(KV_CACHE_DTYPES)}, got {dtype!r}",
+                        field="kv_cache_dtype", value=dtype, choices=", ".join(KV_CACHE_DTYPES))
+    if dtype == "fp8_ds_mla" and not model.is_mla:
+        raise CalcError("bad_choice", "kv_cache_dtype fp8_ds_mla applies to MLA models only", field="kv_cache_dtype",
+                        value=dtype, choices=", ".join(KV_CACHE_DTYPES))
+    util = (parse_float(inputs["gpu_memory_utilization"], field="gpu_memory_utilization", minimum=0.0, maximum=1.0,
+                        exclusive_minimum=True) if _present(inputs, "gpu_memory_utilization") else None)
+    kv_bytes = None
+    if _present(inputs, "kv_cache_memory_bytes"):
+        kv_bytes = parse_human_int(inputs["kv_cache_memory_bytes"], field="kv_cache_memory_bytes")
+        if kv_bytes <= 0:
+            raise CalcError("out_of_range", f"kv_cache_memory_bytes must be positive, got {kv_bytes}",
+                            field="kv_cache_memory_bytes", value=kv_bytes, minimum=1, maximum=None)
+    block = None
+    if _present(inputs, "block_size"):
+        block = parse_int(inputs["block_size"], field="block_size")
+        if block not in BLOCK_SIZES:
+            raise CalcError("bad_choice", f"block_size must be one of {', '.join(map(str, BLOCK_SIZES))}, got {block}",
+                            field="block_size", value=block, choices=", ".join(map(str, BLOCK_SIZES)))
+    available = _gib(inputs, "available_kv_gib")
+    if _present(inputs, "available_kv_bytes"):
+        available = parse_human_int(inputs["available_kv_bytes"], field="available_kv_bytes")
+    if available is None and kv_bytes is None and gpu_bytes is None:
+        raise CalcError("missing_gpu", "give a GPU (--gpu) or its memory (--gpu-memory-gib), or the measured --available-kv-gib",
+                        field="gpu")
+    dep = Deployment(
+        gpu_id=gpu_id, gpu_memory_bytes=gpu_bytes, tensor_parallel_size=tp, pipeline_parallel_size=pp,
+        max_model_len=max_len,
+        max_num_seqs=parse_int(inputs["max_num_seqs"], field="max_num_seqs", maximum=1 << 20) if _present(inputs, "max_num_seqs") else None,
+        max_num_batched_tokens=(parse_int(inputs["max_num_batched_tokens"], field="max_num_batched_tokens", maximum=1 << 24)
+                                if _present(inputs, "max_num_batched_tokens") else None),
+        kv_cache_dtype=dtype, gpu_memory_utilization=util, kv_cache_memory_bytes=kv_bytes, block_size=block,
+        num_gpu_blocks_override=(parse_int(inputs["num_gpu_blocks_override"], field="num_gpu_blocks_override")
+                                 if _present(inputs, "num_gpu_blocks_override") else None),
+        disable_hybrid_kv_cache_manager=parse_bool(inputs.get("disable_hybrid_kv_cache_manager", False), field="disable_hybrid_kv_cache_manager"),
+        async_scheduling=not parse_bool(inputs.get("no_async_scheduling", False), field="no_async_scheduling"),
+        enforce_eager=parse_bool(inputs.get("enforce_eager", False), field="enforce_eager"),
+        rules=rules_for(str(inputs["vllm_version"]) if _present(inputs, "vllm_version") else None),
+        measured=Measured(available_kv_bytes=available, weights_bytes=_gib(inputs, "weights_gib"),
+                          activation_bytes=_gib(inputs, "activation_gib"), non_torch_bytes=_gib(inputs, "non_torch_gib"),
+                          cudagraph_bytes=_gib(inputs, "cudagraph_gib")),
+    )
+    return Scenario(model=model, deployment=dep, gpu_name=gpu_name, model_label=label)
+
+
+def canonical_query(inputs: Mapping[str, object]) -> dict[str, str]:
+    """The non-empty inputs as query-string values, in contract order (a shareable link)."""
+    out: dict[str, str] = {}
+    for key in INPUT_KEYS:
+        if key == "config" or not _present(inputs, key):
+            continue
+        v = inputs[key]
+        if isinstance(v, bool):
+            if not v:
+                continue
+            v = "1"
+        out[key] = str(v).strip()
+    return out
