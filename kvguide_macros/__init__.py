@@ -98,5 +98,12 @@ def define_env(env: Any) -> None:
 
     @env.macro
     def calculator(**kwargs: Any) -> str:
-        """The interactive calculator widget (HTML), rendered by ``widget.calculator``."""
+        """The interactive calculator widget (HTML), rendered by ``widget.calculator``.
+
+        ``page_url`` (MkDocs' ``page.url``) lets the widget write relative asset
+        and guide links, so the site works under any sub-path.
+        """
+        page = getattr(env, "page", None)
+        if page is not None:
+            kwargs.setdefault("page_url", page.url)
         return _widget().calculator(page_language(env), **kwargs)
