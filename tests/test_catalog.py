@@ -85,6 +85,42 @@ def test_gemma2_9b_alternates_sliding_and_full() -> None:
     assert cfg["layer_types"].count("sliding_attention") == 21
 
 
+def test_gemma3_27b_five_sliding_to_one_full_window_1024() -> None:
+    # text_config: "num_hidden_layers": 62, "sliding_window": 1024, no "sliding_window_pattern"
+    # -> transformers' default pattern 6: layer i is full iff (i + 1) % 6 == 0,
+    # i.e. layers 5, 11, ..., 59 -> 62 // 6 = 10 full, 62 - 10 = 52 sliding
+    cfg = _config("google/gemma-3-27b-it")
+    assert cfg["wrapper_model_type"] == "gemma3"
+    assert cfg["num_hidden_layers"] == 62
+    assert cfg["sliding_window"] == 1024
+    assert cfg["num_key_value_heads"] == 16
+    assert cfg["head_dim"] == 128
+    assert cfg["layer_types"].count("sliding_attention") == 52
+    assert cfg["layer_types"].count("full_attention") == 10
+    assert [i for i, t in enumerate(cfg["layer_types"]) if t == "full_attention"][:2] == [5, 11]
+    # "rope_scaling": {"factor": 8.0, "rope_type": "linear"} on the full-attention layers
+    assert cfg["rope_scaling"] == {"rope_type": "linear", "factor": 8.0}
+    assert cfg["dtype"] == "bfloat16"
+
+
+def test_gemma3_4b_defaults_fill_heads() -> None:
+    # text_config declares 34 layers but no head counts: Gemma3TextConfig defaults 8 / 4 / 256
+    # 34 // 6 = 5 full layers (5, 11, 17, 23, 29), 29 sliding
+    cfg = _config("google/gemma-3-4b-it")
+    assert cfg["num_hidden_layers"] == 34
+    assert (cfg["num_attention_heads"], cfg["num_key_value_heads"]) == (8, 4)
+    assert cfg["layer_types"].count("full_attention") == 5
+
+
+def test_mistral_7b_v01_single_window_no_layer_types() -> None:
+    # config.json: "sliding_window": 4096, 32 layers, no "layer_types" key
+    cfg = _config("mistralai/Mistral-7B-v0.1")
+    assert cfg["sliding_window"] == 4096
+    assert cfg["num_hidden_layers"] == 32
+    assert cfg["num_key_value_heads"] == 8
+    assert "layer_types" not in cfg
+
+
 def test_gpt_oss_120b_alternating_window_128() -> None:
     # config.json: 36 layers, "sliding_window": 128, layer_types starts sliding, full, ...
     cfg = _config("openai/gpt-oss-120b")
