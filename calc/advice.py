@@ -93,12 +93,15 @@ def _kv_ladder(s: Scenario, v: Verdict) -> list[Recommendation]:
     new_seqs = min(seqs, 16)
     new_tokens = min(tokens, 2048)
     if (new_seqs, new_tokens) != (seqs, tokens):
-        settings: dict[str, object] = {"max_num_seqs": new_seqs, "max_num_batched_tokens": new_tokens}
+        settings: dict[str, object] = {}
+        if new_seqs != seqs:
+            settings["max_num_seqs"] = new_seqs
+        if new_tokens != tokens:
+            settings["max_num_batched_tokens"] = new_tokens
         measured_budget = v.budget.source != "profiled"
         recs.append(Recommendation(code="limit_concurrency", anchor="limit-concurrency", page="index", settings=settings,
                                    verdict=None if measured_budget else _try(s, replace(dep, max_num_seqs=new_seqs, max_num_batched_tokens=new_tokens)),
-                                   params={"max_num_seqs": new_seqs, "max_num_batched_tokens": new_tokens,
-                                           "concurrency": round(v.max_concurrency or 0, 2)}))
+                                   params={"flags": " ".join(f"--{k.replace('_', '-')} {val}" for k, val in settings.items())}))
     # 3. gpu_memory_utilization in small steps, never past 0.95 without a warning.
     if v.budget.source in ("profiled", "measured") and dep.kv_cache_memory_bytes is None and dep.gpu_memory_bytes:
         util = dep.effective_utilization

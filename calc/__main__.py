@@ -1,0 +1,4 @@
+"""``python -m kvcalc``."""
+from .cli import entry
+
+entry()

@@ -1,0 +1,86 @@
+"""The browser's one entry point: JSON in, JSON out, never an exception.
+
+The calculator's Web Worker calls ``compute`` in Pyodide; the build-time macro
+calls it in CPython for the preset shown before Pyodide is ready.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+
+from .advice import recommend
+from .diagnose import diagnose
+from .errors import CalcError
+from .inputs import canonical_query, scenario_from_inputs
+from .report import build_report, error_message, result_dict
+from .strings import STRINGS, t
+from .verdict import plan
+
+__all__ = ["compute", "compute_dict"]
+
+_MAX_LOG_CHARS = 5_000_000
+
+
+def _error(lang: str, err: CalcError) -> dict[str, object]:
+    return {"ok": False, "errors": [{"code": err.code, "field": err.field, "message": error_message(lang, err)}]}
+
+
+def _plan(lang: str, inputs: Mapping[str, object]) -> dict[str, object]:
+    s = scenario_from_inputs(inputs)
+    v = plan(s.model, s.deployment, gpu_name=s.gpu_name)
+    recs = recommend(s, v)
+    return {"ok": True, "result": result_dict(s, v, recs), "report": build_report(lang, s, v, recs),
+            "query": canonical_query(inputs)}
+
+
+def _log(lang: str, text: str) -> dict[str, object]:
+    d = diagnose(text[:_MAX_LOG_CHARS])
+    reading = {"diagnosis": d.reading.diagnosis, "title": t(lang, f"diag.{d.reading.diagnosis}"),
+               "facts": dict(d.reading.facts), "evidence": [list(e) for e in d.reading.evidence]}
+    out: dict[str, object] = {"ok": True, "reading": reading, "inputs": d.inputs, "query": canonical_query(d.inputs)}
+    if d.scenario is not None and d.verdict is not None:
+        out["result"] = result_dict(d.scenario, d.verdict, d.recommendations)
+        out["report"] = build_report(lang, d.scenario, d.verdict, d.recommendations)
+    else:
+        out["result"] = None
+        out["report"] = None
+        if d.replan_error is not None:
+            out["replan_error"] = {"code": d.replan_error.code, "field": d.replan_error.field,
+                                   "message": error_message(lang, d.replan_error)}
+    return out
+
+
+def compute_dict(request: Mapping[str, object]) -> dict[str, object]:
+    lang = str(request.get("lang") or "en")
+    lang = lang if lang in STRINGS else "en"
+    try:
+        action = request.get("action") or "plan"
+        if action == "plan":
+            inputs = request.get("inputs") or {}
+            if not isinstance(inputs, Mapping):
+                raise CalcError("bad_request", "inputs must be an object", field=None)
+            return _plan(lang, inputs)
+        if action == "log":
+            return _log(lang, str(request.get("log") or ""))
+        raise CalcError("bad_request", f"unknown action {action!r}", field=None)
+    except CalcError as err:
+        return _error(lang, err)
+    except RecursionError:
+        return _error(lang, CalcError("bad_request", "input nested too deeply", field="config"))
+
+
+def compute(request_json: str) -> str:
+    """``compute('{"action": "plan", "lang": "es", "inputs": {...}}')`` → JSON text."""
+    try:
+        request = json.loads(request_json)
+    except (json.JSONDecodeError, TypeError):
+        return json.dumps(_error("en", CalcError("bad_request", "request is not JSON", field=None)), ensure_ascii=False)
+    if not isinstance(request, dict):
+        return json.dumps(_error("en", CalcError("bad_request", "request must be an object", field=None)), ensure_ascii=False)
+    try:
+        response = compute_dict(request)
+    except Exception as exc:  # the page must always get an answer; report, never crash the worker
+        lang = str(request.get("lang") or "en")
+        response = {"ok": False, "errors": [{"code": "internal", "field": None,
+                                             "message": t(lang if lang in STRINGS else "en", "err.internal") + f" ({type(exc).__name__})"}]}
+    return json.dumps(response, ensure_ascii=False)
