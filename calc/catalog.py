@@ -57,6 +57,9 @@ class CatalogGpu:
     """``consumer``, ``workstation`` or ``datacenter``."""
     memory_bytes: int
     """Total device memory as ``torch.cuda.mem_get_info()[1]`` reports it (not marketing GB)."""
+    memory_source_kind: str = "nvidia-smi"
+    """``cuda`` when the figure is a CUDA/HIP total; ``nvidia-smi``/``rocm-smi`` when only the SMI
+    total (a few hundred MiB above what vLLM sees) was found."""
 
 
 def _freeze(value: Any) -> Any:
@@ -98,6 +101,7 @@ def gpus() -> tuple[CatalogGpu, ...]:
             vendor=entry["vendor"],
             segment=entry["segment"],
             memory_bytes=int(entry["memory_bytes"]),
+            memory_source_kind=entry.get("memory_source_kind", "nvidia-smi"),
         )
         for entry in _document()["gpus"]
     )

@@ -224,6 +224,7 @@ def build_catalog() -> dict[str, Any]:
                 "segment": gpu["segment"],
                 "memory_bytes": memory_bytes,
                 "memory_gib": round(memory_bytes / 2**30, 2),
+                "memory_source_kind": gpu["memory_source_kind"],
                 "source": gpu["source"],
             }
         )

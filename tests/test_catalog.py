@@ -230,5 +230,21 @@ def test_find_gpu_ambiguous_or_unknown_raise_lookup_error() -> None:
 def test_gpu_memory_is_driver_total_not_marketing_gb() -> None:
     # RTX 5090 deviceQuery: "32117 MBytes (33677180928 bytes)" -> 31.36 GiB, not 32 GB
     assert catalog.find_gpu("RTX-5090").memory_bytes == 33677180928
-    # H100 nvidia-smi: 81559MiB -> 81559 * 1048576 = 85520809984 bytes
-    assert catalog.find_gpu("H100-80GB").memory_bytes == 85520809984
+    # H100 CUDA total 85029158912 bytes: / 2**30 = 79.1875 -> the "79.19 GiB" vLLM 0.19 logs
+    # (tests/data/logs/llmd_v019_*.log), not nvidia-smi's 81559 MiB = 85520809984 bytes
+    assert catalog.find_gpu("H100-80GB").memory_bytes == 85029158912
+    assert catalog.find_gpu("H100-80GB").memory_bytes < 81559 * 2**20
+
+
+def test_gpu_memory_source_kind_is_recorded() -> None:
+    import json
+
+    doc = json.loads(COMMITTED.read_text(encoding="utf-8"))
+    kinds = {g["id"]: g["memory_source_kind"] for g in doc["gpus"]}
+    assert kinds["H100-80GB"] == "cuda"
+    assert kinds["T4"] == "nvidia-smi"  # only "15360MiB" from nvidia-smi was found
+    assert set(kinds.values()) <= {"cuda", "nvidia-smi", "rocm-smi"}
+    # RTX 3090: vLLM logged total_gpu_memory (23.58GiB); 23.58 * 2**30 = 25318832209.92 -> 25318832210
+    assert catalog.find_gpu("rtx 3090").memory_bytes == 25318832210
+    assert catalog.find_gpu("H100").memory_source_kind == "cuda"
+    assert catalog.find_gpu("A10G").memory_source_kind == "nvidia-smi"
