@@ -119,6 +119,8 @@ def test_mistral_7b_v01_single_window_no_layer_types() -> None:
     assert cfg["num_hidden_layers"] == 32
     assert cfg["num_key_value_heads"] == 8
     assert "layer_types" not in cfg
+    # Mistral-7B index: 14483464192 / 2 = 7241732096
+    assert catalog.find_model("mistralai/Mistral-7B-v0.1").num_parameters == 7241732096
 
 
 def test_gpt_oss_120b_alternating_window_128() -> None:
@@ -183,6 +185,10 @@ def test_exact_parameter_count_from_safetensors_index() -> None:
     # gemma-2-9b-it model.safetensors.index.json: "total_size": 18483411968 bytes of bf16
     # 18483411968 / 2 = 9241705984 parameters
     assert catalog.find_model("google/gemma-2-9b-it").num_parameters == 9241705984
+    # Qwen2.5-7B-Instruct index: 15231233024 / 2 = 7615616512
+    assert catalog.find_model("Qwen/Qwen2.5-7B-Instruct").num_parameters == 7615616512
+    # Llama-3.1-70B index: 141107412992 / 2 = 70553706496
+    assert catalog.find_model("meta-llama/Llama-3.1-70B-Instruct").num_parameters == 70553706496
 
 
 def test_catalog_config_is_read_only() -> None:
