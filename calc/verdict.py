@@ -16,6 +16,7 @@ from .errors import CalcError
 from .grouping import Grouping, get_kv_cache_groups, project_to_worker
 from .kv_spec import AttentionSpec, SizingContext, UniformTypeSpec
 from .model import ModelSpec
+from .units import cdiv
 from .planner import (
     blocks_per_request, build_layer_specs, estimate_max_model_len, kv_bytes_per_token, layer_name,
     max_memory_usage_bytes, num_blocks, pp_layer_counts,
@@ -137,7 +138,9 @@ def plan(model: ModelSpec, dep: Deployment, *, gpu_name: str | None = None) -> V
     budget = memory_budget(model, dep, max_num_batched_tokens=mnbt, max_num_seqs=mns)
     lines: list[str] = []
     if budget.source in ("profiled", "measured"):
-        lines.append(vllm_text.available_kv_line(budget.available_kv_bytes, rules))
+        line = vllm_text.available_kv_line(budget.available_kv_bytes, rules)
+        if line:
+            lines.append(line)
     lines.extend(grouping.warnings)
 
     # Workers: one per PP stage (TP ranks of a stage are identical).
@@ -193,6 +196,9 @@ def plan(model: ModelSpec, dep: Deployment, *, gpu_name: str | None = None) -> V
                                    num_blocks=None))
         return plans
 
+    if rules.v0_engine:
+        return _plan_v0(result, stage_plans, workers, stage_avail, requested_len, lines, rules, mnbt)
+
     if available <= 0:
         plans = stage_plans(requested_len if requested_len > 0 else derived, 1)
         return result("no_memory", requested_len if requested_len > 0 else derived, plans, 0,
@@ -235,7 +241,44 @@ def plan(model: ModelSpec, dep: Deployment, *, gpu_name: str | None = None) -> V
         tokens = int(conc * length)
     else:
         tokens = blocks // len(worker0.groups) * worker0.min_block_size
-    lines.extend(vllm_text.capacity_lines(num_tokens=tokens, max_model_len=length, concurrency=conc, rules=rules))
+    lines.extend(vllm_text.capacity_lines(num_tokens=tokens, max_model_len=length, concurrency=conc, rules=rules,
+                                          num_blocks=blocks))
     # The largest length that fits, up to the model's limit (what --max-model-len auto would pick).
     est = min(estimate_max_model_len(fn, a, max(length, derived)) for fn, a in zip(needed_fns, stage_avail))
     return result("fits", length, plans, limiting, None, blocks=blocks, tokens=tokens, conc=conc, bpr=bpr, est=est)
+
+
+_V0_SWAP_SPACE_BYTES = 4 << 30  # vllm/config.py CacheConfig.swap_space default (4 GiB)
+
+
+def _plan_v0(result, stage_plans, workers, stage_avail, length, lines, rules, mnbt):
+    """The V0 engine (before 0.8.0): blocks from memory, then ``max_model_len <= blocks × block_size``.
+
+    vllm/worker/worker.py ``determine_num_available_blocks`` / ``raise_if_cache_size_invalid``.
+    Every layer reserves all tokens (no sliding-window savings in the allocator).
+    """
+    if length == -1:
+        raise CalcError("auto_unsupported", "--max-model-len auto needs vLLM 0.14 or newer", field="max_model_len", value="auto")
+    plans = stage_plans(length, 1)
+    blocks_each, per_block_each = [], []
+    for (_, g, specs), a in zip(workers, stage_avail):
+        per_block = sum(s.real_page_size_bytes for s in specs.values())
+        per_block_each.append(per_block)
+        blocks_each.append(max(a // per_block, 0) if a > 0 else 0)
+    blocks = min(blocks_each)
+    block_size = next(iter(workers[0][2].values())).block_size
+    plans = [StagePlan(**{**p.__dict__, "num_blocks": blocks, "needed_kv_bytes": cdiv(length, block_size) * pb,
+                          "estimated_max_model_len": 0}) for p, pb in zip(plans, per_block_each)]
+    if blocks == 0:
+        lines.append(vllm_text.v0_blocks_line(0, _V0_SWAP_SPACE_BYTES // per_block_each[0]))
+        return result("no_memory", length, plans, 0, vllm_text.no_memory_error(rules))
+    lines.append(vllm_text.v0_blocks_line(blocks, _V0_SWAP_SPACE_BYTES // per_block_each[0]))
+    max_tokens = blocks * block_size
+    conc = max_tokens / length
+    lines.extend(vllm_text.capacity_lines(num_tokens=max_tokens, max_model_len=length, concurrency=conc, rules=rules))
+    if length > max_tokens:
+        return result("does_not_fit", length, plans, 0,
+                      vllm_text.v0_too_small_error(max_model_len=length, max_tokens=max_tokens),
+                      est=max_tokens)
+    return result("fits", length, plans, 0, None, blocks=blocks, tokens=max_tokens, conc=conc,
+                  bpr=cdiv(length, block_size), est=max_tokens)

@@ -1,9 +1,8 @@
-"""vLLM rule sets by code date, and release numbers mapped onto them.
+"""vLLM rule sets: which of the dated rule changes (spec section 13) a release has.
 
-Each rule change of spec section 13 is dated by its upstream merge; a release
-applies every change merged before its code was cut. ``RuleSet`` is therefore
-a date plus derived booleans, so any release (or a main commit date) maps onto
-exactly one set of behaviours.
+Each change is keyed by the upstream PR that made it and the first release
+containing that PR (``data/vllm_releases.json``, ``pr_first_release``, from
+vLLM's release history). ``latest`` is the pinned main commit, which has all.
 """
 from __future__ import annotations
 
@@ -16,84 +15,24 @@ from importlib import resources
 
 from .errors import CalcError
 
-__all__ = ["RuleSet", "PINNED_COMMIT", "PINNED_DATE", "rules_for", "known_releases", "LEGACY_DEFAULT_VERSION"]
+__all__ = ["RuleSet", "PINNED_COMMIT", "PINNED_DATE", "rules_for", "known_releases", "first_release"]
 
 PINNED_COMMIT = "6adad08767583f52eb4d2122111af0bf638ed5e6"
 PINNED_DATE = date(2026, 8, 14)
-LEGACY_DEFAULT_VERSION = "0.10.1"
+_VERSION = re.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?(?:\.post\d+|[+-][\w.]*|rc\d+|\.dev\d*[\w.+]*)?")
 
-# Upstream merge dates of the rule changes (spec section 13).
-HMA_GROUPS = date(2025, 6, 6)            # #17996 hybrid KV cache groups
-AUTO_FIT = date(2025, 12, 24)            # #29431 --max-model-len auto
-REQUEST_CEIL = date(2026, 1, 7)          # requested = ceil(total × util)
-FORMAT_GIB = date(2026, 1, 8)            # "Available KV cache memory: 4.5 GiB"
-PER_STAGE_CHECK = date(2026, 2, 11)      # #33698
-UTIL_092_GRAPHS = date(2026, 4, 21)      # #38284 default 0.92, CUDA-graph estimate subtracted
-TOKENS_FROM_CONCURRENCY = date(2026, 4, 28)  # #41069 (also: override applied before the check)
-MODEL_S_TEXT = date(2026, 5, 15)         # #42479 "model's", CPU backend wording, docs link
-IN_FLIGHT_BATCHES = date(2026, 7, 8)     # #47728 F = concurrent batches × max_num_batched_tokens
-SUM_GROUP_BLOCKS = date(2026, 7, 20)     # #48317 blocks_per_request = Σ cdiv(max_mem_g, page_g)
-ONE_LINE_CAPACITY = date(2026, 8, 4)     # #50462
-ROW_160_GIB = date(2026, 8, 11)          # #51726 batch defaults for ≥160 GiB GPUs
+Version = tuple[int, int, int]
 
-
-@dataclass(frozen=True, kw_only=True)
-class RuleSet:
-    """The behaviours of one vLLM code date."""
-
-    label: str
-    """What the reader asked for (``0.10.1``, ``latest``)."""
-    code_date: date
-
-    def _since(self, d: date) -> bool:
-        return self.code_date >= d
-
-    @property
-    def hybrid_groups(self) -> bool: return self._since(HMA_GROUPS)
-    @property
-    def auto_fit(self) -> bool: return self._since(AUTO_FIT)
-    @property
-    def request_ceil(self) -> bool: return self._since(REQUEST_CEIL)
-    @property
-    def format_gib(self) -> bool: return self._since(FORMAT_GIB)
-    @property
-    def per_stage_check(self) -> bool: return self._since(PER_STAGE_CHECK)
-    @property
-    def subtract_cudagraphs(self) -> bool: return self._since(UTIL_092_GRAPHS)
-    @property
-    def default_gpu_memory_utilization(self) -> float: return 0.92 if self._since(UTIL_092_GRAPHS) else 0.90
-    @property
-    def tokens_from_concurrency(self) -> bool: return self._since(TOKENS_FROM_CONCURRENCY)
-    @property
-    def override_before_check(self) -> bool: return self._since(TOKENS_FROM_CONCURRENCY)
-    @property
-    def model_s_text(self) -> bool: return self._since(MODEL_S_TEXT)
-    @property
-    def in_flight_batches(self) -> bool: return self._since(IN_FLIGHT_BATCHES)
-    @property
-    def sum_group_blocks(self) -> bool: return self._since(SUM_GROUP_BLOCKS)
-    @property
-    def one_line_capacity(self) -> bool: return self._since(ONE_LINE_CAPACITY)
-    @property
-    def row_160_gib(self) -> bool: return self._since(ROW_160_GIB)
-
-    @property
-    def description(self) -> str:
-        return f"vLLM {self.label} (rules as of {self.code_date.isoformat()})"
-
-
-# Release → code date used when calc/data/vllm_releases.json is absent or lacks
-# a release (release dates from vLLM's GitHub releases; the cut precedes them).
-_FALLBACK_RELEASES = {
-    "0.6.0": "2024-09-04", "0.6.6": "2024-12-27", "0.7.0": "2025-01-27", "0.7.3": "2025-02-20",
-    "0.8.0": "2025-03-18", "0.8.5": "2025-04-28", "0.9.0": "2025-05-15", "0.9.2": "2025-07-08",
-    "0.10.0": "2025-07-24", "0.10.1": "2025-08-18", "0.10.2": "2025-09-13", "0.11.0": "2025-10-02",
-    "0.11.1": "2025-11-18", "0.11.2": "2025-11-20", "0.12.0": "2025-12-03",
+# PR → first release, used when the bundled table lacks an entry.
+_FALLBACK_PR_FIRST_RELEASE = {
+    "v1_default": "0.8.0", "13596": "0.8.0", "15807": "0.8.3", "16168": "0.8.4", "18966": "0.9.1",
+    "17996": "0.9.2", "19312": "0.9.2", "28051": "0.13.0", "29431": "0.14.0", "31260": "0.14.0", "29493": "0.14.0",
+    "31865": "0.14.0", "33698": "0.17.0", "38284": "0.21.0", "41069": "0.21.0", "42479": "0.22.0", "47728": "0.26.0",
+    "48317": "0.27.0", "49208": "0.27.0", "50462": "0.28.0", "51726": "0.28.0",
 }
-_VERSION = re.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?(?:[.+-].*)?")
 
 
-def _key(v: str) -> tuple[int, int, int]:
+def _key(v: str) -> Version:
     m = _VERSION.fullmatch(v.strip())
     if not m:
         raise CalcError("bad_version", f"vllm_version must look like 0.10.1 or latest, got {v!r}", field="vllm_version", value=v)
@@ -101,38 +40,105 @@ def _key(v: str) -> tuple[int, int, int]:
 
 
 @lru_cache(maxsize=1)
-def known_releases() -> tuple[tuple[str, date], ...]:
-    """(version, code date) sorted by version, from the bundled release table."""
-    table = dict(_FALLBACK_RELEASES)
+def _table() -> dict[str, object]:
     try:
-        data = json.loads((resources.files(__package__) / "data" / "vllm_releases.json").read_text("utf-8"))
-        for r in data.get("releases", []):
-            d = r.get("code_date") or r.get("release_date")
-            if r.get("version") and d:
-                table[str(r["version"]).lstrip("v")] = str(d)
+        return json.loads((resources.files(__package__) / "data" / "vllm_releases.json").read_text("utf-8"))
     except (FileNotFoundError, ValueError, OSError):
-        pass
-    return tuple(sorted(((v, date.fromisoformat(d)) for v, d in table.items()), key=lambda vd: _key(vd[0])))
+        return {}
+
+
+@lru_cache(maxsize=1)
+def known_releases() -> tuple[tuple[str, date], ...]:
+    """(version, release date) from the bundled table, sorted by version."""
+    rows = []
+    for r in _table().get("releases", []):  # type: ignore[union-attr]
+        d = r.get("release_date") or r.get("code_date")
+        if r.get("version") and d:
+            rows.append((str(r["version"]).lstrip("v"), date.fromisoformat(str(d))))
+    return tuple(sorted(rows, key=lambda vd: (_key(vd[0]), vd[0])))
+
+
+def first_release(pr: str) -> Version:
+    table = dict(_FALLBACK_PR_FIRST_RELEASE)
+    table.update(_table().get("pr_first_release", {}))  # type: ignore[arg-type]
+    return _key(table[pr])
+
+
+@dataclass(frozen=True, kw_only=True)
+class RuleSet:
+    """The behaviours of one vLLM release (``version`` None = the pinned main commit)."""
+
+    label: str
+    version: Version | None
+
+    def _has(self, pr: str) -> bool:
+        return self.version is None or self.version >= first_release(pr)
+
+    # engine and planning
+    @property
+    def v0_engine(self) -> bool: return not self._has("v1_default")
+    @property
+    def hybrid_groups(self) -> bool: return self._has("17996")
+    @property
+    def auto_fit(self) -> bool: return self._has("29431")
+    @property
+    def request_ceil(self) -> bool: return self._has("29493")
+    @property
+    def per_stage_check(self) -> bool: return self._has("33698")
+    @property
+    def subtract_cudagraphs(self) -> bool: return self._has("38284")
+    @property
+    def default_gpu_memory_utilization(self) -> float: return 0.92 if self._has("38284") else 0.90
+    @property
+    def tokens_from_concurrency(self) -> bool: return self._has("41069")
+    @property
+    def override_before_check(self) -> bool: return self._has("41069")
+    @property
+    def in_flight_batches(self) -> bool: return self._has("47728")
+    @property
+    def sum_group_blocks(self) -> bool: return self._has("48317")
+    @property
+    def row_160_gib(self) -> bool: return self._has("51726")
+    # texts
+    @property
+    def format_gib(self) -> bool: return self._has("31865")
+    @property
+    def model_s_text(self) -> bool: return self._has("42479")
+    @property
+    def error_in_gib(self) -> bool: return self._has("15807")
+    @property
+    def error_has_estimate(self) -> bool: return self._has("16168")
+    @property
+    def estimate_spaced(self) -> bool: return self._has("18966")
+    @property
+    def error_docs_link(self) -> bool: return self._has("28051")
+    @property
+    def estimate_trailing_space(self) -> bool: return self._has("31260")
+    @property
+    def available_line(self) -> bool: return self._has("19312")
+    @property
+    def tokens_line(self) -> bool: return self._has("13596")
+    @property
+    def one_line_capacity(self) -> bool: return self._has("50462")
+
+    @property
+    def description(self) -> str:
+        if self.version is None:
+            return f"vLLM main {PINNED_COMMIT[:12]} ({PINNED_DATE.isoformat()})"
+        return f"vLLM {self.label}"
 
 
 def rules_for(version: str | None) -> RuleSet:
-    """``None``/``latest``/``main`` → the pinned commit; ``0.10`` → its newest patch release."""
+    """``None``/``latest`` → the pinned commit; ``0.10`` → 0.10.0's rules; releases
+    newer than the pinned commit's last known change get the pinned rules."""
     if version is None or str(version).strip().lower() in ("", "latest", "main", "pinned"):
-        return RuleSet(label="latest", code_date=PINNED_DATE)
-    text = str(version).strip()
+        return RuleSet(label="latest", version=None)
+    text = str(version).strip().lstrip("v")
     want = _key(text)
-    releases = known_releases()
-    exact = [d for v, d in releases if _key(v) == want]
-    if exact:
-        return RuleSet(label=text.lstrip("v"), code_date=exact[0])
-    if _VERSION.fullmatch(text) and _VERSION.fullmatch(text).group(3) is None:  # type: ignore[union-attr]
-        same_minor = [(v, d) for v, d in releases if _key(v)[:2] == want[:2]]
-        if same_minor:
-            return RuleSet(label=text.lstrip("v"), code_date=same_minor[-1][1])
-    older = [(v, d) for v, d in releases if _key(v) <= want]
-    if not older:
-        raise CalcError("bad_version", f"vllm_version {text} is older than the oldest supported release {releases[0][0]}",
+    if want < (0, 6, 0):
+        raise CalcError("bad_version", f"vllm_version {text} is older than the oldest supported release 0.6.0",
                         field="vllm_version", value=text)
-    if want > _key(releases[-1][0]):
-        return RuleSet(label=text.lstrip("v"), code_date=max(PINNED_DATE, releases[-1][1]))
-    return RuleSet(label=text.lstrip("v"), code_date=older[-1][1])
+    newest_change = max(first_release(pr) for pr in _FALLBACK_PR_FIRST_RELEASE)
+    if want > newest_change:
+        return RuleSet(label=text, version=None)
+    return RuleSet(label=text, version=want)

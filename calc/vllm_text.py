@@ -12,7 +12,7 @@ from .units import GiB, fmt_int, format_gib, format_gib_legacy
 from .versions import RuleSet
 
 __all__ = [
-    "gib", "available_kv_line", "kv_cache_too_small_error", "no_memory_error", "capacity_lines", "override_line",
+    "gib", "available_kv_line", "kv_cache_too_small_error", "no_memory_error", "capacity_lines", "v0_too_small_error", "v0_blocks_line", "override_line",
     "auto_fit_line", "auto_fit_error", "free_memory_error", "CONSERVING_MEMORY_URL",
 ]
 
@@ -23,24 +23,47 @@ def gib(num_bytes: int | float, rules: RuleSet) -> str:
     return format_gib(num_bytes) if rules.format_gib else format_gib_legacy(num_bytes)
 
 
-def available_kv_line(available: int, rules: RuleSet) -> str:
+def available_kv_line(available: int, rules: RuleSet) -> str | None:
+    """Printed by V1 workers since 0.9.2 (#19312); None where vLLM printed no such line."""
+    if not rules.available_line:
+        return None
     return f"Available KV cache memory: {gib(available, rules)} GiB"
 
 
+def _docs(rules: RuleSet) -> str:
+    return f" See {CONSERVING_MEMORY_URL} for more details." if rules.error_docs_link else ""
+
+
 def kv_cache_too_small_error(*, max_model_len: int, needed: int, available: int, estimated: int, rules: RuleSet) -> str:
-    """The start-up ValueError; note the unbalanced parenthesis, as in vLLM."""
-    est_msg = (f"Based on the available memory, the estimated maximum model length is {estimated}. "
-               if estimated > 0 else "")
+    """The start-up ValueError; note the unbalanced parenthesis, as in vLLM.
+
+    Wording by release (pr_first_release in data/vllm_releases.json): GB→GiB in
+    0.8.3, the estimate in 0.8.4, its spacing in 0.9.1 and 0.14.0, the docs link
+    in 0.13.0, format_gib in 0.14.0, "model's" and the CPU clause in 0.22.0.
+    """
     if rules.model_s_text:
+        est_msg = (f"Based on the available memory, the estimated maximum model length is {estimated}. "
+                   if estimated > 0 else "")
         return (f"To serve at least one request with the model's max seq len ({max_model_len}), "
                 f"({format_gib(needed)} GiB KV cache is needed, which is larger than the available KV cache memory "
                 f"({format_gib(available)} GiB). {est_msg}Try increasing `gpu_memory_utilization` (which also controls "
                 f"CPU memory on the CPU backend) or decreasing `max_model_len` when initializing the engine. "
                 f"See {CONSERVING_MEMORY_URL} for more details.")
-    return (f"To serve at least one request with the models's max seq len ({max_model_len}), "
-            f"({needed / GiB:.2f} GiB KV cache is needed, which is larger than the available KV cache memory "
-            f"({available / GiB:.2f} GiB). {est_msg}Try increasing `gpu_memory_utilization` or decreasing "
-            f"`max_model_len` when initializing the engine.")
+    unit = "GiB" if rules.error_in_gib else "GB"
+    head = (f"To serve at least one request with the models's max seq len ({max_model_len}), "
+            f"({gib(needed, rules)} {unit} KV cache is needed, which is larger than the available KV cache memory "
+            f"({gib(available, rules)} {unit}).")
+    tail = "Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine."
+    sentence = f"Based on the available memory, the estimated maximum model length is {estimated}."
+    if not rules.error_has_estimate:
+        middle = " "
+    elif rules.estimate_trailing_space:
+        middle = " " + (sentence + " " if estimated > 0 else "")
+    elif rules.estimate_spaced:
+        middle = " " + (sentence if estimated > 0 else "") + " "
+    else:
+        middle = (" " + sentence if estimated > 0 else "") + "  "
+    return head + middle + tail + _docs(rules)
 
 
 def no_memory_error(rules: RuleSet) -> str:
@@ -49,10 +72,27 @@ def no_memory_error(rules: RuleSet) -> str:
                 "the engine (this flag also controls CPU memory reservation on the CPU backend, despite its name). "
                 f"See {CONSERVING_MEMORY_URL} for more details.")
     return ("No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing "
-            "the engine.")
+            "the engine." + _docs(rules))
 
 
-def capacity_lines(*, num_tokens: int, max_model_len: int, concurrency: float, rules: RuleSet) -> list[str]:
+def v0_too_small_error(*, max_model_len: int, max_tokens: int) -> str:
+    """V0 engine (before 0.8.0): vllm/worker/worker.py raise_if_cache_size_invalid."""
+    return (f"The model's max seq len ({max_model_len}) is larger than the maximum number of tokens that can be "
+            f"stored in KV cache ({max_tokens}). Try increasing `gpu_memory_utilization` or decreasing "
+            f"`max_model_len` when initializing the engine.")
+
+
+def v0_blocks_line(gpu_blocks: int, cpu_blocks: int) -> str:
+    return f"# GPU blocks: {gpu_blocks}, # CPU blocks: {cpu_blocks}"
+
+
+def capacity_lines(*, num_tokens: int, max_model_len: int, concurrency: float, rules: RuleSet,
+                   num_blocks: int = 0) -> list[str]:
+    if rules.v0_engine:
+        return [f"Maximum concurrency for {max_model_len} tokens per request: {concurrency:.2f}x"]
+    if not rules.tokens_line:  # V1 in 0.7.x
+        return [f"# GPU blocks: {num_blocks}",
+                f"Maximum concurrency for {max_model_len} tokens per request: {concurrency:.2f}x"]
     tokens = f"GPU KV cache size: {fmt_int(num_tokens)} tokens"
     conc = f"Maximum concurrency for {fmt_int(max_model_len)} tokens per request: {concurrency:.2f}x"
     if rules.one_line_capacity:

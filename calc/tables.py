@@ -1,0 +1,200 @@
+"""Build-time figures and Markdown tables for the guide (mkdocs-macros calls these).
+
+The guide quotes no computed number by hand: each comes from here, so the prose,
+the tables and the calculator are the same arithmetic.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from importlib import resources
+
+from . import catalog
+from .errors import CalcError
+from .inputs import scenario_from_inputs
+from .report import FEASIBLE_LENGTHS
+from .strings import STRINGS, t
+from .units import GiB, fmt_int, format_gib
+from .verdict import plan
+from .advice import readable_length
+
+__all__ = ["PlanFigures", "plan_figures", "vllm_lines", "kv_bytes_table", "starting_point_table", "concurrency_table",
+           "ui_strings", "catalog_options", "sample_log", "KV_TABLE_MODELS", "START_MODELS", "START_GPUS"]
+
+_HUGE = 1 << 50  # "unlimited" available memory, to read needed bytes independent of any GPU
+
+KV_TABLE_MODELS = (
+    "Qwen/Qwen3-0.6B", "Qwen/Qwen3-8B", "Qwen/Qwen3-32B", "Qwen/Qwen3-30B-A3B", "Qwen/Qwen3-235B-A22B",
+    "Qwen/Qwen2.5-7B-Instruct", "meta-llama/Llama-3.1-8B-Instruct", "meta-llama/Llama-3.3-70B-Instruct",
+    "mistralai/Mistral-7B-v0.1", "google/gemma-3-27b-it", "openai/gpt-oss-20b", "openai/gpt-oss-120b",
+    "microsoft/phi-4", "deepseek-ai/DeepSeek-V3",
+)
+START_MODELS = ("Qwen/Qwen3-8B", "microsoft/phi-4", "Qwen/Qwen3-32B", "meta-llama/Llama-3.3-70B-Instruct")
+START_GPUS = ("RTX-4090", "L40S", "A100-80GB", "H100-80GB", "H200")
+START_MIN_CONCURRENCY = 4.0
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlanFigures:
+    """One scenario's figures, formatted as the guide quotes them."""
+
+    fits: bool
+    max_model_len: str
+    needed_kv_gib: str
+    available_kv_gib: str
+    estimated_max_model_len: str
+    gpu_kv_cache_tokens: str
+    max_concurrency: str
+    kv_bytes_per_token: str
+    kv_kib_per_token: str
+    num_gpu_blocks: str
+
+
+def _lang(lang: str) -> str:
+    return lang if lang in STRINGS else "en"
+
+
+def _plan(inputs: dict[str, object]):
+    s = scenario_from_inputs(inputs)
+    return s, plan(s.model, s.deployment, gpu_name=s.gpu_name)
+
+
+def plan_figures(lang: str, **inputs: object) -> PlanFigures:
+    """``{{ plan(model=…, gpu=…, max_model_len=…).needed_kv_gib }}`` in the guide."""
+    _, v = _plan(dict(inputs))
+    return PlanFigures(
+        fits=v.fits, max_model_len=str(v.max_model_len),
+        needed_kv_gib=format_gib(v.needed_kv_bytes),
+        available_kv_gib=format_gib(v.available_kv_bytes),
+        estimated_max_model_len=str(v.estimated_max_model_len),
+        gpu_kv_cache_tokens=fmt_int(v.gpu_kv_cache_tokens or 0),
+        max_concurrency=f"{v.max_concurrency:.2f}" if v.max_concurrency is not None else "0",
+        kv_bytes_per_token=fmt_int(v.kv_bytes_per_token),
+        kv_kib_per_token=f"{v.kv_bytes_per_token / 1024:g}",
+        num_gpu_blocks=fmt_int(v.num_gpu_blocks or 0),
+    )
+
+
+def vllm_lines(lang: str, **inputs: object) -> str:
+    """The exact lines vLLM would print for the scenario, as a fenced block."""
+    _, v = _plan(dict(inputs))
+    return "```text\n" + "\n".join(v.vllm_lines) + "\n```"
+
+
+def _md(headers: list[str], rows: list[list[str]], align: str) -> str:
+    out = ["| " + " | ".join(headers) + " |", "|" + "|".join(":---" if a == "l" else "---:" for a in align) + "|"]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(out)
+
+
+@lru_cache(maxsize=8)
+def kv_bytes_table(lang: str) -> str:
+    """KV bytes per token (bf16, one GPU) and one 32K request, for the catalog's common models."""
+    lang = _lang(lang)
+    rows = []
+    for model_id in KV_TABLE_MODELS:
+        try:
+            entry = catalog.find_model(model_id)
+        except LookupError:
+            continue
+        s, v = _plan({"model": entry.id, "available_kv_bytes": _HUGE, "kv_cache_dtype": "bfloat16",
+                      "max_model_len": min(32768, scenario_from_inputs({"model": entry.id, "available_kv_bytes": _HUGE}).model.derived_max_model_len)})
+        m = s.model
+        need_32k = f"{v.needed_kv_bytes / GiB:.2f}" if v.max_model_len == 32768 else "–"
+        heads = "1 (latent)" if m.is_mla else str(m.total_num_kv_heads)
+        rows.append([f"`{entry.id}`", t(lang, f"arch.{m.architecture}"), str(m.num_layers), heads, str(m.head_size),
+                     fmt_int(v.kv_bytes_per_token), f"{v.kv_bytes_per_token / 1024:g}", need_32k])
+    headers = [t(lang, k) for k in ("table.model", "table.arch", "table.layers", "table.kv_heads", "table.head_dim",
+                                    "table.bytes_per_token", "table.kib_per_token", "table.gib_32k")]
+    return _md(headers, rows, "llrrrrrr")
+
+
+def _starting_point(model_id: str, gpu_id: str) -> tuple[str, str] | None:
+    """(max_model_len, max_num_seqs) to start from, or None when nothing fits.
+
+    The longest power-of-two context (up to the model's limit) at which at least
+    ``START_MIN_CONCURRENCY`` full-length requests fit, else the longest that fits
+    at all; ``max_num_seqs`` is the power of two at or below that concurrency.
+    """
+    s = scenario_from_inputs({"model": model_id, "gpu": gpu_id})
+    best: tuple[int, float] | None = None
+    for n in FEASIBLE_LENGTHS:
+        if n > s.model.derived_max_model_len:
+            break
+        v = plan(s.model, replace(s.deployment, max_model_len=n), gpu_name=s.gpu_name)
+        if not v.fits or v.max_concurrency is None:
+            break
+        if best is None or v.max_concurrency >= START_MIN_CONCURRENCY:
+            best = (n, v.max_concurrency)
+    if best is None:
+        return None
+    seqs = min(256, 2 ** int(math.log2(max(best[1], 1.0))))
+    return fmt_int(best[0]), str(seqs)
+
+
+@lru_cache(maxsize=8)
+def starting_point_table(lang: str) -> str:
+    """The article's lost "practical starting point" table, computed."""
+    lang = _lang(lang)
+    gpus = [g for g in START_GPUS if _has_gpu(g)]
+    headers = [t(lang, "table.class")] + [f"{catalog.find_gpu(g).id} ({catalog.find_gpu(g).memory_bytes / GiB:.1f} GiB)" for g in gpus]
+    rows = []
+    for model_id in START_MODELS:
+        try:
+            catalog.find_model(model_id)
+        except LookupError:
+            continue
+        row = [f"`{model_id}`"]
+        for g in gpus:
+            sp = _starting_point(model_id, g)
+            row.append(t(lang, "table.does_not_fit") if sp is None else f"{sp[0]} / {sp[1]}")
+        rows.append(row)
+    caption = f"{t(lang, 'table.start_len')} / {t(lang, 'table.start_seqs')}. {t(lang, 'table.caption.start')}"
+    return _md(headers, rows, "l" + "r" * len(gpus)) + "\n\n" + caption
+
+
+def _has_gpu(gpu_id: str) -> bool:
+    try:
+        catalog.find_gpu(gpu_id)
+        return True
+    except LookupError:
+        return False
+
+
+def concurrency_table(lang: str, **inputs: object) -> str:
+    """Maximum concurrency and KV tokens by context length for one model and GPU."""
+    lang = _lang(lang)
+    s = scenario_from_inputs(dict(inputs))
+    rows = []
+    for n in FEASIBLE_LENGTHS:
+        if n > s.model.derived_max_model_len:
+            continue
+        try:
+            v = plan(s.model, replace(s.deployment, max_model_len=n), gpu_name=s.gpu_name)
+        except CalcError:
+            continue
+        rows.append([fmt_int(n), f"{v.max_concurrency:.2f}x" if v.fits else "–",
+                     fmt_int(v.gpu_kv_cache_tokens) if v.fits and v.gpu_kv_cache_tokens is not None else "–",
+                     t(lang, "table.yes") if v.fits else t(lang, "table.no")])
+    headers = [t(lang, k) for k in ("table.context", "table.concurrency", "table.tokens", "table.fits")]
+    caption = t(lang, "table.caption.concurrency", model=s.model.model_id, gpu=s.deployment.gpu_id or "GPU")
+    return _md(headers, rows, "rrrl") + "\n\n" + caption
+
+
+def ui_strings(lang: str) -> dict[str, str]:
+    """The widget's labels (``widget.*``, ``diag.*``, ``fig.*``, ``chart.*`` keys) in one language."""
+    table = STRINGS[_lang(lang)]
+    return {k: v for k, v in table.items() if k.startswith(("widget.", "diag.", "fig.", "chart."))}
+
+
+def catalog_options() -> dict[str, list[dict[str, object]]]:
+    return {
+        "models": [{"id": m.id, "family": m.family} for m in catalog.models()],
+        "gpus": [{"id": g.id, "name": g.name, "memory_gib": round(g.memory_bytes / GiB, 2)} for g in catalog.gpus()],
+    }
+
+
+def sample_log() -> str:
+    """A real vLLM log shipped for the "paste your log" presets."""
+    return (resources.files(__package__) / "data" / "sample.log").read_text("utf-8")
