@@ -1,0 +1,298 @@
+"""Benchmark the calculator in headless Chromium against a local server.
+
+Measures, in one run and on the same machine:
+
+- time to a ready calculator (navigation start -> ``data-kvcalc-status="ready"``),
+  cold (fresh browser context, empty cache) and warm (second visit in the same
+  context), against a bare page that only runs ``loadPyodide()`` from the same
+  self-hosted runtime (written to a temporary directory);
+- recompute latency: from the ``input`` event on a field to the change of
+  ``data-kvcalc-result``, timed with ``performance.now()`` inside the page;
+- bytes transferred by a guide page without a calculator, a guide page with
+  presets (before and after the reader scrolls to one) and the calculator page.
+
+Prints medians of ``--runs`` runs (default 5) and, with ``--write``, replaces
+``bench/RESULTS.md``. Needs a built site (``make site``) and Debian's chromium.
+
+    .venv/bin/python bench/web_bench.py [--site-dir site] [--runs 5] [--edits 40] [--write]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import platform
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+REPO = Path(__file__).resolve().parent.parent
+CHROMIUM = os.environ.get("KVGUIDE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"]
+TIMEOUT_MS = 120_000
+
+#: Records when any calculator first turns ready (performance.now(), ms since navigation).
+READY_PROBE = """
+(() => {
+  const mark = () => {
+    const el = document.querySelector('[data-kvcalc-component="calculator"][data-kvcalc-status="ready"]')
+    if (el && window.__kvReadyAt === undefined) window.__kvReadyAt = performance.now()
+  }
+  new MutationObserver(mark).observe(document, {subtree: true, attributes: true,
+                                                attributeFilter: ["data-kvcalc-status"]})
+})()
+"""
+
+BARE_PAGE = """<!doctype html>
+<html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>bare loadPyodide</title></head>
+<body><p id="out">loading</p>
+<script type="module">
+  import { loadPyodide } from "./assets/pyodide/pyodide.mjs"
+  const indexURL = new URL("./assets/pyodide/", location.href).href
+  await loadPyodide({ indexURL })
+  window.__kvReadyAt = performance.now()
+  document.getElementById("out").textContent = "ready"
+</script></body></html>
+"""
+
+#: In the page: edit max_model_len `n` times, each time timing input event -> result change.
+RECOMPUTE = """
+async ([n]) => {
+  const root = document.querySelector('[data-kvcalc-component="calculator"]')
+  const input = root.querySelector('[name="max_model_len"]')
+  const times = []
+  for (let i = 0; i < n; i++) {
+    const changed = new Promise(resolve => {
+      const observer = new MutationObserver(() => { observer.disconnect(); resolve(performance.now()) })
+      observer.observe(root, { attributes: true, attributeFilter: ["data-kvcalc-result", "data-kvcalc-status"] })
+    })
+    input.value = String(4096 + 256 * (i % 16))
+    const t0 = performance.now()
+    input.dispatchEvent(new Event("input", { bubbles: true }))
+    times.push((await changed) - t0)
+    await new Promise(resolve => setTimeout(resolve, 30))
+  }
+  return times
+}
+"""
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextlib.contextmanager
+def serve(directory: Path) -> Iterator[str]:
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
+                             "--directory", str(directory)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+                break
+            if time.monotonic() > deadline:
+                raise RuntimeError("http.server did not start")
+            time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=5)
+
+
+@dataclass
+class Traffic:
+    """Bytes a context received (headers + bodies), counted per finished request."""
+
+    total: int = 0
+    requests: int = 0
+    urls: list[str] = field(default_factory=list)
+
+    def attach(self, context: BrowserContext) -> None:
+        def finished(request: object) -> None:
+            sizes = request.sizes()  # type: ignore[attr-defined]
+            self.total += sizes["responseBodySize"] + sizes["responseHeadersSize"]
+            self.requests += 1
+            self.urls.append(request.url)  # type: ignore[attr-defined]
+        context.on("requestfinished", finished)
+
+
+def time_to_ready(page: Page, url: str) -> float:
+    page.goto(url)
+    page.locator('[data-kvcalc-component="calculator"]').first.scroll_into_view_if_needed()
+    page.wait_for_function("window.__kvReadyAt !== undefined", timeout=TIMEOUT_MS)
+    return float(page.evaluate("window.__kvReadyAt"))
+
+
+def bare_time(page: Page, url: str) -> float:
+    page.goto(url)
+    page.wait_for_function("window.__kvReadyAt !== undefined", timeout=TIMEOUT_MS)
+    return float(page.evaluate("window.__kvReadyAt"))
+
+
+def new_context(browser: Browser) -> BrowserContext:
+    context = browser.new_context()
+    context.add_init_script(READY_PROBE)
+    return context
+
+
+def measure_ready(browser: Browser, url: str, *, bare: bool) -> tuple[float, float]:
+    """(cold, warm) milliseconds in one fresh context: first visit, then a second one."""
+    context = new_context(browser)
+    try:
+        page = context.new_page()
+        probe = bare_time if bare else time_to_ready
+        cold = probe(page, url)
+        page.goto("about:blank")
+        warm = probe(page, url)
+        return cold, warm
+    finally:
+        context.close()
+
+
+def measure_bytes(browser: Browser, url: str, *, scroll_to_calculator: bool) -> Traffic:
+    context = new_context(browser)
+    traffic = Traffic()
+    traffic.attach(context)
+    try:
+        page = context.new_page()
+        page.goto(url)
+        if scroll_to_calculator:
+            page.locator('[data-kvcalc-component="calculator"]').first.scroll_into_view_if_needed()
+            page.wait_for_function("window.__kvReadyAt !== undefined", timeout=TIMEOUT_MS)
+        page.wait_for_load_state("networkidle")
+        return traffic
+    finally:
+        context.close()
+
+
+def measure_recompute(browser: Browser, url: str, edits: int) -> list[float]:
+    context = new_context(browser)
+    try:
+        page = context.new_page()
+        time_to_ready(page, url)
+        return [float(t) for t in page.evaluate(RECOMPUTE, [edits])]
+    finally:
+        context.close()
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--site-dir", type=Path, default=REPO / "site")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--edits", type=int, default=40)
+    parser.add_argument("--write", action="store_true", help="write bench/RESULTS.md")
+    args = parser.parse_args(argv)
+    site = args.site_dir.resolve()
+    if not (site / "calculator" / "index.html").is_file() or not (site / "assets" / "pyodide").is_dir():
+        print(f"{site} has no built calculator: run `make web-assets site` first", file=sys.stderr)
+        return 2
+
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        bare_dir = Path(tmp)
+        (bare_dir / "index.html").write_text(BARE_PAGE, encoding="utf-8")
+        (bare_dir / "assets").mkdir()
+        os.symlink(site / "assets" / "pyodide", bare_dir / "assets" / "pyodide")
+        site_url = stack.enter_context(serve(site))
+        bare_url = stack.enter_context(serve(bare_dir))
+        playwright = stack.enter_context(sync_playwright())
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        stack.callback(browser.close)
+
+        calc_url = site_url + "en/calculator/"
+        ready: dict[str, list[float]] = {"calc_cold": [], "calc_warm": [], "bare_cold": [], "bare_warm": []}
+        for _ in range(args.runs):   # interleaved, so drift hits both alike
+            cold, warm = measure_ready(browser, bare_url, bare=True)
+            ready["bare_cold"].append(cold)
+            ready["bare_warm"].append(warm)
+            cold, warm = measure_ready(browser, calc_url, bare=False)
+            ready["calc_cold"].append(cold)
+            ready["calc_warm"].append(warm)
+
+        recompute: list[float] = []
+        per_run: list[float] = []
+        for _ in range(args.runs):
+            times = measure_recompute(browser, calc_url, args.edits)
+            recompute += times
+            per_run.append(median(times))
+
+        pages = {
+            "guide page without a calculator (en/references/)": (site_url + "en/references/", False),
+            "guide page with presets, not scrolled to one (en/)": (site_url + "en/", False),
+            "guide page with presets, scrolled to one (en/)": (site_url + "en/", True),
+            "calculator page (en/calculator/)": (calc_url, True),
+        }
+        traffic: dict[str, list[int]] = {name: [] for name in pages}
+        for _ in range(args.runs):
+            for name, (url, scroll) in pages.items():
+                traffic[name].append(measure_bytes(browser, url, scroll_to_calculator=scroll).total)
+        chromium_version = browser.version
+
+    med = {key: median(values) for key, values in ready.items()}
+    lines = [
+        "# Calculator benchmark (bench/web_bench.py)",
+        "",
+        f"Headless Chromium {chromium_version} against `python -m http.server` on 127.0.0.1; "
+        f"{os.cpu_count()} CPUs, {platform.platform()}; medians of {args.runs} runs.",
+        "",
+        "## Time to a ready calculator",
+        "",
+        "| | cold (ms) | warm (ms) |",
+        "|---|---:|---:|",
+        f"| bare `loadPyodide()` page, same runtime | {med['bare_cold']:.0f} | {med['bare_warm']:.0f} |",
+        f"| calculator page (`en/calculator/`) | {med['calc_cold']:.0f} | {med['calc_warm']:.0f} |",
+        f"| ratio (target ≤ 1.3) | {med['calc_cold'] / med['bare_cold']:.2f} | "
+        f"{med['calc_warm'] / med['bare_warm']:.2f} |",
+        "",
+        "Cold: a fresh browser context (empty cache). Warm: the second visit in the same context "
+        "(HTTP cache, revalidated with 304s by `http.server`). Timed from navigation start "
+        "(`performance.now()`) to `data-kvcalc-status=\"ready\"`, or to `loadPyodide()` resolving.",
+        "",
+        "## Recompute latency",
+        "",
+        f"Median {median(recompute):.1f} ms over {len(recompute)} edits "
+        f"(per-run medians: {', '.join(f'{m:.1f}' for m in per_run)}; "
+        f"p90 {statistics.quantiles(recompute, n=10)[-1]:.1f} ms; target < 20 ms). "
+        "From the `input` event on `max_model_len` to the change of `data-kvcalc-result`, "
+        "both timed with `performance.now()` in the page; it includes the wait for the next "
+        "animation frame, the worker round trip, the core's computation and the DOM update.",
+        "",
+        "## Bytes transferred",
+        "",
+        "| page | bytes (median) |",
+        "|---|---:|",
+        *[f"| {name} | {median([float(v) for v in values]):,.0f} |" for name, values in traffic.items()],
+        "",
+        "Headers and bodies of every request of a fresh context, until the network is idle "
+        "(and the calculator is ready where the reader scrolls to one). Target for a guide "
+        "page without a calculator: < 1 MB.",
+        "",
+    ]
+    text = "\n".join(lines)
+    print(text)
+    raw = {key: [round(v) for v in values] for key, values in ready.items()}
+    print(f"raw ready times (ms): {raw}")
+    if args.write:
+        (REPO / "bench" / "RESULTS.md").write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
