@@ -215,7 +215,7 @@ def _rec_view(lang: str, s: Scenario, r: Recommendation) -> dict[str, object]:
         outcome = t(lang, "rec.result.fits", concurrency=f"{v.max_concurrency:.2f}", max_model_len=fmt_int(v.max_model_len))
     else:
         outcome = t(lang, "rec.result.does_not_fit", needed=_gib(v.needed_kv_bytes), available=_gib(max(v.available_kv_bytes, 0)))
-    figures = [{"label": t(lang, "ui.verdict"), "value": outcome}]
+    figures = [{"label": t(lang, "widget.verdict"), "value": outcome}]
     if r.code == "kv_cache_memory_bytes" and v is not None and s.deployment.gpu_memory_bytes:
         b = v.budget
         base = plan(s.model, replace(s.deployment, kv_cache_memory_bytes=None), gpu_name=s.gpu_name).budget if b.source == "kv_cache_memory_bytes" else b

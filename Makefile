@@ -1,0 +1,57 @@
+# kvguide: two set-up commands on a fresh machine (README): `make serve` and `make test`.
+# Everything they need (venv with pinned packages, npm packages from the lock, Debian's
+# chromium for the browser tests) is installed by the targets below.
+
+PYTHON  ?= python3
+VENV    := .venv
+PY      := $(VENV)/bin/python
+PIP     := $(VENV)/bin/pip
+MKDOCS  := NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs
+HOST    ?= 127.0.0.1:8000
+
+.PHONY: all venv node_modules chromium web-assets site serve test test-core bench catalog clean
+
+all: site
+
+venv: $(VENV)/.installed
+$(VENV)/.installed: pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+	$(PIP) install -q -c constraints.txt -e '.[test,docs,catalog]'
+	touch $@
+
+node_modules: node_modules/.installed
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+# Debian's chromium drives the browser tests (Playwright's own download cannot work offline).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+# The core as a py3-none-any wheel and the self-hosted Pyodide runtime, into docs/assets/.
+web-assets: venv node_modules
+	$(PY) scripts/build_web_assets.py
+
+site: web-assets
+	$(MKDOCS) build --strict
+
+serve: site
+	$(MKDOCS) serve --dev-addr $(HOST)
+
+# Every test: unit, property, vLLM's own cases, docs build, Pyodide under Node, real browser.
+test: venv node_modules chromium site
+	$(PY) -m pytest
+
+test-core: venv
+	$(PY) -m pytest tests --ignore=tests/browser -q
+
+bench: venv site
+	$(PY) bench/core_bench.py
+	$(PY) bench/web_bench.py
+
+catalog: venv
+	HF_HUB_OFFLINE=1 TRANSFORMERS_VERBOSITY=error $(PY) scripts/build_catalog.py
+
+clean:
+	rm -rf site build dist *.egg-info docs/assets/pyodide docs/assets/wheels
