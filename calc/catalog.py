@@ -9,13 +9,13 @@ Pyodide alike.
 
 from __future__ import annotations
 
-import difflib
+from .data_files import read_data
+
 import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
@@ -73,7 +73,7 @@ def _freeze(value: Any) -> Any:
 
 @lru_cache(maxsize=1)
 def _document() -> Mapping[str, Any]:
-    text = (resources.files(__package__) / "data" / "catalog.json").read_text(encoding="utf-8")
+    text = read_data("catalog.json")
     return json.loads(text)
 
 
@@ -108,6 +108,8 @@ def gpus() -> tuple[CatalogGpu, ...]:
 
 
 def _suggest(wanted: str, choices: list[str]) -> str:
+    import difflib  # only on a miss: keeps the import of the package fast
+
     close = difflib.get_close_matches(wanted, choices, n=3, cutoff=0.5)
     return f"; did you mean {', '.join(close)}?" if close else ""
 
@@ -123,6 +125,8 @@ def find_model(model_id: str) -> CatalogModel:
             return model
     ids = [m.id for m in models()]
     by_lower = {i.lower(): i for i in ids}
+    import difflib  # only on a miss
+
     close = difflib.get_close_matches(wanted, list(by_lower), n=3, cutoff=0.5)
     hint = f"; did you mean {', '.join(by_lower[c] for c in close)}?" if close else ""
     raise LookupError(f"model {model_id!r} is not in the catalog{hint}")

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import NoReturn, TextIO
 
 from .advice import recommend
-from .diagnose import diagnose
 from .errors import CalcError
 from .inputs import scenario_from_inputs
 from .kv_spec import KV_CACHE_DTYPES
@@ -120,6 +119,8 @@ def _plan(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _log(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    from .diagnose import diagnose  # only `kvcalc log` needs the log reader
+
     if args.path == "-":
         text = stdin.read()
     else:

@@ -5,10 +5,11 @@ the tables and the calculator are the same arithmetic.
 """
 from __future__ import annotations
 
+from .data_files import read_data
+
 import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from importlib import resources
 
 from . import catalog
 from .errors import CalcError
@@ -197,4 +198,4 @@ def catalog_options() -> dict[str, list[dict[str, object]]]:
 
 def sample_log() -> str:
     """A real vLLM log shipped for the "paste your log" presets."""
-    return (resources.files(__package__) / "data" / "sample.log").read_text("utf-8")
+    return read_data("sample.log")

@@ -6,12 +6,13 @@ vLLM's release history). ``latest`` is the pinned main commit, which has all.
 """
 from __future__ import annotations
 
+from .data_files import read_data
+
 import json
 import re
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
-from importlib import resources
 
 from .errors import CalcError
 
@@ -42,7 +43,7 @@ def _key(v: str) -> Version:
 @lru_cache(maxsize=1)
 def _table() -> dict[str, object]:
     try:
-        return json.loads((resources.files(__package__) / "data" / "vllm_releases.json").read_text("utf-8"))
+        return json.loads(read_data("vllm_releases.json"))
     except (FileNotFoundError, ValueError, OSError):
         return {}
 

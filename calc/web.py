@@ -9,7 +9,6 @@ import json
 from collections.abc import Mapping
 
 from .advice import recommend
-from .diagnose import diagnose
 from .errors import CalcError
 from .inputs import canonical_query, scenario_from_inputs
 from .report import build_report, error_message, result_dict
@@ -34,6 +33,8 @@ def _plan(lang: str, inputs: Mapping[str, object]) -> dict[str, object]:
 
 
 def _log(lang: str, text: str) -> dict[str, object]:
+    from .diagnose import diagnose  # the log reader's regexes compile only when a log is pasted
+
     d = diagnose(text[:_MAX_LOG_CHARS])
     reading = {"diagnosis": d.reading.diagnosis, "title": t(lang, f"diag.{d.reading.diagnosis}"),
                "facts": dict(d.reading.facts), "evidence": [list(e) for e in d.reading.evidence]}

@@ -1,0 +1,87 @@
+"""Core speed: time per ``plan`` call, per ``log`` reading, per ``web.compute`` and the import time.
+
+Prints medians of many runs (these machines are noisy). Targets (issue 2):
+under 1 ms per ``plan`` call and under 50 ms to import in CPython.
+Run: ``.venv/bin/python bench/core_bench.py``.
+"""
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+
+from kvcalc import plan
+from kvcalc.diagnose import diagnose
+from kvcalc.inputs import scenario_from_inputs
+from kvcalc.logparse import parse_log
+from kvcalc.tables import sample_log
+from kvcalc.web import compute
+
+SCENARIOS = {
+    "dense Qwen3-8B / RTX-4090 / 32K": {"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090", "max_model_len": "32k"},
+    "MLA DeepSeek-V3 / H200 / TP8": {"model": "deepseek-ai/DeepSeek-V3", "gpu": "H200", "tensor_parallel_size": 8},
+    "hybrid Gemma 3 27B / H100": {"model": "google/gemma-3-27b-it", "gpu": "H100-80GB"},
+    "hybrid gpt-oss-120b / H100": {"model": "openai/gpt-oss-120b", "gpu": "H100-80GB"},
+    "PP 2 Llama-3.1-70B / A100": {"model": "meta-llama/Llama-3.1-70B-Instruct", "gpu": "A100-80GB", "tensor_parallel_size": 4, "pipeline_parallel_size": 2},
+}
+
+
+def _median_ms(fn, runs: int, inner: int = 1) -> float:
+    samples = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        for _ in range(inner):
+            fn()
+        samples.append((time.perf_counter() - t0) / inner * 1000)
+    return statistics.median(samples)
+
+
+def _import_ms(module: str, runs: int = 11) -> tuple[float, float]:
+    """Import time from the built wheel (as users and Pyodide get it), in fresh interpreters.
+
+    An editable install adds its own finder to every import, so the wheel is unpacked
+    into a temporary directory put first on ``sys.path``.
+    """
+    root = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([sys.executable, "-m", "pip", "wheel", str(root), "--no-deps", "-q", "-w", tmp], check=True,
+                       capture_output=True)
+        wheel = next(Path(tmp).glob("kvcalc-*.whl"))
+        with zipfile.ZipFile(wheel) as zf:
+            zf.extractall(Path(tmp) / "site")
+        code = (f"import sys; sys.path.insert(0, {str(Path(tmp) / 'site')!r}); import time; t=time.perf_counter(); "
+                f"import {module}; print((time.perf_counter()-t)*1000)")
+        samples = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+                   for _ in range(runs)]
+    return statistics.median(samples), max(samples)
+
+
+def main() -> None:
+    print(f"python {sys.version.split()[0]}")
+    for module in ("kvcalc", "kvcalc.web", "kvcalc.cli"):
+        med, worst = _import_ms(module)
+        print(f"import {module:11s} median {med:5.1f} ms, max {worst:5.1f} ms (11 fresh interpreters, target < 50 ms)")
+    print("\nplan() per call (median of 30 runs × 50 calls):")
+    for name, inputs in SCENARIOS.items():
+        s = scenario_from_inputs(inputs)
+        ms = _median_ms(lambda: plan(s.model, s.deployment, gpu_name=s.gpu_name), runs=30, inner=50)
+        print(f"  {name:36s} {ms:7.3f} ms (target < 1 ms)")
+    print("\nweb.compute() per call, plan + advice + report (median of 15 runs):")
+    for name, inputs in SCENARIOS.items():
+        req = json.dumps({"action": "plan", "lang": "en", "inputs": inputs})
+        print(f"  {name:36s} {_median_ms(lambda: compute(req), runs=15):7.2f} ms")
+    text = sample_log()
+    print("\nlog reading (median of 30 runs):")
+    print(f"  parse_log(sample, {len(text):,} chars)          {_median_ms(lambda: parse_log(text), runs=30):7.2f} ms")
+    print(f"  diagnose(sample) incl. recompute        {_median_ms(lambda: diagnose(text), runs=30):7.2f} ms")
+    noise = Path("/dev/urandom").open("rb").read(5_000_000).decode("utf-8", errors="replace")
+    print(f"  parse_log(5 MB random bytes)            {_median_ms(lambda: parse_log(noise), runs=5):7.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
