@@ -1,0 +1,375 @@
+"""The ``kvcalc`` command line (issue 2's contract): exit codes, ``--json`` keys,
+the spec's worked example, ``kvcalc log``, and the readable report.
+
+In-process through ``kvcalc.cli.main`` and, for the installed entry points, as
+real subprocesses (``python -m kvcalc`` and the ``kvcalc`` console script).
+
+Hand arithmetic used throughout (Qwen/Qwen3-8B: 36 layers, 8 KV heads, head_dim 128, bf16):
+  bytes per token  = 36 × 8 × 128 × 2 (K and V) × 2 B           = 147,456
+  bytes per block  = 16 × 147,456                                = 2,359,296
+  60 GiB           = 60 × 2^30                                   = 64,424,509,440
+  blocks           = 64,424,509,440 // 2,359,296                 = 27,306  (27,306.67)
+  tokens           = 27,306 × 16                                 = 436,896
+  one 32,768 req.  = cdiv(32,768, 16) = 2,048 blocks × 2,359,296 = 4,831,838,208 B = 4.5 GiB
+  concurrency      = 27,306 / 2,048                              = 13.3330078125
+"""
+from __future__ import annotations
+
+import io
+import json
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from kvcalc.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE_LOG = ROOT / "calc" / "data" / "sample.log"
+WORKED = ["plan", "--model", "Qwen/Qwen3-8B", "--available-kv-gib", "60", "--max-model-len", "32768"]
+# Does not fit: 4 GiB available for the full derived 40,960 tokens.
+#   needed     = cdiv(40,960, 16) = 2,560 blocks × 2,359,296 = 6,039,797,760 B = 5.625 GiB → format_gib "5.62" (ties to even)
+#   blocks     = 4,294,967,296 // 2,359,296 = 1,820 (1,820 × 2,359,296 = 4,293,918,720)
+#   estimate   = 1,820 × 16 = 29,120 tokens
+TOO_SMALL = ["plan", "--model", "Qwen/Qwen3-8B", "--available-kv-gib", "4"]
+
+CONTRACT_KEYS = ("fits", "max_model_len", "kv_bytes_per_token", "available_kv_bytes", "needed_kv_bytes",
+                 "num_gpu_blocks", "gpu_kv_cache_tokens", "max_concurrency", "estimated_max_model_len",
+                 "vllm_log", "vllm_error", "budget", "recommendations")
+
+
+def run(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(argv, stdout=out, stderr=err, stdin=io.StringIO(stdin))
+    return code, out.getvalue(), err.getvalue()
+
+
+def run_json(argv: list[str], stdin: str = "") -> tuple[int, dict]:
+    code, out, err = run(argv + ["--json"], stdin)
+    assert err == ""
+    return code, json.loads(out)
+
+
+def _subprocess(cmd: list[str], stdin: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(cmd, input=stdin, capture_output=True, text=True, timeout=120, cwd=cwd)
+
+
+def _console_script() -> Path:
+    bindir = Path(sys.executable).parent
+    script = bindir / ("kvcalc.exe" if sys.platform == "win32" else "kvcalc")
+    assert script.exists(), f"console script not installed next to {sys.executable}"
+    return script
+
+
+# --- the worked example -------------------------------------------------------------------
+
+def _check_worked(result: dict) -> None:
+    assert result["fits"] is True
+    assert result["max_model_len"] == 32_768
+    assert result["kv_bytes_per_token"] == 147_456
+    assert result["available_kv_bytes"] == 64_424_509_440
+    assert result["needed_kv_bytes"] == 4_831_838_208
+    assert result["num_gpu_blocks"] == 27_306
+    assert result["gpu_kv_cache_tokens"] == 436_896
+    assert result["max_concurrency"] == pytest.approx(27_306 / 2_048)
+    # 40,960 (max_position_embeddings) needs 2,560 blocks ≤ 27,306: the whole derived length fits
+    assert result["estimated_max_model_len"] == 40_960
+
+
+def test_worked_example_in_process() -> None:
+    code, result = run_json(WORKED)
+    assert code == 0
+    _check_worked(result)
+
+
+def test_worked_example_vllm_lines() -> None:
+    _, result = run_json(WORKED)
+    lines = result.get("vllm_log", result.get("vllm_lines"))  # key name checked in test_json_has_every_contract_key
+    text = "\n".join(lines)
+    assert "Available KV cache memory: 60.0 GiB" in lines            # format_gib(60 GiB) = "60.0"
+    assert "GPU KV cache size: 436,896 tokens" in text
+    assert "Maximum concurrency for 32,768 tokens per request: 13.33x" in text  # 13.333… → %.2f
+
+
+def test_worked_example_python_m(tmp_path: Path) -> None:
+    proc = _subprocess([sys.executable, "-m", "kvcalc", *WORKED, "--json"], cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    _check_worked(json.loads(proc.stdout))
+
+
+def test_worked_example_console_script(tmp_path: Path) -> None:
+    proc = _subprocess([str(_console_script()), *WORKED, "--json"], cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    _check_worked(json.loads(proc.stdout))
+
+
+# --- the --json contract ------------------------------------------------------------------
+
+@pytest.mark.parametrize("argv", [WORKED, TOO_SMALL], ids=["fits", "does_not_fit"])
+def test_json_has_every_contract_key(argv: list[str]) -> None:
+    _, result = run_json(argv)
+    missing = [k for k in CONTRACT_KEYS if k not in result]
+    assert not missing, f"--json lacks contract keys {missing}"
+
+
+def test_json_budget_object() -> None:
+    # budget: total, requested, weights, activation, non_torch, cudagraph, available (bytes), each estimated or given
+    _, result = run_json(["plan", "--model", "Qwen/Qwen3-8B", "--gpu", "H100-80GB", "--weights-gib", "15.27"])
+    budget = result["budget"]
+    for name in ("total", "requested", "weights", "activation", "non_torch", "cudagraph", "available"):
+        assert name in budget or f"{name}_bytes" in budget, f"budget lacks {name!r}"
+    assert "weights" not in budget["estimated"]   # given with --weights-gib
+    assert "activation" in budget["estimated"]    # not given: estimated
+
+
+def test_json_does_not_fit() -> None:
+    code, result = run_json(TOO_SMALL)
+    assert code == 1
+    assert result["fits"] is False
+    assert result["max_model_len"] == 40_960
+    assert result["needed_kv_bytes"] == 6_039_797_760
+    assert result["available_kv_bytes"] == 4_294_967_296
+    assert result["estimated_max_model_len"] == 29_120
+    assert result["num_gpu_blocks"] is None
+    assert result["gpu_kv_cache_tokens"] is None
+    assert result["max_concurrency"] is None
+    error = result.get("vllm_error", result.get("error"))
+    assert error.startswith("To serve at least one request with the model's max seq len (40960), "
+                            "(5.62 GiB KV cache is needed, which is larger than the available KV cache memory "
+                            "(4.0 GiB). Based on the available memory, the estimated maximum model length is 29120. ")
+
+
+def test_json_recommendations_shape_and_first_rung() -> None:
+    _, result = run_json(TOO_SMALL)
+    recs = result["recommendations"]
+    assert recs, "a deployment that does not fit gets advice"
+    for r in recs:
+        assert isinstance(r["code"], str) and r["code"]
+        assert isinstance(r["anchor"], str) and r["anchor"]
+        assert isinstance(r["settings"], dict)
+    # First rung: 60–80 % of 29,120 = 17,472–23,296; no 2^k nor 1.5 × 2^k in that range
+    # (16,384 < 17,472; 24,576 and 32,768 > 23,296), so the largest multiple of 1024 ≤ 23,296: 22 × 1024 = 22,528.
+    first = recs[0]
+    assert (first["code"], first["anchor"], first["settings"]) == ("lower_max_model_len", "lower-max-model-len",
+                                                                    {"max_model_len": 22_528})
+    # what-if: cdiv(22,528, 16) = 1,408 blocks ≤ 1,820 → fits; 1,820 / 1,408 = 1.29261…
+    assert first["fits"] is True
+    assert first["num_gpu_blocks"] == 1_820
+    assert first["max_concurrency"] == pytest.approx(1_820 / 1_408)
+
+
+# --- exit status 2: bad input -------------------------------------------------------------
+
+BAD_ARGV = [
+    ["plan", "--model", "Qwen/Qwen3-8B", "--available-kv-gib", "60", "--max-model-len", "1.5K"],
+    ["plan", "--model", "acme/NoSuchModel", "--gpu", "H100-80GB"],
+    ["plan", "--model", "Qwen/Qwen3-8B"],                                     # no GPU and no measured figure
+    ["plan", "--model", "Qwen/Qwen3-8B", "--gpu", "GTX-480"],
+    ["plan", "--model", "Qwen/Qwen3-8B", "--gpu", "H100-80GB", "--tensor-parallel-size", "3"],
+    ["plan", "--model", "Qwen/Qwen3-8B", "--gpu", "H100-80GB", "--max-model-len", "1000000"],  # > 40,960
+    ["plan", "--model", "Qwen/Qwen3-8B", "--gpu", "H100-80GB", "--gpu-memory-utilization", "1.5"],
+    ["plan", "--model", "Qwen/Qwen3-8B", "--gpu", "H100-80GB", "--kv-cache-dtype", "int3"],
+    ["plan", "--model", "Qwen/Qwen3-8B", "--gpu", "H100-80GB", "--vllm-version", "banana"],
+    ["plan", "--model", "Qwen/Qwen3-8B", "--gpu", "H100-80GB", "--bogus-flag"],
+    ["plan", "--config", "/nonexistent/kvcalc/config.json", "--gpu", "L4"],
+    ["plan"],
+    [],
+    ["frobnicate"],
+    ["log", "/nonexistent/kvcalc/vllm.log"],
+    ["plan", "--model", "Qwen/Qwen3-8B", "--gpu", "H100-80GB", "--lang", "es", "--max-num-seqs", "0"],
+    ["plan", "--model", "Qwen/Qwen3-8B", "--gpu", "H100-80GB", "--lang", "zh", "--block-size", "24"],
+]
+
+
+@pytest.mark.parametrize("argv", BAD_ARGV, ids=lambda a: " ".join(a) or "<empty>")
+def test_bad_input_exit_2_one_line(argv: list[str]) -> None:
+    code, out, err = run(argv)
+    assert code == 2
+    assert out == ""
+    assert err.endswith("\n") and err.count("\n") == 1, repr(err)
+    assert len(err.strip()) > len("kvcalc: error: ")
+    assert "Traceback" not in err
+
+
+def test_bad_input_message_is_localized() -> None:
+    es = run(BAD_ARGV[-2])[2]
+    en = run([a for a in BAD_ARGV[-2] if a not in ("--lang", "es")])[2]
+    assert es != en
+
+
+def test_bad_config_json_names_line(tmp_path: Path) -> None:
+    path = tmp_path / "config.json"
+    path.write_text('{\n  "model_type": "llama",\n}\n', encoding="utf-8")
+    code, out, err = run(["plan", "--config", str(path), "--gpu", "L4"])
+    # a trailing comma: json stops at the "}" that opens line 3, column 1
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "line 3, column 1" in err
+
+
+@pytest.mark.parametrize("launcher", ["python_m", "console_script"])
+def test_bad_input_subprocess(launcher: str, tmp_path: Path) -> None:
+    cmd = [sys.executable, "-m", "kvcalc"] if launcher == "python_m" else [str(_console_script())]
+    for argv in (BAD_ARGV[0], BAD_ARGV[9], BAD_ARGV[11]):
+        proc = _subprocess(cmd + argv, cwd=tmp_path)
+        assert proc.returncode == 2, (argv, proc.stderr)
+        assert proc.stdout == ""
+        assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("launcher", ["python_m", "console_script"])
+def test_exit_status_fits_and_not(launcher: str, tmp_path: Path) -> None:
+    cmd = [sys.executable, "-m", "kvcalc"] if launcher == "python_m" else [str(_console_script())]
+    assert _subprocess(cmd + WORKED, cwd=tmp_path).returncode == 0
+    proc = _subprocess(cmd + TOO_SMALL, cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+
+
+# --- --config with a directory --------------------------------------------------------------
+
+TINY = {"model_type": "llama", "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2,
+        "hidden_size": 256, "intermediate_size": 1024, "vocab_size": 1000, "max_position_embeddings": 4096,
+        "torch_dtype": "bfloat16"}
+# per token: 2 layers × 2 KV heads × (256 / 4 = 64) × 2 × 2 B = 1,024 B; per block 16 × 1,024 = 16,384 B
+# 1 MiB = 1,048,576 B = 64 blocks; 1,024 tokens need cdiv(1024, 16) = 64 blocks: fits exactly.
+
+
+def test_config_directory(tmp_path: Path) -> None:
+    (tmp_path / "config.json").write_text(json.dumps(TINY), encoding="utf-8")
+    code, result = run_json(["plan", "--config", str(tmp_path), "--available-kv-bytes", "1M", "--max-model-len", "1024"])
+    assert code == 0
+    assert result["kv_bytes_per_token"] == 1_024
+    assert result["needed_kv_bytes"] == 1_048_576
+    assert result["num_gpu_blocks"] == 64
+    assert result["gpu_kv_cache_tokens"] == 1_024       # 64 / 64 × 1,024
+    assert result["max_concurrency"] == pytest.approx(1.0)
+    assert result["estimated_max_model_len"] == 1_024   # 1,025 would need 65 blocks
+
+
+def test_config_file_one_token_too_many(tmp_path: Path) -> None:
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(TINY), encoding="utf-8")
+    code, result = run_json(["plan", "--config", str(path), "--available-kv-bytes", "1M", "--max-model-len", "1025"])
+    assert code == 1  # cdiv(1025, 16) = 65 blocks × 16,384 = 1,064,960 > 1,048,576
+    assert result["needed_kv_bytes"] == 1_064_960
+
+
+def test_config_directory_without_config_json(tmp_path: Path) -> None:
+    code, out, err = run(["plan", "--config", str(tmp_path), "--gpu", "L4"])
+    assert code == 2 and out == "" and err.count("\n") == 1
+
+
+# --- the readable report --------------------------------------------------------------------
+
+def test_text_report_shows_gib_and_gb() -> None:
+    code, out, err = run(WORKED)
+    assert code == 0 and err == ""
+    # 4,831,838,208 B = 4.50 GiB = 4.83 GB (10^9); 64,424,509,440 B = 60.00 GiB = 64.42 GB
+    assert "4.50 GiB (4.83 GB)" in out
+    assert "60.00 GiB (64.42 GB)" in out
+    assert "27,306" in out and "436,896" in out and "13.33" in out
+    assert "vllm serve Qwen/Qwen3-8B" in out
+
+
+def test_text_report_table_is_aligned() -> None:
+    out = run(WORKED)[1]
+    lines = out.splitlines()
+    needed = next(line for line in lines if line.rstrip().endswith("4.50 GiB (4.83 GB)"))
+    blocks = next(line for line in lines if "27,306 blocks" in line)
+    assert needed.index("4.50 GiB") == blocks.index("27,306 blocks")
+
+
+def test_text_report_languages() -> None:
+    en, es, zh = (run(WORKED + ["--lang", lang])[1] for lang in ("en", "es", "zh"))
+    assert len({en, es, zh}) == 3
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in zh)
+
+
+# --- kvcalc log -------------------------------------------------------------------------------
+
+def _check_sample(payload: dict) -> None:
+    assert payload["diagnosis"] == "started"
+    facts = payload["facts"]
+    # printed in calc/data/sample.log
+    assert facts["model"] == "meta-llama/Llama-3.1-8B-Instruct"
+    assert facts["vllm_version"] == "0.19.0"
+    assert facts["max_model_len"] == 32_768
+    assert facts["available_kv_gib"] == 58.11
+    assert facts["gpu_kv_cache_tokens"] == 476_016
+    assert facts["max_concurrency"] == 14.53
+    assert facts["model_weights_gib"] == 14.99
+    assert facts["gpu_memory_utilization"] == 0.95
+    assert facts["total_gpu_memory_gib"] == 79.19
+    assert isinstance(payload["recommendations"], list)
+    for r in payload["recommendations"]:
+        assert {"code", "anchor", "settings"} <= set(r)
+
+
+def test_log_file() -> None:
+    code, payload = run_json(["log", str(SAMPLE_LOG)])
+    assert code == 0
+    assert {"diagnosis", "facts", "recommendations"} <= set(payload)
+    _check_sample(payload)
+
+
+def test_log_stdin() -> None:
+    code, payload = run_json(["log", "-"], stdin=SAMPLE_LOG.read_text(encoding="utf-8"))
+    assert code == 0
+    _check_sample(payload)
+
+
+def test_log_default_is_stdin_subprocess(tmp_path: Path) -> None:
+    proc = _subprocess([sys.executable, "-m", "kvcalc", "log", "--json"], stdin=SAMPLE_LOG.read_text(encoding="utf-8"),
+                       cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    _check_sample(json.loads(proc.stdout))
+
+
+def test_log_text_output() -> None:
+    code, out, err = run(["log", str(SAMPLE_LOG)])
+    assert code == 0 and err == ""
+    assert "started" in out and "476016" in out.replace(",", "")
+
+
+# The error Qwen3-8B with 4 GiB would raise (see TOO_SMALL above), as vLLM ≥ 0.22 prints it.
+TOO_SMALL_LOG = (
+    "(EngineCore_DP0 pid=77) ERROR 05-02 10:00:00 [core.py:700] ValueError: To serve at least one request with the "
+    "model's max seq len (40960), (5.62 GiB KV cache is needed, which is larger than the available KV cache memory "
+    "(4.0 GiB). Based on the available memory, the estimated maximum model length is 29120. Try increasing "
+    "`gpu_memory_utilization` (which also controls CPU memory on the CPU backend) or decreasing `max_model_len` when "
+    "initializing the engine. See https://docs.vllm.ai/en/latest/configuration/conserving_memory/ for more details.\n"
+)
+
+
+def test_log_kv_cache_too_small_exits_1() -> None:
+    code, payload = run_json(["log", "-"], stdin=TOO_SMALL_LOG)
+    assert code == 1
+    assert payload["diagnosis"] == "kv_cache_too_small"
+    facts = payload["facts"]
+    assert facts["max_model_len"] == 40_960
+    assert facts["needed_kv_gib"] == 5.62
+    assert facts["available_kv_gib"] == 4.0
+    assert facts["estimated_max_model_len"] == 29_120
+
+
+def test_log_empty_is_unknown() -> None:
+    code, payload = run_json(["log", "-"], stdin="")
+    assert code == 0
+    assert payload["diagnosis"] == "unknown"
+    assert payload["facts"] == {}
+
+
+def test_log_5mb_random_bytes_is_unknown_under_a_second(tmp_path: Path) -> None:
+    path = tmp_path / "noise.log"
+    path.write_bytes(random.Random(20260814).randbytes(5 * 1024 * 1024))
+    out, err = io.StringIO(), io.StringIO()
+    start = time.perf_counter()
+    code = main(["log", str(path), "--json"], stdout=out, stderr=err)
+    elapsed = time.perf_counter() - start
+    assert json.loads(out.getvalue())["diagnosis"] == "unknown"
+    assert code == 0 and err.getvalue() == ""
+    assert elapsed < 1.0, f"kvcalc log took {elapsed:.2f} s on 5 MB of random bytes (issue 2: under a second)"
