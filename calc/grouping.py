@@ -74,6 +74,16 @@ def _is_uniform(specs: list[AttentionSpec]) -> bool:
     return all(mergeable(first, s) for s in specs[1:])
 
 
+def _merged(specs: list[AttentionSpec]) -> AttentionSpec:
+    """The group's spec: the first layer's, recording any window or chunk another layer carries."""
+    first = specs[0]
+    if type(first) is not FullAttentionSpec:
+        return first
+    window = next((s.sliding_window for s in specs if s.sliding_window is not None), None)
+    chunk = next((s.attention_chunk_size for s in specs if s.attention_chunk_size is not None), None)
+    return replace(first, sliding_window=window, attention_chunk_size=chunk)
+
+
 def _uniform_type(specs: Mapping[str, AttentionSpec]) -> bool:
     """UniformTypeKVCacheSpecs.from_specs: same kind and block size (same window for sliding)."""
     values = list(specs.values())
@@ -141,6 +151,10 @@ def get_kv_cache_groups(layer_specs: Mapping[str, AttentionSpec], *, hma_enabled
         return Grouping(groups=(), kind="empty")
     warnings: tuple[str, ...] = ()
     if not hma_enabled and not _is_uniform(list(specs.values())):
+        if not any(type(s) is FullAttentionSpec for s in specs.values()):
+            # kv_cache_utils.unify_hybrid_kv_cache_specs: nothing to promote the local layers to.
+            raise CalcError("unsupported", "Hybrid KV cache manager is disabled but failed to convert the KV cache "
+                            "specs to one unified type.", field="disable_hybrid_kv_cache_manager")
         full_block = min((s.block_size for s in specs.values() if type(s) is FullAttentionSpec),
                          default=next(iter(specs.values())).block_size)
         promoted = {n: promote_to_full(s, full_block) for n, s in specs.items()}
@@ -149,7 +163,7 @@ def get_kv_cache_groups(layer_specs: Mapping[str, AttentionSpec], *, hma_enabled
         specs = promoted
     values = list(specs.values())
     if _is_uniform(values):
-        return Grouping(groups=(KVCacheGroup(layer_names=tuple(specs), spec=values[0]),), kind="uniform",
+        return Grouping(groups=(KVCacheGroup(layer_names=tuple(specs), spec=_merged(values)),), kind="uniform",
                         warnings=warnings)
     if _uniform_type(specs):
         return Grouping(groups=(KVCacheGroup(layer_names=tuple(specs), spec=UniformTypeSpec(layer_specs=specs)),),

@@ -163,8 +163,18 @@ KVSpec = Union[FullAttentionSpec, MLAAttentionSpec, SlidingWindowSpec, ChunkedLo
 
 
 def mergeable(a: AttentionSpec, b: AttentionSpec) -> bool:
-    """True when vLLM's ``spec.merge`` would accept both in one group."""
-    return type(a) is type(b) and a.merge_key() == b.merge_key()
+    """True when vLLM's ``spec.merge`` would accept both in one group.
+
+    FullAttentionSpec.merge tolerates a recorded window (or chunk) on some layers,
+    but not two different ones.
+    """
+    if type(a) is not type(b) or a.merge_key() != b.merge_key():
+        return False
+    for attr in ("sliding_window", "attention_chunk_size"):
+        x, y = getattr(a, attr), getattr(b, attr)
+        if x is not None and y is not None and x != y:
+            return False
+    return True
 
 
 def promote_to_full(spec: AttentionSpec, block_size: int) -> AttentionSpec:

@@ -191,8 +191,6 @@ def test_merge_kv_cache_spec():
     assert mergeable(full(num_kv_heads=32, sliding_window=1), full(num_kv_heads=32, sliding_window=None))
 
 
-@pytest.mark.xfail(strict=True, reason="mismatch reported to the lead: vLLM's FullAttentionSpec.merge raises "
-                                       "ValueError for two different recorded sliding windows; kvcalc merges them")
 def test_merge_kv_cache_spec_different_recorded_windows():
     # vLLM test_merge_kv_cache_spec: full specs recording windows 1 and 2 cannot be merged (ValueError).
     assert not mergeable(full(num_kv_heads=32, sliding_window=1), full(num_kv_heads=32, sliding_window=2))
@@ -235,9 +233,6 @@ def test_one_worker_hybrid_with_hma_disabled():
     assert num_blocks(g, P * 2 * 32) == 32
 
 
-@pytest.mark.xfail(strict=True, reason="mismatch reported to the lead: vLLM's merged group spec records the "
-                                       "promoted layer's window (FullAttentionSpec(sliding_window=1)); kvcalc keeps "
-                                       "the first layer's spec (sliding_window=None). No effect on the arithmetic")
 def test_one_worker_hybrid_with_hma_disabled_group_spec_records_window():
     # vLLM test_get_kv_cache_config_one_worker expects KVCacheGroupSpec([...], new_kv_cache_spec(sliding_window=1)).
     g = get_kv_cache_groups({"layer_1": full(), "layer_2": sliding()}, hma_enabled=False)
@@ -509,9 +504,6 @@ def test_unify_hybrid_full_sliding_and_chunked():
     assert specs["layer_3"] == full(page_size_padded=32 * 1024, attention_chunk_size=512)
 
 
-@pytest.mark.xfail(strict=True, reason="mismatch reported to the lead: vLLM's unify_hybrid_kv_cache_specs raises "
-                                       "ValueError when HMA is off and no full-attention layer exists; kvcalc "
-                                       "promotes the local layers anyway")
 def test_unify_hybrid_without_full_attention_is_an_error():
     # 4. sliding + chunked with HMA off and no full-attention layer: vLLM raises ValueError.
     from kvcalc.errors import CalcError
