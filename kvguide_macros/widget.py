@@ -329,7 +329,7 @@ def calculator(lang: str, preset: str | None = None, *, page_url: str | None = N
         values = {k: _form_value(v) for k, v in (response.get("inputs") or {}).items()
                   if k in INPUT_NAMES and _form_value(v)}
         reading = response.get("reading") or {}
-        diagnosis = str(reading.get("diagnosis_text") or reading.get("summary") or "")
+        diagnosis = str(reading.get("title") or reading.get("diagnosis") or "")
 
     uid = f"kvcalc-{preset}"
     guide = _guide_href(page_url, lang)
@@ -343,7 +343,8 @@ def calculator(lang: str, preset: str | None = None, *, page_url: str | None = N
         "inputs": values,
         "strings": {key: strings["widget." + key] for key in ("loading", "load_failed", "estimate")},
     }
-    result_json = json.dumps(response.get("result"), sort_keys=True)
+    result = response.get("result")
+    result_attr = "" if result is None else f' data-kvcalc-result="{_e(json.dumps(result, sort_keys=True))}"'
     log_box = (
         f'<details class="kvcalc-log"{" open" if log else ""}><summary>{s("log")}</summary>'
         f'<div class="kvcalc-field" data-kvcalc-field="log"><label for="{uid}-log">{s("log_hint")}</label>'
@@ -353,7 +354,7 @@ def calculator(lang: str, preset: str | None = None, *, page_url: str | None = N
     )
     return (
         f'<div class="kvcalc" data-kvcalc-component="calculator" data-kvcalc-status="loading"'
-        f' data-kvcalc-preset="{_e(preset)}" data-kvcalc-result="{_e(result_json)}" markdown="0">'
+        f' data-kvcalc-preset="{_e(preset)}"{result_attr} markdown="0">'
         f'<script type="application/json" data-kvcalc-config>{_json_attr_safe(config)}</script>'
         f'<div class="kvcalc-head"><strong class="kvcalc-title">{s("title")}</strong>'
         f'<div class="kvcalc-status" data-kvcalc-progress><progress max="3" value="0"></progress>'

@@ -288,11 +288,18 @@ class Calculator {
     }
     const diagnosis = this.out("diagnosis")
     const reading = response.reading
-    diagnosis.textContent = reading ? (reading.diagnosis_text || reading.summary || reading.diagnosis || "") : ""
+    diagnosis.textContent = reading ? (reading.title || reading.diagnosis || "") : ""
     diagnosis.hidden = !diagnosis.textContent
-    this.render(response.report)
-    this.root.classList.remove("kvcalc--stale")
-    this.root.dataset.kvcalcResult = JSON.stringify(response.result)
+    // A log may lack what a plan needs (no model named): the core says what is missing.
+    if (response.replan_error) this.showErrors([response.replan_error])
+    if (response.report && response.result) {
+      this.render(response.report)
+      this.root.classList.remove("kvcalc--stale")
+      this.root.dataset.kvcalcResult = JSON.stringify(response.result)
+    } else {
+      this.root.classList.add("kvcalc--stale")
+      this.root.removeAttribute("data-kvcalc-result")
+    }
     this.root.dataset.kvcalcStatus = "ready"
     if (edited && response.query) this.writeUrl(response.query)
   }
