@@ -182,6 +182,7 @@ BAD_ARGV = [
     ["log", "/nonexistent/kvcalc/vllm.log"],
     ["plan", "--model", "Qwen/Qwen3-8B", "--gpu", "H100-80GB", "--lang", "es", "--max-num-seqs", "0"],
     ["plan", "--model", "Qwen/Qwen3-8B", "--gpu", "H100-80GB", "--lang", "zh", "--block-size", "24"],
+    ["plan", "--model", "Qwen/Qwen3-8B", "--available-kv-gib", "1e300"],  # 1e300 × 2^30 overflows a float
 ]
 
 
@@ -256,6 +257,14 @@ def test_config_file_one_token_too_many(tmp_path: Path) -> None:
     code, result = run_json(["plan", "--config", str(path), "--available-kv-bytes", "1M", "--max-model-len", "1025"])
     assert code == 1  # cdiv(1025, 16) = 65 blocks × 16,384 = 1,064,960 > 1,048,576
     assert result["needed_kv_bytes"] == 1_064_960
+
+
+@pytest.mark.parametrize("bad", [{"sliding_window_pattern": "six", "model_type": "gemma3_text", "sliding_window": 512},
+                                 {"num_experts_per_tok": "two"}], ids=["pattern", "experts"])
+def test_config_with_wrong_types_exit_2(tmp_path: Path, bad: dict) -> None:
+    (tmp_path / "config.json").write_text(json.dumps({**TINY, **bad}), encoding="utf-8")
+    code, out, err = run(["plan", "--config", str(tmp_path), "--gpu", "L4"])
+    assert code == 2 and out == "" and err.count("\n") == 1
 
 
 def test_config_directory_without_config_json(tmp_path: Path) -> None:
