@@ -166,6 +166,9 @@ def main(argv: list[str] | None = None, *, stdout: TextIO | None = None, stderr:
     except CalcError as exc:
         err.write(f"kvcalc: error: {error_message(lang, exc)}\n")
         return 2
+    except RecursionError:
+        err.write("kvcalc: error: input nested too deeply\n")
+        return 2
 
 
 def entry() -> None:

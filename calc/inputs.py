@@ -32,6 +32,7 @@ BLOCK_SIZES = (1, 8, 16, 32, 64, 128, 256)  # vllm/config/cache.py BlockSize
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
 _MAX_CONFIG_CHARS = 2_000_000
+_MAX_GIB = 1_048_576.0  # 1 PiB: far above any GPU, far below float overflow
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -70,6 +71,8 @@ def _model(inputs: Mapping[str, object]) -> tuple[ModelSpec, str]:
                 raise CalcError("config_too_large", "config.json is larger than 2 MB; paste only config.json", field="config")
             try:
                 raw = json.loads(raw)
+            except RecursionError:
+                raise CalcError("config_not_json", "config.json is nested too deeply", field="config", line=1, column=1) from None
             except json.JSONDecodeError as exc:
                 raise CalcError("config_not_json", f"config.json is not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}",
                                 field="config", line=exc.lineno, column=exc.colno) from None
@@ -90,7 +93,7 @@ def _model(inputs: Mapping[str, object]) -> tuple[ModelSpec, str]:
 def _gib(inputs: Mapping[str, object], key: str) -> int | None:
     if not _present(inputs, key):
         return None
-    return gib_to_bytes(parse_float(inputs[key], field=key, minimum=0.0))
+    return gib_to_bytes(parse_float(inputs[key], field=key, minimum=0.0, maximum=_MAX_GIB))
 
 
 def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
@@ -145,6 +148,9 @@ def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
     available = _gib(inputs, "available_kv_gib")
     if _present(inputs, "available_kv_bytes"):
         available = parse_human_int(inputs["available_kv_bytes"], field="available_kv_bytes")
+        if abs(available) > _MAX_GIB * (1 << 30):
+            raise CalcError("out_of_range", f"available_kv_bytes {available} is out of range", field="available_kv_bytes",
+                            value=available, minimum=0, maximum=int(_MAX_GIB) << 30)
     if available is None and kv_bytes is None and gpu_bytes is None:
         raise CalcError("missing_gpu", "give a GPU (--gpu) or its memory (--gpu-memory-gib), or the measured --available-kv-gib",
                         field="gpu")

@@ -113,7 +113,8 @@ def _int(cfg: Mapping[str, object], key: str, *, required: bool = False, minimum
             raise CalcError("config_missing_key", f"config.json has no {key!r}; it is needed to size the KV cache",
                             field="config", key=key)
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or int(value) != value:
+    if (isinstance(value, bool) or not isinstance(value, (int, float))
+            or (isinstance(value, float) and not value.is_integer()) or abs(value) > 1 << 62):
         raise CalcError("config_bad_value", f"config.json: {key!r} must be an integer, got {value!r}",
                         field="config", key=key, value=repr(value))
     if int(value) < minimum:
@@ -205,8 +206,7 @@ def _layer_kinds(text: Mapping[str, object], num_layers: int) -> tuple[tuple[Lay
     if mt in ("gemma2", "gpt_oss") and window:
         return tuple("sliding" if i % 2 == 0 else "full" for i in range(num_layers)), window, None
     if mt in ("gemma3", "gemma3_text", "cohere2") and window:
-        pattern = text.get("sliding_window_pattern") or (4 if mt == "cohere2" else 6)
-        pattern = int(pattern)  # type: ignore[arg-type]
+        pattern = _int(text, "sliding_window_pattern", minimum=1) or (4 if mt == "cohere2" else 6)
         return tuple("full" if (i + 1) % pattern == 0 else "sliding" for i in range(num_layers)), window, None
     if mt in ("llama4", "llama4_text"):
         chunk = _int(text, "attention_chunk_size", minimum=1)
@@ -233,9 +233,12 @@ def _derived_max_len(text: Mapping[str, object], mt: str) -> int:
             rope = rope["full_attention"]
         rope_type = rope.get("rope_type") or rope.get("type")
         factor = rope.get("factor")
+        if isinstance(factor, (int, float)) and not isinstance(factor, bool) and not 0 < factor <= 1e6:
+            raise CalcError("config_bad_value", f"config.json: rope scaling factor {factor!r} is out of range",
+                            field="config", key="rope_scaling", value=repr(factor))
         if rope_type not in (None, "default", "su", "longrope", "llama3", "mrope") and isinstance(factor, (int, float)):
             if rope_type == "yarn" and rope.get("original_max_position_embeddings"):
-                derived = int(rope["original_max_position_embeddings"])  # type: ignore[arg-type]
+                derived = _int(rope, "original_max_position_embeddings", minimum=1) or derived
             derived = int(derived * factor)
     tok_max = text.get("model_max_length")
     if isinstance(tok_max, int) and 0 < tok_max < derived:
@@ -272,25 +275,31 @@ def _quant(text: Mapping[str, object]) -> WeightQuant:
 def _count_parameters(text: Mapping[str, object], *, hidden: int, heads: int, kv_heads: int, head: int,
                       layers: int, vocab: int, inter: int, mla: bool) -> tuple[int, int]:
     """Parameters counted from the config (used when the catalog has no exact figure)."""
-    g = text.get
+    def n(key: str, default: int = 0) -> int:
+        value = _int(text, key)
+        return default if value is None else value
+
     if mla:
-        q_lora = int(g("q_lora_rank") or 0)  # type: ignore[arg-type]
-        kv_lora = int(g("kv_lora_rank"))  # type: ignore[arg-type]
-        rope = int(g("qk_rope_head_dim"))  # type: ignore[arg-type]
-        nope = int(g("qk_nope_head_dim") or 128)  # type: ignore[arg-type]
-        vdim = int(g("v_head_dim") or 128)  # type: ignore[arg-type]
+        q_lora = n("q_lora_rank")
+        kv_lora = n("kv_lora_rank")
+        rope = n("qk_rope_head_dim")
+        nope = n("qk_nope_head_dim", 128)
+        vdim = n("v_head_dim", 128)
         qk = nope + rope
         q = (hidden * q_lora + q_lora * heads * qk) if q_lora else hidden * heads * qk
         attn = q + hidden * (kv_lora + rope) + kv_lora * heads * (nope + vdim) + heads * vdim * hidden
     else:
         attn = hidden * heads * head + 2 * hidden * kv_heads * head + heads * head * hidden
-    experts = int(g("num_experts") or g("num_local_experts") or g("n_routed_experts") or 0)  # type: ignore[arg-type]
-    moe_inter = int(g("moe_intermediate_size") or inter)  # type: ignore[arg-type]
-    shared = int(g("n_shared_experts") or 0)  # type: ignore[arg-type]
-    shared_inter = int(g("shared_expert_intermediate_size") or 0)  # type: ignore[arg-type]
-    dense_first = int(g("first_k_dense_replace") or 0)  # type: ignore[arg-type]
-    mlp_only = g("mlp_only_layers") or []
-    step = int(g("interleave_moe_layer_step") or g("decoder_sparse_step") or 1)  # type: ignore[arg-type]
+    experts = n("num_experts") or n("num_local_experts") or n("n_routed_experts")
+    moe_inter = n("moe_intermediate_size") or inter
+    shared = n("n_shared_experts")
+    shared_inter = n("shared_expert_intermediate_size")
+    dense_first = n("first_k_dense_replace")
+    mlp_only = text.get("mlp_only_layers") or []
+    if not isinstance(mlp_only, (list, tuple)):
+        raise CalcError("config_bad_value", "config.json: 'mlp_only_layers' must be a list", field="config",
+                        key="mlp_only_layers", value=repr(mlp_only))
+    step = n("interleave_moe_layer_step") or n("decoder_sparse_step") or 1
     dense_mlp = 3 * hidden * inter
     expert_params = 0
     total = 0
@@ -304,7 +313,7 @@ def _count_parameters(text: Mapping[str, object], *, hidden: int, heads: int, kv
             mlp = dense_mlp
         total += attn + mlp + 2 * hidden
     embed = vocab * hidden
-    total += embed + (0 if g("tie_word_embeddings") else embed) + hidden
+    total += embed + (0 if text.get("tie_word_embeddings") else embed) + hidden
     return total, expert_params
 
 
@@ -345,7 +354,7 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         kinds, window, chunk = _layer_kinds(text, layers)
     counted, expert_params = _count_parameters(text, hidden=hidden, heads=heads, kv_heads=kv_heads, head=head,
                                                layers=layers, vocab=vocab, inter=inter, mla=mla)
-    experts_per_tok = int(text.get("num_experts_per_tok") or 0)  # type: ignore[arg-type]
+    experts_per_tok = _int(text, "num_experts_per_tok") or 0
     return ModelSpec(
         model_id=model_id, model_type=mt, num_layers=layers, layer_kinds=kinds, head_size=head,
         head_size_v=head, total_num_kv_heads=kv_heads, num_attention_heads=heads, hidden_size=hidden,

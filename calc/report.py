@@ -49,6 +49,21 @@ def _rec_dict(r: Recommendation) -> dict[str, object]:
     }
 
 
+def _budget_dict(b) -> dict[str, object]:
+    """Per-GPU budget in bytes; ``estimated`` lists our estimates, ``given`` what the reader or vLLM fixed."""
+    terms = ("weights", "activation", "non_torch", "cudagraph")
+    if b.source == "profiled":
+        given = ["total"] + [t_ for t_ in terms if t_ not in b.estimated]
+    else:
+        given = ["available"]  # a measured or fixed KV budget: the other terms are not modelled
+    return {
+        "source": b.source, "total_bytes": b.total_bytes, "requested_bytes": b.requested_bytes,
+        "weights_bytes": b.weights_bytes, "activation_bytes": b.activation_bytes,
+        "non_torch_bytes": b.non_torch_bytes, "cudagraph_bytes": b.cudagraph_bytes,
+        "available_bytes": b.available_kv_bytes, "estimated": list(b.estimated), "given": given,
+    }
+
+
 def result_dict(s: Scenario, v: Verdict, recs: list[Recommendation]) -> dict[str, object]:
     """The ``kvcalc plan --json`` object (CLI contract; the widget's ``data-kvcalc-result``)."""
     d = v.deployment
@@ -78,14 +93,9 @@ def result_dict(s: Scenario, v: Verdict, recs: list[Recommendation]) -> dict[str
         "max_concurrency": v.max_concurrency,
         "estimated_max_model_len": v.estimated_max_model_len,
         "kv_cache_groups": len(v.grouping.groups),
-        "budget": {
-            "source": b.source, "total_bytes": b.total_bytes, "requested_bytes": b.requested_bytes,
-            "weights_bytes": b.weights_bytes, "activation_bytes": b.activation_bytes,
-            "non_torch_bytes": b.non_torch_bytes, "cudagraph_bytes": b.cudagraph_bytes,
-            "estimated": list(b.estimated),
-        },
-        "vllm_lines": list(v.vllm_lines),
-        "error": v.error_text,
+        "budget": _budget_dict(b),
+        "vllm_log": [line for line in v.vllm_lines if line != v.error_text],
+        "vllm_error": v.error_text,
         "recommendations": [_rec_dict(r) for r in recs],
     }
 

@@ -74,7 +74,7 @@ def compute(request_json: str) -> str:
     """``compute('{"action": "plan", "lang": "es", "inputs": {...}}')`` → JSON text."""
     try:
         request = json.loads(request_json)
-    except (json.JSONDecodeError, TypeError):
+    except (json.JSONDecodeError, TypeError, RecursionError):
         return json.dumps(_error("en", CalcError("bad_request", "request is not JSON", field=None)), ensure_ascii=False)
     if not isinstance(request, dict):
         return json.dumps(_error("en", CalcError("bad_request", "request must be an object", field=None)), ensure_ascii=False)
