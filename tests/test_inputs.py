@@ -294,3 +294,19 @@ def test_canonical_query_is_ordered_by_input_keys() -> None:
     full = {k: "1" for k in reversed(INPUT_KEYS)}
     assert list(canonical_query(full)) == [k for k in INPUT_KEYS if k != "config"]
     assert canonical_query({}) == {}
+
+
+def test_auto_max_model_len_needs_0_14() -> None:
+    # --max-model-len auto arrived with vLLM PR #29431 (github.com/vllm-project/vllm/pull/29431), first in 0.14.0
+    # (calc/data/vllm_releases.json pr_first_release; vllm-ascend PR #6181 follows it "vLLM version: v0.14.0").
+    from kvcalc.report import error_message
+
+    s = scenario_from_inputs({**BASE, "max_model_len": "auto", "vllm_version": "0.13.0"})
+    with pytest.raises(CalcError) as info:
+        plan(s.model, s.deployment, gpu_name=s.gpu_name)
+    assert (info.value.code, info.value.field) == ("auto_unsupported", "max_model_len")
+    for lang in ("en", "es", "zh"):
+        message = error_message(lang, info.value)
+        assert "0.14" in message and "0.13" not in message, (lang, message)
+    s = scenario_from_inputs({**BASE, "max_model_len": "auto", "vllm_version": "0.14.0"})
+    assert plan(s.model, s.deployment, gpu_name=s.gpu_name).max_model_len > 0
