@@ -4,7 +4,8 @@ Two post-processing steps on every rendered page, in every language pass of
 mkdocs-static-i18n (it re-runs the whole build per language, so
 ``config["theme"]["language"]`` is ``es``, ``zh`` or ``en`` here):
 
-* strip ``<link rel="alternate" href=… hreflang=…>`` from ``<head>``: Material's
+* strip ``<link rel="alternate" href=… hreflang=…>`` from ``<head>`` (pages and
+  the 404 template, which otherwise carries the last page's alternates): Material's
   JavaScript fetches ``<alternate>/sitemap.xml`` for each of them, which 404s on
   every page load and fills the console with errors. The header's language
   switcher uses ``<a hreflang>`` and keeps working.
@@ -18,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["PERMALINK_STRINGS", "on_post_page"]
+__all__ = ["PERMALINK_STRINGS", "on_post_page", "on_post_template"]
 
 _ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*"\s*/?>')
 
@@ -49,3 +50,8 @@ def on_post_page(output: str, page: Any, config: Any) -> str:
     """Remove hreflang alternates and localize permalink labels."""
     lang = str(config["theme"]["language"])
     return _localize_permalinks(_ALTERNATE.sub("", output), lang)
+
+
+def on_post_template(output_content: str, template_name: str, config: Any) -> str:
+    """Remove hreflang alternates from static templates (``404.html``)."""
+    return _ALTERNATE.sub("", output_content)

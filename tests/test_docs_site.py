@@ -381,6 +381,19 @@ def test_nothing_is_fetched_from_another_host(site: BuiltSite) -> None:
     assert not foreign, "resources from other hosts:\n" + "\n".join(foreign)
 
 
+def test_no_hreflang_alternates_in_head(site: BuiltSite) -> None:
+    """hooks.py strips them: Material would fetch <alternate>/sitemap.xml for each and log 404s."""
+    offending = [
+        path.relative_to(site.root).as_posix()
+        for path in _html_files(site)
+        if any(
+            "alternate" in n.attrs.get("rel", "").split() and "hreflang" in n.attrs
+            for n in parse_html(path.read_text(encoding="utf-8")).find_all("link")
+        )
+    ]
+    assert not offending, f"<link rel=alternate hreflang> left in {offending}"
+
+
 def _resolve(site: BuiltSite, page: Path, href: str) -> tuple[Path, str] | None:
     """Map a same-site href to (file, fragment); None for other hosts and schemes."""
     parts = urlsplit(href)
