@@ -8,6 +8,7 @@ workers) and vllm/v1/engine/core.py ``_initialize_kv_caches`` (capacity log).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from . import vllm_text
 from .budget import MemoryBudget, memory_budget
@@ -115,7 +116,13 @@ def _flat_specs(grouping: Grouping) -> dict[str, AttentionSpec]:
     return out
 
 
+@lru_cache(maxsize=512)
 def plan(model: ModelSpec, dep: Deployment, *, gpu_name: str | None = None) -> Verdict:
+    """Plan ``model`` on ``dep`` as vLLM's engine core would.
+
+    Cached: the report asks the same what-ifs (feasible table, advice) again on
+    every keystroke in the calculator; inputs and verdicts are immutable.
+    """
     rules = dep.rules
     mnbt, mns = batch_defaults(dep, gpu_name)
     block = dep.effective_block_size
