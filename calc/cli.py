@@ -15,7 +15,7 @@ from .advice import recommend
 from .errors import CalcError
 from .inputs import scenario_from_inputs
 from .kv_spec import KV_CACHE_DTYPES
-from .report import build_report, error_message, result_dict
+from .report import build_report, error_message, recommendation_dict, result_dict
 from .units import GB, GiB, fmt_int
 from .verdict import plan
 
@@ -66,9 +66,14 @@ def _read_config(path: str) -> str:
     if p.is_dir():
         p = p / "config.json"
     try:
-        return p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise CalcError("config_not_json", f"{p} is not UTF-8 text", field="config", line=1, column=1) from None
     except OSError as exc:
-        raise CalcError("config_unreadable", f"cannot read {p}: {exc.strerror or exc}", field="config") from None
+        raise CalcError("config_unreadable", f"cannot read {p}: {exc.strerror or exc}", field="config", value=str(p)) from None
+    if not text.strip():
+        raise CalcError("config_not_json", f"{p} is empty", field="config", line=1, column=1)
+    return text
 
 
 def _table(rows: list[tuple[str, str]]) -> str:
@@ -127,11 +132,11 @@ def _log(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         try:
             raw = Path(args.path).read_bytes()
         except OSError as exc:
-            raise CalcError("log_unreadable", f"cannot read {args.path}: {exc.strerror or exc}", field="log") from None
+            raise CalcError("log_unreadable", f"cannot read {args.path}: {exc.strerror or exc}", field="log",
+                            value=args.path) from None
         text = raw.decode("utf-8", errors="replace")
     d = diagnose(text)
-    recs = [{"code": r.code, "anchor": r.anchor, "page": r.page, "settings": dict(r.settings),
-             "fits": None if r.verdict is None else r.verdict.fits} for r in d.recommendations]
+    recs = [recommendation_dict(r) for r in d.recommendations]
     payload = {"diagnosis": d.reading.diagnosis, "facts": dict(d.reading.facts), "inputs": d.inputs,
                "recommendations": recs,
                "plan": result_dict(d.scenario, d.verdict, d.recommendations) if d.verdict and d.scenario else None}

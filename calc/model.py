@@ -30,6 +30,7 @@ UNSUPPORTED_HYBRID_TYPES = frozenset({
     "rwkv6", "rwkv7", "recurrent_gemma", "xlstm", "kimi_linear", "hunyuan_v1_dense_mamba",
 })
 
+_MAX_LAYERS = 10_000  # far above any model; keeps a typo from allocating millions of layer specs
 _KV_HEAD_KEYS = ("n_head_kv", "num_kv_heads", "num_key_value_heads", "multi_query_group_num", "num_attention_groups")
 _MAX_LEN_KEYS = ("max_position_embeddings", "n_positions", "max_seq_len", "seq_length", "model_max_length",
                  "max_sequence_length", "max_seq_length", "seq_len")
@@ -106,7 +107,8 @@ class ModelSpec:
         return "mha" if self.total_num_kv_heads == self.num_attention_heads else "gqa"
 
 
-def _int(cfg: Mapping[str, object], key: str, *, required: bool = False, minimum: int = 0) -> int | None:
+def _int(cfg: Mapping[str, object], key: str, *, required: bool = False, minimum: int = 0,
+         maximum: int = 1 << 40) -> int | None:
     value = cfg.get(key)
     if value is None:
         if required:
@@ -117,8 +119,8 @@ def _int(cfg: Mapping[str, object], key: str, *, required: bool = False, minimum
             or (isinstance(value, float) and not value.is_integer()) or abs(value) > 1 << 62):
         raise CalcError("config_bad_value", f"config.json: {key!r} must be an integer, got {value!r}",
                         field="config", key=key, value=repr(value))
-    if int(value) < minimum:
-        raise CalcError("config_bad_value", f"config.json: {key!r} must be at least {minimum}, got {value!r}",
+    if not minimum <= int(value) <= maximum:
+        raise CalcError("config_bad_value", f"config.json: {key!r} must be between {minimum} and {maximum}, got {value!r}",
                         field="config", key=key, value=repr(value))
     return int(value)
 
@@ -329,7 +331,8 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         raise CalcError("unsupported_architecture",
                         f"{mt}: Mamba/linear-attention hybrid models are not supported yet (their state pages follow other rules); give --available-kv-gib and read vLLM's own log instead",
                         field="config", model_type=mt)
-    layers = _int(text, "num_hidden_layers") or _int(text, "n_layer") or _int(text, "num_layers")
+    layers = (_int(text, "num_hidden_layers", maximum=_MAX_LAYERS) or _int(text, "n_layer", maximum=_MAX_LAYERS)
+              or _int(text, "num_layers", maximum=_MAX_LAYERS))
     if not layers:
         raise CalcError("config_missing_key", "config.json has no 'num_hidden_layers'", field="config", key="num_hidden_layers")
     heads = _int(text, "num_attention_heads", minimum=1) or _int(text, "n_head", minimum=1)

@@ -18,7 +18,7 @@ from .strings import STRINGS, t
 from .units import GB, GiB, fmt_int
 from .verdict import Verdict, plan
 
-__all__ = ["gib_gb", "result_dict", "serve_command", "build_report", "error_message", "feasible_rows",
+__all__ = ["gib_gb", "result_dict", "recommendation_dict", "serve_command", "build_report", "error_message", "feasible_rows",
            "concurrency_points", "FEASIBLE_LENGTHS"]
 
 FEASIBLE_LENGTHS = (4096, 8192, 16384, 32768, 65536, 131072)
@@ -34,7 +34,7 @@ def _gib(n: int) -> str:
     return f"{n / GiB:.2f} GiB"
 
 
-def _rec_dict(r: Recommendation) -> dict[str, object]:
+def recommendation_dict(r: Recommendation) -> dict[str, object]:
     v = r.verdict
     return {
         "code": r.code, "anchor": r.anchor, "page": r.page, "settings": dict(r.settings),
@@ -96,7 +96,7 @@ def result_dict(s: Scenario, v: Verdict, recs: list[Recommendation]) -> dict[str
         "budget": _budget_dict(b),
         "vllm_log": [line for line in v.vllm_lines if line != v.error_text],
         "vllm_error": v.error_text,
-        "recommendations": [_rec_dict(r) for r in recs],
+        "recommendations": [recommendation_dict(r) for r in recs],
     }
 
 

@@ -10,6 +10,8 @@ __all__ = ["LANGS", "STRINGS", "t"]
 LANGS = ("es", "zh", "en")
 
 EN: dict[str, str] = {
+    'err.config_unreadable': 'Cannot read the config.json at {value}.',
+    'err.log_unreadable': 'Cannot read the log file {value}.',
     "widget.title": 'vLLM KV cache calculator',
     "widget.deployment": 'Deployment',
     "widget.results": 'Result',
@@ -117,7 +119,7 @@ EN: dict[str, str] = {
     "err.missing_gpu": "Choose a GPU, enter its memory, or enter the measured available KV memory.",
     "err.tp_not_divisor": "The model's {limit} attention heads cannot be split over {value} GPUs: tensor parallel size must divide them.",
     "err.max_model_len_too_long": "max_model_len {value} is longer than the model's maximum ({limit}); vLLM refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1.",
-    "err.auto_unsupported": "--max-model-len auto needs vLLM 0.13 or newer.",
+    "err.auto_unsupported": "--max-model-len auto needs vLLM 0.14 or newer.",
     "err.bad_version": "vLLM version \"{value}\" is not recognised (examples: 0.10.1, 0.11.0, latest).",
     "err.unknown_input": "Unknown input \"{value}\".",
     "err.unsupported": "This combination is not supported by vLLM.",
@@ -183,6 +185,8 @@ EN: dict[str, str] = {
 }
 
 ES: dict[str, str] = {
+    'err.config_unreadable': 'No se puede leer el config.json en {value}.',
+    'err.log_unreadable': 'No se puede leer el archivo de registro {value}.',
     "widget.title": 'Calculadora de la caché KV de vLLM',
     "widget.deployment": 'Despliegue',
     "widget.results": 'Resultado',
@@ -285,7 +289,7 @@ ES: dict[str, str] = {
     "err.missing_gpu": "Elija una GPU, introduzca su memoria o la memoria KV disponible medida.",
     "err.tp_not_divisor": "Las {limit} cabezas de atención del modelo no se pueden repartir entre {value} GPU: el tamaño del paralelismo tensorial debe dividirlas.",
     "err.max_model_len_too_long": "max_model_len {value} supera el máximo del modelo ({limit}); vLLM lo rechaza salvo con VLLM_ALLOW_LONG_MAX_MODEL_LEN=1.",
-    "err.auto_unsupported": "--max-model-len auto requiere vLLM 0.13 o posterior.",
+    "err.auto_unsupported": "--max-model-len auto requiere vLLM 0.14 o posterior.",
     "err.bad_version": "No se reconoce la versión de vLLM «{value}» (ejemplos: 0.10.1, 0.11.0, latest).",
     "err.unknown_input": "Entrada desconocida «{value}».",
     "err.unsupported": "vLLM no admite esta combinación.",
@@ -348,6 +352,8 @@ ES: dict[str, str] = {
 }
 
 ZH: dict[str, str] = {
+    'err.config_unreadable': '无法读取 {value} 处的 config.json。',
+    'err.log_unreadable': '无法读取日志文件 {value}。',
     "widget.title": 'vLLM KV 缓存计算器',
     "widget.deployment": '部署',
     "widget.results": '结果',
@@ -450,7 +456,7 @@ ZH: dict[str, str] = {
     "err.missing_gpu": "请选择 GPU、填写显存大小，或填写实测的可用 KV 显存。",
     "err.tp_not_divisor": "模型的 {limit} 个注意力头无法平均分到 {value} 张 GPU 上：张量并行数必须能整除它。",
     "err.max_model_len_too_long": "max_model_len {value} 超过模型上限（{limit}）；除非设置 VLLM_ALLOW_LONG_MAX_MODEL_LEN=1，vLLM 会拒绝。",
-    "err.auto_unsupported": "--max-model-len auto 需要 vLLM 0.13 或更新版本。",
+    "err.auto_unsupported": "--max-model-len auto 需要 vLLM 0.14 或更新版本。",
     "err.bad_version": "无法识别 vLLM 版本 “{value}”（例如 0.10.1、0.11.0、latest）。",
     "err.unknown_input": "未知输入 “{value}”。",
     "err.unsupported": "vLLM 不支持这种组合。",

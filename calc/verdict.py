@@ -136,7 +136,7 @@ def plan(model: ModelSpec, dep: Deployment, *, gpu_name: str | None = None) -> V
     derived = model.derived_max_model_len
     requested_len = dep.max_model_len if dep.max_model_len is not None else derived
     if requested_len == -1 and not rules.auto_fit:
-        raise CalcError("auto_unsupported", f"--max-model-len auto needs vLLM 0.13 or newer (rules: {rules.description})",
+        raise CalcError("auto_unsupported", f"--max-model-len auto needs vLLM 0.14 or newer (rules: {rules.description})",
                         field="max_model_len", value="auto")
     if requested_len > derived:
         raise CalcError("max_model_len_too_long",
@@ -204,7 +204,7 @@ def plan(model: ModelSpec, dep: Deployment, *, gpu_name: str | None = None) -> V
         return plans
 
     if rules.v0_engine:
-        return _plan_v0(result, stage_plans, workers, stage_avail, requested_len, lines, rules, mnbt)
+        return _plan_v0(result, stage_plans, workers, stage_avail, requested_len, lines, rules, derived)
 
     if available <= 0:
         plans = stage_plans(requested_len if requested_len > 0 else derived, 1)
@@ -228,7 +228,10 @@ def plan(model: ModelSpec, dep: Deployment, *, gpu_name: str | None = None) -> V
         err = vllm_text.kv_cache_too_small_error(max_model_len=length, needed=worst.needed_kv_bytes,
                                                  available=worst.available_kv_bytes,
                                                  estimated=worst.estimated_max_model_len, rules=rules)
-        return result("does_not_fit", length, plans, worst.stage, err, est=worst.estimated_max_model_len)
+        # vLLM's message quotes the first failing worker's estimate; the figure we report is the
+        # largest length every stage can hold (with uneven PP stages the two can differ).
+        return result("does_not_fit", length, plans, worst.stage, err,
+                      est=min(p.estimated_max_model_len for p in plans))
 
     blocks_each = []
     for p in plans:
@@ -258,7 +261,7 @@ def plan(model: ModelSpec, dep: Deployment, *, gpu_name: str | None = None) -> V
 _V0_SWAP_SPACE_BYTES = 4 << 30  # vllm/config.py CacheConfig.swap_space default (4 GiB)
 
 
-def _plan_v0(result, stage_plans, workers, stage_avail, length, lines, rules, mnbt):
+def _plan_v0(result, stage_plans, workers, stage_avail, length, lines, rules, derived):
     """The V0 engine (before 0.8.0): blocks from memory, then ``max_model_len <= blocks × block_size``.
 
     vllm/worker/worker.py ``determine_num_available_blocks`` / ``raise_if_cache_size_invalid``.
@@ -288,4 +291,4 @@ def _plan_v0(result, stage_plans, workers, stage_avail, length, lines, rules, mn
                       vllm_text.v0_too_small_error(max_model_len=length, max_tokens=max_tokens),
                       est=max_tokens)
     return result("fits", length, plans, 0, None, blocks=blocks, tokens=max_tokens, conc=conc,
-                  bpr=cdiv(length, block_size), est=max_tokens)
+                  bpr=cdiv(length, block_size), est=min(max_tokens, derived))
