@@ -29,10 +29,10 @@ class Point:
 
 def budget_bar_svg(title: str, segments: list[Segment], total_bytes: int) -> str:
     """One horizontal stacked bar of the per-GPU budget, with a legend."""
-    width, bar_h, pad = 640, 36, 8
+    width, bar_h, pad = 480, 32, 8
     legend_h = 22 * len(segments)
     height = 30 + bar_h + pad * 2 + legend_h
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" class="kvcalc-chart kvcalc-chart-budget">',
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" font-size="13" class="kvcalc-svg kvcalc-svg-budget">',
              f'<title>{escape(title)}</title>',
              f'<text x="0" y="18" class="kvcalc-chart-title">{escape(title)}</text>']
     x = 0.0
@@ -56,7 +56,7 @@ def concurrency_svg(title: str, x_label: str, y_label: str, points: list[Point],
                     marker_label: str) -> str:
     """Maximum concurrency against max_model_len (log2 x axis), the reader's point marked."""
     import math
-    width, height, left, bottom, top, right = 640, 300, 56, 44, 28, 16
+    width, height, left, bottom, top, right = 480, 260, 48, 40, 28, 12
     pw, ph = width - left - right, height - top - bottom
     xs = [p.x for p in points] + ([marker.x] if marker else [])
     if not xs:
@@ -67,7 +67,7 @@ def concurrency_svg(title: str, x_label: str, y_label: str, points: list[Point],
         return left + (math.log2(v) - x0) / max(x1 - x0, 1e-9) * pw
     def sy(v: float) -> float:
         return top + ph - v / y1 * ph
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" class="kvcalc-chart kvcalc-chart-concurrency">',
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" font-size="12" class="kvcalc-svg kvcalc-svg-concurrency">',
              f'<title>{escape(title)}</title>',
              f'<text x="0" y="16" class="kvcalc-chart-title">{escape(title)}</text>',
              f'<line x1="{left}" y1="{top + ph}" x2="{left + pw}" y2="{top + ph}" stroke="currentColor"/>',

@@ -13,7 +13,7 @@ from .advice import Recommendation
 from .errors import CalcError
 from .inputs import Scenario
 from .kv_spec import SizingContext
-from .planner import blocks_per_request, max_memory_usage_bytes
+from .planner import blocks_per_request, max_memory_usage_bytes, num_blocks
 from .strings import STRINGS, t
 from .units import GB, GiB, fmt_int
 from .verdict import Verdict, plan
@@ -155,10 +155,14 @@ def serve_command(s: Scenario, changes: dict[str, object] | None = None) -> str:
 
 
 def concurrency_points(v: Verdict) -> list[charts.Point]:
-    """Maximum concurrency at each power-of-two length up to the model's limit, for the current budget."""
-    if not v.fits or not v.num_gpu_blocks:
+    """Maximum concurrency at each power-of-two length up to the model's limit, for this budget.
+
+    Drawn for failing scenarios too: it shows how short the context must be to start.
+    """
+    if v.status in ("no_memory", "auto_fit_failed") or v.deployment.rules.v0_engine:
         return []
-    stage = v.stages[0]
+    stage = v.stages[v.limiting_stage]
+    blocks = v.num_gpu_blocks if v.num_gpu_blocks is not None else num_blocks(stage.grouping, stage.available_kv_bytes)
     points = []
     length = 1024
     top = max(v.derived_max_model_len, v.max_model_len)
@@ -166,7 +170,7 @@ def concurrency_points(v: Verdict) -> list[charts.Point]:
         ctx = SizingContext(max_model_len=length, in_flight_tokens=v.in_flight_tokens)
         if max_memory_usage_bytes(stage.grouping, ctx) <= stage.available_kv_bytes:
             bpr = blocks_per_request(stage.grouping, ctx, sum_groups=v.deployment.rules.sum_group_blocks)
-            points.append(charts.Point(x=length, y=v.num_gpu_blocks / bpr))
+            points.append(charts.Point(x=length, y=blocks / bpr))
         length *= 2
     return points
 
@@ -225,7 +229,7 @@ def _rec_view(lang: str, s: Scenario, r: Recommendation) -> dict[str, object]:
         outcome = t(lang, "rec.result.fits", concurrency=f"{v.max_concurrency:.2f}", max_model_len=fmt_int(v.max_model_len))
     else:
         outcome = t(lang, "rec.result.does_not_fit", needed=_gib(v.needed_kv_bytes), available=_gib(max(v.available_kv_bytes, 0)))
-    figures = [{"label": t(lang, "widget.verdict"), "value": outcome}]
+    figures = [{"label": t(lang, "widget.results"), "value": outcome}]
     if r.code == "kv_cache_memory_bytes" and v is not None and s.deployment.gpu_memory_bytes:
         b = v.budget
         base = plan(s.model, replace(s.deployment, kv_cache_memory_bytes=None), gpu_name=s.gpu_name).budget if b.source == "kv_cache_memory_bytes" else b
