@@ -81,13 +81,19 @@ def _model(inputs: Mapping[str, object]) -> tuple[ModelSpec, str]:
         name = str(raw.get("_name_or_path") or "").strip() or "<your-model>"
         return normalize_config(raw, model_id=name), name
     if _present(inputs, "model"):
-        try:
-            entry = catalog.find_model(str(inputs["model"]).strip())
-        except LookupError as exc:
-            raise CalcError("unknown_model", f"unknown model {str(inputs['model']).strip()!r}; {exc.args[0] if exc.args else ''}".rstrip("; "),
-                            field="model", value=str(inputs["model"]).strip()) from None
+        entry = _lookup(catalog.find_model, inputs, "model")
         return normalize_config(entry.config, model_id=entry.id, num_parameters=entry.num_parameters), entry.id
     raise CalcError("missing_model", "give a model (--model, a catalog id) or a config.json (--config)", field="model")
+
+
+def _lookup(find, inputs: Mapping[str, object], key: str):
+    """A catalog entry by id; a miss becomes ``unknown_<key>`` with the catalog's close matches."""
+    value = str(inputs[key]).strip()
+    try:
+        return find(value)
+    except LookupError as exc:
+        hint = exc.args[0] if exc.args else ""
+        raise CalcError(f"unknown_{key}", f"unknown {key} {value!r}; {hint}".rstrip("; "), field=key, value=value) from None
 
 
 def _gib(inputs: Mapping[str, object], key: str) -> int | None:
@@ -108,11 +114,7 @@ def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
         gpu_bytes = gib_to_bytes(parse_float(inputs["gpu_memory_gib"], field="gpu_memory_gib", minimum=0.0,
                                              maximum=4096.0, exclusive_minimum=True))
     elif _present(inputs, "gpu"):
-        try:
-            gpu = catalog.find_gpu(str(inputs["gpu"]).strip())
-        except LookupError as exc:
-            raise CalcError("unknown_gpu", f"unknown GPU {str(inputs['gpu']).strip()!r}; {exc.args[0] if exc.args else ''}".rstrip("; "),
-                            field="gpu", value=str(inputs["gpu"]).strip()) from None
+        gpu = _lookup(catalog.find_gpu, inputs, "gpu")
         gpu_id, gpu_name, gpu_bytes = gpu.id, gpu.name, gpu.memory_bytes
     tp = parse_int(inputs["tensor_parallel_size"], field="tensor_parallel_size", maximum=1024) if _present(inputs, "tensor_parallel_size") else 1
     pp = parse_int(inputs["pipeline_parallel_size"], field="pipeline_parallel_size", maximum=1024) if _present(inputs, "pipeline_parallel_size") else 1

@@ -16,19 +16,7 @@ import pathlib
 import statistics
 from typing import NamedTuple
 
-try:
-    from kvcalc.estimates import activation_peak_bytes, cudagraph_bytes, cudagraph_capture_sizes, non_torch_bytes
-except ImportError:  # package not installed yet: load the module from its file
-    import importlib.util
-    import sys
-
-    _spec = importlib.util.spec_from_file_location(
-        "kvcalc_estimates", pathlib.Path(__file__).parents[1] / "calc" / "estimates.py")
-    _mod = importlib.util.module_from_spec(_spec)
-    sys.modules[_spec.name] = _mod
-    _spec.loader.exec_module(_mod)
-    activation_peak_bytes, cudagraph_bytes = _mod.activation_peak_bytes, _mod.cudagraph_bytes
-    cudagraph_capture_sizes, non_torch_bytes = _mod.cudagraph_capture_sizes, _mod.non_torch_bytes
+from kvcalc.estimates import activation_peak_bytes, cudagraph_bytes, cudagraph_capture_sizes, non_torch_bytes
 
 GIB = 2**30
 H100 = int(79.19 * GIB)

@@ -15,18 +15,7 @@ import time
 
 import pytest
 
-try:
-    from kvcalc.logparse import DIAGNOSES, LogReading, parse_log
-except ImportError:  # package not installed yet: load the module from its file
-    import importlib.util
-    import sys
-
-    _spec = importlib.util.spec_from_file_location(
-        "kvcalc_logparse", pathlib.Path(__file__).parents[1] / "calc" / "logparse.py")
-    _mod = importlib.util.module_from_spec(_spec)
-    sys.modules[_spec.name] = _mod
-    _spec.loader.exec_module(_mod)
-    DIAGNOSES, LogReading, parse_log = _mod.DIAGNOSES, _mod.LogReading, _mod.parse_log
+from kvcalc.logparse import DIAGNOSES, LogReading, parse_log
 
 LOGS = pathlib.Path(__file__).parent / "data" / "logs"
 
