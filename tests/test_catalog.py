@@ -191,6 +191,46 @@ def test_exact_parameter_count_from_safetensors_index() -> None:
     assert catalog.find_model("meta-llama/Llama-3.1-70B-Instruct").num_parameters == 70553706496
 
 
+def test_qwen3_32b_awq_int4_checkpoint() -> None:
+    # Qwen3-32B-AWQ config: "quantization_config": {"bits": 4, "group_size": 128, "quant_method": "awq",
+    # "version": "gemm", "zero_point": true}, "dtype": "float16"; same 64 layers / 8 KV heads as Qwen3-32B
+    cfg = _config("Qwen/Qwen3-32B-AWQ")
+    quant = cfg["quantization_config"]
+    assert (quant["quant_method"], quant["bits"], quant["group_size"], quant["zero_point"]) == ("awq", 4, 128, True)
+    assert cfg["dtype"] == "float16"
+    assert (cfg["num_hidden_layers"], cfg["num_key_value_heads"], cfg["head_dim"]) == (64, 8, 128)
+    assert cfg["sliding_window"] is None
+
+
+def test_mistral_small_31_reads_the_text_config() -> None:
+    # config.json: "model_type": "mistral3" wrapping text_config "model_type": "mistral", 40 layers,
+    # 32 Q / 8 KV heads, "head_dim": 128 (5120 / 32 = 160 would be wrong), "sliding_window": null,
+    # "max_position_embeddings": 131072
+    cfg = _config("mistralai/Mistral-Small-3.1-24B-Instruct-2503")
+    assert (cfg["wrapper_model_type"], cfg["model_type"]) == ("mistral3", "mistral")
+    assert (cfg["num_hidden_layers"], cfg["num_attention_heads"], cfg["num_key_value_heads"]) == (40, 32, 8)
+    assert cfg["head_dim"] == 128
+    assert cfg["sliding_window"] is None
+    assert cfg["max_position_embeddings"] == 131072
+    assert cfg["dtype"] == "bfloat16"
+
+
+def test_glm45_air_moe_with_declared_head_dim() -> None:
+    # config.json: "model_type": "glm4_moe", 46 layers, 96 Q / 8 KV heads, "head_dim": 128
+    # (4096 / 96 is not even an integer), 128 routed + 1 shared expert, 8 per token,
+    # "first_k_dense_replace": 1, "num_nextn_predict_layers": 1, 131072 positions, no window
+    cfg = _config("zai-org/GLM-4.5-Air")
+    assert cfg["model_type"] == "glm4_moe"
+    assert (cfg["num_hidden_layers"], cfg["num_attention_heads"], cfg["num_key_value_heads"]) == (46, 96, 8)
+    assert cfg["head_dim"] == 128
+    assert (cfg["n_routed_experts"], cfg["n_shared_experts"], cfg["num_experts_per_tok"]) == (128, 1, 8)
+    assert cfg["first_k_dense_replace"] == 1
+    assert cfg["num_nextn_predict_layers"] == 1
+    assert cfg["max_position_embeddings"] == 131072
+    assert cfg["sliding_window"] is None
+    assert "quantization_config" not in cfg
+
+
 def test_catalog_config_is_read_only() -> None:
     cfg = catalog.find_model("Qwen/Qwen3-8B").config
     with pytest.raises(TypeError):
