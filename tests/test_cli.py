@@ -54,6 +54,9 @@ def run_json(argv: list[str], stdin: str = "") -> tuple[int, dict]:
 
 
 def _subprocess(cmd: list[str], stdin: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    # stdin never inherited: a command that read the terminal would hang the test run
+    if stdin is None:
+        return subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120, cwd=cwd)
     return subprocess.run(cmd, input=stdin, capture_output=True, text=True, timeout=120, cwd=cwd)
 
 
@@ -265,6 +268,16 @@ def test_config_with_wrong_types_exit_2(tmp_path: Path, bad: dict) -> None:
     (tmp_path / "config.json").write_text(json.dumps({**TINY, **bad}), encoding="utf-8")
     code, out, err = run(["plan", "--config", str(tmp_path), "--gpu", "L4"])
     assert code == 2 and out == "" and err.count("\n") == 1
+
+
+def test_empty_config_file_is_a_config_error(tmp_path: Path) -> None:
+    # The reader did give --config; "choose a model" would send them the wrong way.
+    from kvcalc.strings import STRINGS
+
+    (tmp_path / "config.json").write_text("", encoding="utf-8")
+    code, out, err = run(["plan", "--config", str(tmp_path), "--gpu", "L4"])
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert STRINGS["en"]["err.missing_model"] not in err, err
 
 
 def test_config_directory_without_config_json(tmp_path: Path) -> None:
