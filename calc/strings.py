@@ -521,7 +521,7 @@ ZH: dict[str, str] = {
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}
 
 
-def t(lang: str, key: str, **params: object) -> str:
+def t(lang: str, key: str, /, **params: object) -> str:
     """The string for ``key`` in ``lang`` (English when the language is unknown)."""
     table = STRINGS.get(lang, EN)
     return table[key].format(**params) if params else table[key]
