@@ -5,16 +5,19 @@ Measures, in one run and on the same machine:
 - time to a ready calculator (navigation start -> ``data-kvcalc-status="ready"``),
   cold (fresh browser context, empty cache) and warm (second visit in the same
   context), against a bare page that only runs ``loadPyodide()`` from the same
-  self-hosted runtime (written to a temporary directory);
+  self-hosted runtime (written to a temporary directory); for information, the
+  same bare call inside a module worker is timed too;
+- the calculator page's start-up timeline (its ``kvcalc:*`` performance marks);
 - recompute latency: from the ``input`` event on a field to the change of
   ``data-kvcalc-result``, timed with ``performance.now()`` inside the page;
 - bytes transferred by a guide page without a calculator, a guide page with
   presets (before and after the reader scrolls to one) and the calculator page.
 
-Prints medians of ``--runs`` runs (default 5) and, with ``--write``, replaces
-``bench/RESULTS.md``. Needs a built site (``make site``) and Debian's chromium.
+Prints medians of ``--runs`` runs (default 5) and, with ``--write``, rewrites
+``bench/RESULTS.md`` (keeping its hand-written "Reading the figures" section). Needs a built site (``make site``) and Debian's chromium.
 
     .venv/bin/python bench/web_bench.py [--site-dir site] [--runs 5] [--edits 40] [--write]
+        [--only ready|timeline|recompute|bytes ...]
 """
 
 from __future__ import annotations
@@ -40,6 +43,8 @@ CHROMIUM = os.environ.get("KVGUIDE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"]
 TIMEOUT_MS = 120_000
+#: The heading of RESULTS.md's hand-written section, which --write keeps.
+HAND_WRITTEN = "## Reading the figures"
 
 #: Records when any calculator first turns ready (performance.now(), ms since navigation).
 READY_PROBE = """
@@ -63,6 +68,26 @@ BARE_PAGE = """<!doctype html>
   window.__kvReadyAt = performance.now()
   document.getElementById("out").textContent = "ready"
 </script></body></html>
+"""
+
+#: Extra reference (information only): the same bare ``loadPyodide()``, inside a module worker.
+BARE_WORKER_PAGE = """<!doctype html>
+<html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>bare loadPyodide in a worker</title></head>
+<body><p id="out">loading</p>
+<script type="module">
+  const worker = new Worker("./worker.js", { type: "module" })
+  worker.onmessage = () => {
+    window.__kvReadyAt = performance.now()
+    document.getElementById("out").textContent = "ready"
+  }
+</script></body></html>
+"""
+
+BARE_WORKER = """
+import { loadPyodide } from "./assets/pyodide/pyodide.mjs"
+const indexURL = new URL("./assets/pyodide/", location.href).href
+await loadPyodide({ indexURL })
+self.postMessage("ready")
 """
 
 #: In the page: edit max_model_len `n` times, each time timing input event -> result change.
@@ -189,6 +214,55 @@ def measure_recompute(browser: Browser, url: str, edits: int) -> list[float]:
         context.close()
 
 
+#: In the page: the first time of every `kvcalc:*` mark and of a few navigation milestones (ms).
+TIMELINE = """
+() => {
+  const out = {}
+  const nav = performance.getEntriesByType("navigation")[0]
+  if (nav) {
+    out["nav:responseEnd"] = nav.responseEnd
+    out["nav:domInteractive"] = nav.domInteractive
+    out["nav:domContentLoaded"] = nav.domContentLoadedEventEnd
+    out["nav:load"] = nav.loadEventEnd || null
+  }
+  for (const entry of performance.getEntriesByType("mark"))
+    if (entry.name.startsWith("kvcalc:") && !(entry.name in out)) out[entry.name] = entry.startTime
+  if (window.__kvReadyAt !== undefined) out["ready (status attribute)"] = window.__kvReadyAt
+  return out
+}
+"""
+
+
+def measure_timeline(browser: Browser, url: str) -> tuple[dict[str, float], dict[str, float]]:
+    """The page's timeline of a cold and then a warm visit in one fresh context."""
+    context = new_context(browser)
+    try:
+        page = context.new_page()
+        time_to_ready(page, url)
+        cold = page.evaluate(TIMELINE)
+        page.goto("about:blank")
+        time_to_ready(page, url)
+        warm = page.evaluate(TIMELINE)
+        return cold, warm
+    finally:
+        context.close()
+
+
+def timeline_table(runs: list[tuple[dict[str, float], dict[str, float]]]) -> list[str]:
+    """Markdown rows: each milestone's median time since navigation, cold and warm."""
+    names: list[str] = []
+    for cold, warm in runs:
+        names += [n for n in dict.fromkeys([*cold, *warm]) if n not in names]
+
+    def med_of(which: int, name: str) -> str:
+        values = [r[which][name] for r in runs if r[which].get(name) is not None]
+        return f"{median(values):.0f}" if values else "–"
+
+    rows = sorted(names, key=lambda n: float(med_of(1, n)) if med_of(1, n) != "–" else 1e9)
+    return ["| milestone | cold (ms) | warm (ms) |", "|---|---:|---:|",
+            *[f"| `{n}` | {med_of(0, n)} | {med_of(1, n)} |" for n in rows]]
+
+
 def median(values: list[float]) -> float:
     return statistics.median(values)
 
@@ -199,7 +273,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--edits", type=int, default=40)
     parser.add_argument("--write", action="store_true", help="write bench/RESULTS.md")
+    parser.add_argument("--only", choices=["ready", "timeline", "recompute", "bytes"], action="append",
+                        help="measure only these parts (repeatable; implies no --write)")
     args = parser.parse_args(argv)
+    parts = set(args.only or ["ready", "timeline", "recompute", "bytes"])
     site = args.site_dir.resolve()
     if not (site / "calculator" / "index.html").is_file() or not (site / "assets" / "pyodide").is_dir():
         print(f"{site} has no built calculator: run `make web-assets site` first", file=sys.stderr)
@@ -208,6 +285,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
         bare_dir = Path(tmp)
         (bare_dir / "index.html").write_text(BARE_PAGE, encoding="utf-8")
+        (bare_dir / "worker.html").write_text(BARE_WORKER_PAGE, encoding="utf-8")
+        (bare_dir / "worker.js").write_text(BARE_WORKER, encoding="utf-8")
         (bare_dir / "assets").mkdir()
         os.symlink(site / "assets" / "pyodide", bare_dir / "assets" / "pyodide")
         site_url = stack.enter_context(serve(site))
@@ -217,80 +296,111 @@ def main(argv: list[str] | None = None) -> int:
         stack.callback(browser.close)
 
         calc_url = site_url + "en/calculator/"
-        ready: dict[str, list[float]] = {"calc_cold": [], "calc_warm": [], "bare_cold": [], "bare_warm": []}
-        for _ in range(args.runs):   # interleaved, so drift hits both alike
-            cold, warm = measure_ready(browser, bare_url, bare=True)
-            ready["bare_cold"].append(cold)
-            ready["bare_warm"].append(warm)
-            cold, warm = measure_ready(browser, calc_url, bare=False)
-            ready["calc_cold"].append(cold)
-            ready["calc_warm"].append(warm)
-
+        ready: dict[str, list[float]] = {key: [] for key in (
+            "bare_cold", "bare_warm", "calc_cold", "calc_warm", "worker_cold", "worker_warm")}
+        timelines: list[tuple[dict[str, float], dict[str, float]]] = []
         recompute: list[float] = []
         per_run: list[float] = []
-        for _ in range(args.runs):
+        traffic: dict[str, list[int]] = {}
+        for _ in range(args.runs if "ready" in parts else 0):   # interleaved, so drift hits all alike
+            for key, url, bare in (("bare", bare_url, True), ("calc", calc_url, False),
+                                   ("worker", bare_url + "worker.html", True)):
+                cold, warm = measure_ready(browser, url, bare=bare)
+                ready[f"{key}_cold"].append(cold)
+                ready[f"{key}_warm"].append(warm)
+        for _ in range(args.runs if "timeline" in parts else 0):
+            timelines.append(measure_timeline(browser, calc_url))
+        for _ in range(args.runs if "recompute" in parts else 0):
             times = measure_recompute(browser, calc_url, args.edits)
             recompute += times
             per_run.append(median(times))
-
-        pages = {
-            "guide page without a calculator (en/references/)": (site_url + "en/references/", False),
-            "guide page with presets, not scrolled to one (en/)": (site_url + "en/", False),
-            "guide page with presets, scrolled to one (en/)": (site_url + "en/", True),
-            "calculator page (en/calculator/)": (calc_url, True),
-        }
-        traffic: dict[str, list[int]] = {name: [] for name in pages}
-        for _ in range(args.runs):
-            for name, (url, scroll) in pages.items():
-                traffic[name].append(measure_bytes(browser, url, scroll_to_calculator=scroll).total)
+        if "bytes" in parts:
+            pages = {
+                "guide page without a calculator (en/references/)": (site_url + "en/references/", False),
+                "guide page with presets, not scrolled to one (en/)": (site_url + "en/", False),
+                "guide page with presets, scrolled to one (en/)": (site_url + "en/", True),
+                "calculator page (en/calculator/)": (calc_url, True),
+            }
+            traffic = {name: [] for name in pages}
+            for _ in range(args.runs):
+                for name, (url, scroll) in pages.items():
+                    traffic[name].append(measure_bytes(browser, url, scroll_to_calculator=scroll).total)
         chromium_version = browser.version
 
-    med = {key: median(values) for key, values in ready.items()}
     lines = [
         "# Calculator benchmark (bench/web_bench.py)",
         "",
         f"Headless Chromium {chromium_version} against `python -m http.server` on 127.0.0.1; "
         f"{os.cpu_count()} CPUs, {platform.platform()}; medians of {args.runs} runs.",
         "",
-        "## Time to a ready calculator",
-        "",
-        "| | cold (ms) | warm (ms) |",
-        "|---|---:|---:|",
-        f"| bare `loadPyodide()` page, same runtime | {med['bare_cold']:.0f} | {med['bare_warm']:.0f} |",
-        f"| calculator page (`en/calculator/`) | {med['calc_cold']:.0f} | {med['calc_warm']:.0f} |",
-        f"| ratio (target ≤ 1.3) | {med['calc_cold'] / med['bare_cold']:.2f} | "
-        f"{med['calc_warm'] / med['bare_warm']:.2f} |",
-        "",
-        "Cold: a fresh browser context (empty cache). Warm: the second visit in the same context "
-        "(HTTP cache, revalidated with 304s by `http.server`). Timed from navigation start "
-        "(`performance.now()`) to `data-kvcalc-status=\"ready\"`, or to `loadPyodide()` resolving.",
-        "",
-        "## Recompute latency",
-        "",
-        f"Median {median(recompute):.1f} ms over {len(recompute)} edits "
-        f"(per-run medians: {', '.join(f'{m:.1f}' for m in per_run)}; "
-        f"p90 {statistics.quantiles(recompute, n=10)[-1]:.1f} ms; target < 20 ms). "
-        "From the `input` event on `max_model_len` to the change of `data-kvcalc-result`, "
-        "both timed with `performance.now()` in the page; it includes the wait for the next "
-        "animation frame, the worker round trip, the core's computation and the DOM update.",
-        "",
-        "## Bytes transferred",
-        "",
-        "| page | bytes (median) |",
-        "|---|---:|",
-        *[f"| {name} | {median([float(v) for v in values]):,.0f} |" for name, values in traffic.items()],
-        "",
-        "Headers and bodies of every request of a fresh context, until the network is idle "
-        "(and the calculator is ready where the reader scrolls to one). Target for a guide "
-        "page without a calculator: < 1 MB.",
-        "",
     ]
+    if ready["calc_cold"]:
+        med = {key: median(values) for key, values in ready.items()}
+        lines += [
+            "## Time to a ready calculator",
+            "",
+            "| | cold (ms) | warm (ms) |",
+            "|---|---:|---:|",
+            f"| bare `loadPyodide()` page, same runtime (the reference) | {med['bare_cold']:.0f} | "
+            f"{med['bare_warm']:.0f} |",
+            f"| calculator page (`en/calculator/`) | {med['calc_cold']:.0f} | {med['calc_warm']:.0f} |",
+            f"| ratio (target ≤ 1.3) | {med['calc_cold'] / med['bare_cold']:.2f} | "
+            f"{med['calc_warm'] / med['bare_warm']:.2f} |",
+            f"| for information: bare `loadPyodide()` inside a module worker | {med['worker_cold']:.0f} | "
+            f"{med['worker_warm']:.0f} |",
+            "",
+            "Cold: a fresh browser context (empty cache). Warm: the second visit in the same context "
+            "(HTTP cache, revalidated with 304s by `http.server`). Timed from navigation start "
+            "(`performance.now()`) to `data-kvcalc-status=\"ready\"`, or to `loadPyodide()` resolving. "
+            "The three pages are measured interleaved, one fresh context each per run.",
+            "",
+        ]
+    if timelines:
+        lines += [
+            "## Start-up timeline of the calculator page",
+            "",
+            *timeline_table(timelines),
+            "",
+            "Medians over the runs, ms since navigation start. `kvcalc:*` are the performance marks "
+            "`docs/javascripts/kvcalc.js` sets (`kvcalc:worker:*` are the worker's, moved onto the page's "
+            "clock); `ready` is when `data-kvcalc-status` turned `ready`.",
+            "",
+        ]
+    if recompute:
+        lines += [
+            "## Recompute latency",
+            "",
+            f"Median {median(recompute):.1f} ms over {len(recompute)} edits "
+            f"(per-run medians: {', '.join(f'{m:.1f}' for m in per_run)}; "
+            f"p90 {statistics.quantiles(recompute, n=10)[-1]:.1f} ms; target < 20 ms). "
+            "From the `input` event on `max_model_len` to the change of `data-kvcalc-result`, "
+            "both timed with `performance.now()` in the page; it includes any wait before the request "
+            "is posted, the worker round trip, the core's computation and the DOM update.",
+            "",
+        ]
+    if traffic:
+        lines += [
+            "## Bytes transferred",
+            "",
+            "| page | bytes (median) |",
+            "|---|---:|",
+            *[f"| {name} | {median([float(v) for v in values]):,.0f} |" for name, values in traffic.items()],
+            "",
+            "Headers and bodies of every request of a fresh context, until the network is idle "
+            "(and the calculator is ready where the reader scrolls to one). Target for a guide "
+            "page without a calculator: < 1 MB.",
+            "",
+        ]
     text = "\n".join(lines)
     print(text)
-    raw = {key: [round(v) for v in values] for key, values in ready.items()}
+    raw = {key: [round(v) for v in values] for key, values in ready.items() if values}
     print(f"raw ready times (ms): {raw}")
-    if args.write:
-        (REPO / "bench" / "RESULTS.md").write_text(text, encoding="utf-8")
+    if args.write and not args.only:
+        results = REPO / "bench" / "RESULTS.md"
+        # keep the hand-written reading of the figures below the generated sections
+        old = results.read_text(encoding="utf-8") if results.is_file() else ""
+        keep = old[old.index(HAND_WRITTEN):] if HAND_WRITTEN in old else ""
+        results.write_text(text + ("\n" + keep if keep else ""), encoding="utf-8")
     return 0
 
 

@@ -2,18 +2,34 @@
  * kvcalc-worker: the Python core in Pyodide, off the page's main thread.
  *
  * Messages in:  {type: "init", assets: "<absolute URL of the site's assets/>"}
+ *               {type: "wasm", module: WebAssembly.Module | null} (compiled by the page)
  *               {type: "compute", id, request: "<JSON for kvcalc.web.compute>"}
- * Messages out: {type: "progress", stage, step, total}, {type: "ready", step, total},
- *               {type: "failed", message}, {type: "result", id, response: "<JSON>"}
+ * Messages out: {type: "progress", stage, step, total}, {type: "ready", step, total, marks},
+ *               {type: "failed", message}, {type: "result", id, response: "<JSON>", marks}
  *
  * Everything is fetched from the site itself: the Pyodide runtime copied from
  * the pinned npm package, and the core's wheel, unpacked straight into
  * site-packages (no micropip, which Pyodide would fetch from a CDN).
+ *
+ * `marks` are [name, epoch ms] pairs (timeOrigin + now(), so the page can
+ * place them on its own timeline as performance marks).
  */
 
 const TOTAL_STEPS = 3
 let computeFn = null
 const queue = []
+let resolveWasm
+/** The runtime's wasm module as the page compiled it (null: compile it here). */
+const wasmFromPage = new Promise(resolve => { resolveWasm = resolve })
+let marks = [["worker-start", now()]]
+
+function now() {
+  return performance.timeOrigin + performance.now()
+}
+
+function mark(name) {
+  marks.push([name, now()])
+}
 
 function progress(stage, step) {
   self.postMessage({ type: "progress", stage, step, total: TOTAL_STEPS })
@@ -25,7 +41,35 @@ async function fetchOk(url, options) {
   return response
 }
 
+/**
+ * While `loadPyodide` runs, make it instantiate the page's compiled module
+ * instead of fetching and compiling `pyodide.asm.wasm` again (see
+ * `compileRuntime` in kvcalc.js for why the page compiles it). Returns the
+ * function that puts `fetch` and `WebAssembly.instantiateStreaming` back.
+ */
+function useWasmFromPage() {
+  const fetchOriginal = self.fetch
+  const instantiateOriginal = WebAssembly.instantiateStreaming
+  const isWasm = input => String(input instanceof Request ? input.url : input).endsWith("/pyodide.asm.wasm")
+  self.fetch = (input, init) => isWasm(input)
+    ? wasmFromPage.then(module => module
+      ? new Response(new Uint8Array(0), { headers: { "Content-Type": "application/wasm" } })
+      : fetchOriginal(input, init))
+    : fetchOriginal(input, init)
+  WebAssembly.instantiateStreaming = async (source, imports) => {
+    const module = await wasmFromPage
+    if (!module) return instantiateOriginal.call(WebAssembly, source, imports)
+    mark("wasm-received")
+    return { module, instance: await WebAssembly.instantiate(module, imports) }
+  }
+  return () => {
+    self.fetch = fetchOriginal
+    WebAssembly.instantiateStreaming = instantiateOriginal
+  }
+}
+
 async function boot(assets) {
+  mark("init-received")
   progress("runtime", 0)
   const indexURL = new URL("pyodide/", assets).href
   // The manifest is tiny and names the wheel; revalidate it so a rebuilt
@@ -33,20 +77,33 @@ async function boot(assets) {
   const manifestPromise = fetchOk(new URL("kvcalc-assets.json", assets), { cache: "no-cache" })
     .then(response => response.json())
   const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href)
+  mark("pyodide-mjs-imported")
   const wheelPromise = manifestPromise.then(manifest =>
     fetchOk(new URL(`wheels/${manifest.wheel}?sha256=${manifest.sha256}`, assets))
       .then(response => response.arrayBuffer()))
-  const pyodide = await loadPyodide({ indexURL, fullStdLib: false })
+    .then(wheel => { mark("wheel-fetched"); return wheel })
+  const restore = useWasmFromPage()
+  let pyodide
+  try {
+    pyodide = await loadPyodide({ indexURL })
+  } finally {
+    restore()
+  }
+  mark("loadpyodide-resolved")
   progress("core", 1)
   const wheel = await wheelPromise
   progress("import", 2)
   const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]")
   pyodide.unpackArchive(new Uint8Array(wheel), "wheel", { extractDir: sitePackages })
+  mark("wheel-unpacked")
   computeFn = pyodide.pyimport("kvcalc.web").compute
-  self.postMessage({ type: "ready", step: TOTAL_STEPS, total: TOTAL_STEPS })
+  mark("core-imported")
+  self.postMessage({ type: "ready", step: TOTAL_STEPS, total: TOTAL_STEPS, marks })
+  marks = []
 }
 
 function answer({ id, request }) {
+  const received = now()
   let response
   try {
     response = computeFn(request)
@@ -54,7 +111,7 @@ function answer({ id, request }) {
     // The core never raises out of compute; this is a broken runtime, not bad input.
     response = JSON.stringify({ ok: false, errors: [{ code: "internal", field: null, message: String(error) }] })
   }
-  self.postMessage({ type: "result", id, response })
+  self.postMessage({ type: "result", id, response, marks: [["compute-start", received], ["compute-end", now()]] })
 }
 
 self.addEventListener("message", ({ data }) => {
@@ -62,6 +119,8 @@ self.addEventListener("message", ({ data }) => {
     boot(data.assets)
       .then(() => { for (const item of queue.splice(0)) answer(item) })
       .catch(error => self.postMessage({ type: "failed", message: String(error?.message ?? error) }))
+  } else if (data.type === "wasm") {
+    resolveWasm(data.module)
   } else if (data.type === "compute") {
     if (computeFn) answer(data)
     else queue.push(data)
