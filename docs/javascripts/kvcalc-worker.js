@@ -8,8 +8,9 @@
  *               {type: "failed", message}, {type: "result", id, response: "<JSON>", marks}
  *
  * Everything is fetched from the site itself: the Pyodide runtime copied from
- * the pinned npm package, and the core's wheel, unpacked straight into
- * site-packages (no micropip, which Pyodide would fetch from a CDN).
+ * the pinned npm package, the build's memory snapshot of that runtime with the
+ * core imported, and the core's wheel, unpacked straight into site-packages
+ * (no micropip, which Pyodide would fetch from a CDN).
  *
  * `marks` are [name, epoch ms] pairs (timeOrigin + now(), so the page can
  * place them on its own timeline as performance marks).
@@ -68,24 +69,52 @@ function useWasmFromPage() {
   }
 }
 
+/** The snapshot's bytes (the build gzips it; decompressed while it downloads). */
+async function fetchSnapshot(url) {
+  const response = await fetchOk(url)
+  const bytes = await new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer()
+  mark("snapshot-fetched")
+  return new Uint8Array(bytes)
+}
+
+/**
+ * Start Pyodide with the core imported. With the build's memory snapshot
+ * (scripts/build_web_assets.py) the interpreter's start-up and the import are
+ * restored instead of run; if there is none, or it fails to restore, Pyodide
+ * starts the ordinary way and imports the core.
+ */
+async function startPython(loadPyodide, indexURL, snapshotUrl) {
+  if (snapshotUrl) {
+    try {
+      return await loadPyodide({ indexURL, _loadSnapshot: fetchSnapshot(snapshotUrl) })
+    } catch (error) {
+      mark("snapshot-failed")
+    }
+  }
+  return loadPyodide({ indexURL })
+}
+
 async function boot(assets) {
   mark("init-received")
   progress("runtime", 0)
   const indexURL = new URL("pyodide/", assets).href
-  // The manifest is tiny and names the wheel; revalidate it so a rebuilt
-  // site never pairs a new page with an old cached core.
+  // The manifest is tiny and names the wheel and the snapshot; revalidate it
+  // so a rebuilt site never pairs a new page with an old cached core.
   const manifestPromise = fetchOk(new URL("kvcalc-assets.json", assets), { cache: "no-cache" })
     .then(response => response.json())
-  const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href)
-  mark("pyodide-mjs-imported")
   const wheelPromise = manifestPromise.then(manifest =>
     fetchOk(new URL(`wheels/${manifest.wheel}?sha256=${manifest.sha256}`, assets))
       .then(response => response.arrayBuffer()))
     .then(wheel => { mark("wheel-fetched"); return wheel })
+  const [{ loadPyodide }, manifest] = await Promise.all([
+    import(new URL("pyodide.mjs", indexURL).href), manifestPromise])
+  mark("pyodide-mjs-imported")
+  const snapshotUrl = manifest.snapshot
+    ? new URL(`wheels/${manifest.snapshot}?sha256=${manifest.snapshot_sha256}`, assets) : null
   const restore = useWasmFromPage()
   let pyodide
   try {
-    pyodide = await loadPyodide({ indexURL })
+    pyodide = await startPython(loadPyodide, indexURL, snapshotUrl)
   } finally {
     restore()
   }
@@ -93,6 +122,7 @@ async function boot(assets) {
   progress("core", 1)
   const wheel = await wheelPromise
   progress("import", 2)
+  // Unpacked even after a snapshot: it holds memory, not the core's data files.
   const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]")
   pyodide.unpackArchive(new Uint8Array(wheel), "wheel", { extractDir: sitePackages })
   mark("wheel-unpacked")
