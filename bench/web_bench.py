@@ -90,24 +90,30 @@ await loadPyodide({ indexURL })
 self.postMessage("ready")
 """
 
-#: In the page: edit max_model_len `n` times, each time timing input event -> result change.
+#: In the page: edit max_model_len `n` times, each time timing input event -> result change,
+#: and splitting it with the page's `kvcalc:*` marks of that edit (ms after the input event).
 RECOMPUTE = """
 async ([n]) => {
   const root = document.querySelector('[data-kvcalc-component="calculator"]')
   const input = root.querySelector('[name="max_model_len"]')
+  const last = name => performance.getEntriesByName("kvcalc:" + name).at(-1)?.startTime
   const times = []
+  const parts = []
   for (let i = 0; i < n; i++) {
     const changed = new Promise(resolve => {
       const observer = new MutationObserver(() => { observer.disconnect(); resolve(performance.now()) })
       observer.observe(root, { attributes: true, attributeFilter: ["data-kvcalc-result", "data-kvcalc-status"] })
     })
-    input.value = String(4096 + 256 * (i % 16))
+    input.value = String(4096 + 64 * i)   // a value not asked before: no answer comes from a cache
     const t0 = performance.now()
     input.dispatchEvent(new Event("input", { bubbles: true }))
     times.push((await changed) - t0)
     await new Promise(resolve => setTimeout(resolve, 30))
+    const at = name => { const t = last(name); return t === undefined || t < t0 ? null : t - t0 }
+    parts.push(Object.fromEntries(["request-sent", "worker:compute-start", "worker:compute-end",
+                                   "result-received", "dom-updated"].map(name => [name, at(name)])))
   }
-  return times
+  return { times, parts }
 }
 """
 
@@ -204,12 +210,15 @@ def measure_bytes(browser: Browser, url: str, *, scroll_to_calculator: bool) -> 
         context.close()
 
 
-def measure_recompute(browser: Browser, url: str, edits: int) -> list[float]:
+def measure_recompute(browser: Browser, url: str, edits: int) -> tuple[list[float], list[dict[str, float]]]:
+    """(latency of each edit, its `kvcalc:*` marks in ms after the input event)."""
     context = new_context(browser)
     try:
         page = context.new_page()
         time_to_ready(page, url)
-        return [float(t) for t in page.evaluate(RECOMPUTE, [edits])]
+        page.wait_for_timeout(500)   # let the page settle (Material's search index, first paint)
+        out = page.evaluate(RECOMPUTE, [edits])
+        return [float(t) for t in out["times"]], out["parts"]
     finally:
         context.close()
 
@@ -300,6 +309,7 @@ def main(argv: list[str] | None = None) -> int:
             "bare_cold", "bare_warm", "calc_cold", "calc_warm", "worker_cold", "worker_warm")}
         timelines: list[tuple[dict[str, float], dict[str, float]]] = []
         recompute: list[float] = []
+        recompute_parts: list[dict[str, float]] = []
         per_run: list[float] = []
         traffic: dict[str, list[int]] = {}
         for _ in range(args.runs if "ready" in parts else 0):   # interleaved, so drift hits all alike
@@ -311,8 +321,9 @@ def main(argv: list[str] | None = None) -> int:
         for _ in range(args.runs if "timeline" in parts else 0):
             timelines.append(measure_timeline(browser, calc_url))
         for _ in range(args.runs if "recompute" in parts else 0):
-            times = measure_recompute(browser, calc_url, args.edits)
+            times, parts_of_edits = measure_recompute(browser, calc_url, args.edits)
             recompute += times
+            recompute_parts += parts_of_edits
             per_run.append(median(times))
         if "bytes" in parts:
             pages = {
@@ -376,6 +387,16 @@ def main(argv: list[str] | None = None) -> int:
             "From the `input` event on `max_model_len` to the change of `data-kvcalc-result`, "
             "both timed with `performance.now()` in the page; it includes any wait before the request "
             "is posted, the worker round trip, the core's computation and the DOM update.",
+            "",
+            "Where the time goes (medians over the edits, ms after the `input` event, from the page's "
+            "`kvcalc:*` marks of each edit):",
+            "",
+            "| mark | median | p90 |",
+            "|---|---:|---:|",
+            *[f"| `kvcalc:{name}` | {median(v):.1f} | {statistics.quantiles(v, n=10)[-1]:.1f} |"
+              for name in ("request-sent", "worker:compute-start", "worker:compute-end",
+                           "result-received", "dom-updated")
+              if len(v := [p[name] for p in recompute_parts if p.get(name) is not None]) >= 2],
             "",
         ]
     if traffic:

@@ -102,6 +102,20 @@ SNAPSHOT_CHECKS = (
     {"action": "plan", "lang": "es", "inputs": {"model": "Qwen/Qwen3-8B", "max_model_len": "lots"}},
 )
 
+#: Requests answered once before the snapshot is taken, so that what the core
+#: loads or compiles lazily on a first answer (data files, string tables,
+#: regular expressions) is already in memory. Deliberately not the guide's
+#: presets or the calculator's default scenario: their own plans are not cached.
+SNAPSHOT_WARM_UP = (
+    *({"action": "plan", "lang": lang, "inputs": {"model": "mistralai/Mistral-7B-Instruct-v0.3", "gpu": "A10",
+                                                  "max_model_len": "16k"}} for lang in ("es", "zh", "en")),
+    {"action": "log", "lang": "en", "inputs": {}, "log": (
+        "ValueError: To serve at least one request with the models's max seq len (32768), "
+        "(4.5 GiB KV cache is needed, which is larger than the available KV cache memory (2.1 GiB). "
+        "Based on the available memory, the estimated maximum model length is 15232. "
+        "Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.")},
+)
+
 #: Node script (ES module): snapshot Pyodide after importing the core, then
 #: restore the snapshot in a fresh runtime, as the worker does, and answer
 #: SNAPSHOT_CHECKS there. Its job comes as JSON in KVCALC_SNAPSHOT_JOB.
@@ -115,7 +129,9 @@ const unpack = pyodide => pyodide.unpackArchive(wheel(), "wheel",
 
 const maker = await loadPyodide({ indexURL: job.indexURL, _makeSnapshot: true })
 unpack(maker)
-maker.runPython("import kvcalc.web")
+const warm = maker.pyimport("kvcalc.web").compute
+for (const request of job.warmUp) warm(request)
+warm.destroy()
 const snapshot = maker.makeMemorySnapshot()
 writeFileSync(job.out, snapshot)
 
@@ -127,7 +143,7 @@ writeFileSync(job.answers, JSON.stringify(job.requests.map(request => compute(re
 
 
 def make_snapshot(node_modules: Path, wheel: Path, out: Path, node: str = "node") -> Path | None:
-    """Write a gzip-compressed memory snapshot of Pyodide with ``kvcalc.web`` imported.
+    """Write a gzip-compressed memory snapshot of Pyodide with ``kvcalc.web`` imported and warmed up.
 
     Why: restoring it skips the interpreter's start-up and the core's import
     (about 1.3 s of a 1.4 s warm ``loadPyodide()`` on a 2-core machine); the
@@ -148,7 +164,8 @@ def make_snapshot(node_modules: Path, wheel: Path, out: Path, node: str = "node"
     with tempfile.TemporaryDirectory() as tmp:
         raw, answers = Path(tmp) / "snapshot.bin", Path(tmp) / "answers.json"
         job = {"pyodide": (package / "pyodide.mjs").as_uri(), "indexURL": str(package) + "/",
-               "wheel": str(wheel), "out": str(raw), "answers": str(answers), "requests": requests}
+               "wheel": str(wheel), "out": str(raw), "answers": str(answers), "requests": requests,
+               "warmUp": [json.dumps(request) for request in SNAPSHOT_WARM_UP]}
         try:
             subprocess.run([node, "--input-type=module", "-e", _SNAPSHOT_SCRIPT], check=True,
                            env={**os.environ, "KVCALC_SNAPSHOT_JOB": json.dumps(job)},

@@ -1,14 +1,16 @@
 /*
  * kvcalc: the calculator widgets of the guide.
  *
- * Mounted on Material's `document$` on every `[data-kvcalc-component="calculator"]`.
+ * Mounted on every `[data-kvcalc-component="calculator"]` as soon as the script runs
+ * (and again on Material's `document$`).
  * The arithmetic and every sentence come from the Python core (kvcalc.web.compute)
  * running in Pyodide inside a module Web Worker (kvcalc-worker.js), so the page
  * never freezes and the numbers are the CLI's. This file only moves form values
  * to the worker and places the report's strings with textContent.
  *
- * Pyodide is only downloaded once a calculator scrolls into view or the reader
- * touches one; pages without a calculator never fetch it.
+ * Pyodide is only downloaded once a calculator is in view (at once if it is when
+ * the page opens, else when it scrolls in) or the reader touches one; pages
+ * without a calculator never fetch it.
  */
 
 /** Names the form sends to the core and the URL carries (issue 4's contract). */
@@ -183,8 +185,9 @@ class Calculator {
     this.guide = this.config.guide ? new URL(this.config.guide, location.href) : guideRoot(this.config.lang)
     for (const link of root.querySelectorAll(".kvcalc-rec > a")) link.href = this.guideLink(link.hash.slice(1))
     this.seq = 0
-    this.frame = 0
-    this.dirty = null          // "plan" | "log" | null: what the next frame sends
+    this.dirty = null          // "plan" | "log" | null: what the next request sends
+    this.inFlight = false      // a request of this calculator awaits its answer
+    this.shown = {}            // region -> JSON of what it shows (unchanged regions are not redrawn)
     this.edited = false        // only the reader's edits rewrite the URL
     this.engine = null
     this.restoreFromUrl(isFirst)
@@ -281,23 +284,31 @@ class Calculator {
     bar.value = state.step
     if (!state.ready) return
     this.root.querySelector("[data-kvcalc-progress]").hidden = true
-    this.dirty = this.logBox && this.logBox.value.trim() && !this.restored ? "log" : "plan"
-    this.flush()
+    this.request(this.logBox && this.logBox.value.trim() && !this.restored ? "log" : "plan")
   }
 
-  /** Coalesce edits to one request per animation frame. */
+  /**
+   * Send the edit now if the worker has nothing of ours in hand; otherwise
+   * remember it and send it (with any later edits, coalesced) as soon as the
+   * pending answer arrives. So an edit never waits for a timer or a frame,
+   * and at most one request per calculator is in flight.
+   */
   schedule(kind) {
     this.edited = true
     this.wake()
+    this.request(kind)
+  }
+
+  request(kind) {
     this.dirty = this.dirty === "log" && kind === "plan" ? "log" : kind
-    if (!this.frame) this.frame = requestAnimationFrame(() => this.flush())
+    if (!this.inFlight) this.flush()
   }
 
   async flush() {
-    this.frame = 0
     const kind = this.dirty
-    this.dirty = null
     if (!kind || !this.engine) return
+    this.dirty = null
+    this.inFlight = true
     const seq = ++this.seq
     const edited = this.edited
     const request = { action: kind, lang: this.config.lang, inputs: this.inputs() }
@@ -307,8 +318,12 @@ class Calculator {
       response = await this.engine.send(request)
     } catch (error) {
       return   // the progress line already shows the load failure
+    } finally {
+      this.inFlight = false
     }
-    if (seq !== this.seq) return   // a newer request is on its way: this answer is stale
+    // Newer edits arrived meanwhile: this answer is stale, ask for theirs instead.
+    if (this.dirty) return this.flush()
+    if (seq !== this.seq) return
     this.apply(kind, response, edited)
     mark("dom-updated")
   }
@@ -364,14 +379,23 @@ class Calculator {
     }
   }
 
-  /** Place the core's localized report; every string goes in with textContent. */
-  render(report) {
-    const verdict = this.out("verdict")
-    verdict.dataset.kvcalcKind = report.verdict.kind
-    this.out("verdict-title").textContent = report.verdict.title
-    this.out("verdict-summary").textContent = report.verdict.summary
+  /** True when `value` differs from what region `name` shows (and remember it). */
+  fresh(name, value) {
+    const key = JSON.stringify(value ?? null)
+    if (this.shown[name] === key) return false
+    this.shown[name] = key
+    return true
+  }
 
-    this.out("figures").replaceChildren(...report.figures.map(figure => {
+  /** Place the core's localized report; every string goes in with textContent. Unchanged regions stay as they are. */
+  render(report) {
+    if (this.fresh("verdict", report.verdict)) {
+      this.out("verdict").dataset.kvcalcKind = report.verdict.kind
+      this.out("verdict-title").textContent = report.verdict.title
+      this.out("verdict-summary").textContent = report.verdict.summary
+    }
+
+    if (this.fresh("figures", report.figures)) this.out("figures").replaceChildren(...report.figures.map(figure => {
       const dd = el("dd", {}, figure.value)
       if (figure.estimate) dd.append(" ", el("span", { class: "kvcalc-estimate" }, this.config.strings.estimate))
       const item = el("div", { class: "kvcalc-figure", "data-kvcalc-figure": figure.key })
@@ -380,53 +404,60 @@ class Calculator {
     }))
 
     for (const [slot, key] of [["budget-chart", "budget_svg"], ["concurrency-chart", "concurrency_svg"]]) {
+      if (!this.fresh(slot, report.charts?.[key])) continue
       const node = svgNode(report.charts?.[key])
       this.out(slot).replaceChildren(...(node ? [node] : []))
     }
 
-    this.out("vllm-lines").replaceChildren(el("code", {}, report.vllm_lines.join("\n")))
-    this.out("serve-command").replaceChildren(el("code", {}, report.serve_command || ""))
+    if (this.fresh("vllm-lines", report.vllm_lines))
+      this.out("vllm-lines").replaceChildren(el("code", {}, report.vllm_lines.join("\n")))
+    if (this.fresh("serve-command", report.serve_command))
+      this.out("serve-command").replaceChildren(el("code", {}, report.serve_command || ""))
 
     const copyLabel = this.root.querySelector('[data-kvcalc-action="copy"]')
-    this.out("recommendations").replaceChildren(...report.recommendations.map(rec => {
-      const item = el("li", { class: "kvcalc-rec", "data-kvcalc-rec": rec.code })
-      const link = el("a", {}, rec.title)
-      link.href = this.guideLink(rec.anchor)
-      const figures = el("ul", { class: "kvcalc-rec-figures" })
-      for (const figure of rec.figures || []) {
-        const li = el("li")
-        li.append(el("span", {}, figure.label), " ", el("strong", {}, figure.value))
-        figures.append(li)
-      }
-      item.append(link, el("p", {}, rec.detail || ""), figures)
-      if (rec.serve_command) {
-        const box = el("div", { class: "kvcalc-copyable" })
-        const pre = el("pre", { class: "kvcalc-command", "data-kvcalc-out": "rec-command" })
-        pre.append(el("code", {}, rec.serve_command))
-        const button = copyLabel.cloneNode(true)
-        box.append(pre, button)
-        item.append(box)
-      }
-      return item
-    }))
+    if (this.fresh("recommendations", report.recommendations))
+      this.out("recommendations").replaceChildren(...report.recommendations.map(rec => {
+        const item = el("li", { class: "kvcalc-rec", "data-kvcalc-rec": rec.code })
+        const link = el("a", {}, rec.title)
+        link.href = this.guideLink(rec.anchor)
+        const figures = el("ul", { class: "kvcalc-rec-figures" })
+        for (const figure of rec.figures || []) {
+          const li = el("li")
+          li.append(el("span", {}, figure.label), " ", el("strong", {}, figure.value))
+          figures.append(li)
+        }
+        item.append(link, el("p", {}, rec.detail || ""), figures)
+        if (rec.serve_command) {
+          const box = el("div", { class: "kvcalc-copyable" })
+          const pre = el("pre", { class: "kvcalc-command", "data-kvcalc-out": "rec-command" })
+          pre.append(el("code", {}, rec.serve_command))
+          const button = copyLabel.cloneNode(true)
+          box.append(pre, button)
+          item.append(box)
+        }
+        return item
+      }))
 
-    const table = this.out("feasible")
-    table.replaceChildren()
-    if (report.feasible) {
-      table.append(el("caption", {}, report.feasible.caption || ""))
-      const head = el("tr")
-      for (const column of report.feasible.columns || []) head.append(el("th", { scope: "col" }, column))
-      const thead = el("thead")
-      thead.append(head)
-      const tbody = el("tbody")
-      for (const row of report.feasible.rows || []) {
-        const tr = el("tr")
-        for (const cell of row) tr.append(el("td", {}, cell))
-        tbody.append(tr)
+    if (this.fresh("feasible", report.feasible)) {
+      const table = this.out("feasible")
+      table.replaceChildren()
+      if (report.feasible) {
+        table.append(el("caption", {}, report.feasible.caption || ""))
+        const head = el("tr")
+        for (const column of report.feasible.columns || []) head.append(el("th", { scope: "col" }, column))
+        const thead = el("thead")
+        thead.append(head)
+        const tbody = el("tbody")
+        for (const row of report.feasible.rows || []) {
+          const tr = el("tr")
+          for (const cell of row) tr.append(el("td", {}, cell))
+          tbody.append(tr)
+        }
+        table.append(thead, tbody)
       }
-      table.append(thead, tbody)
     }
-    this.out("notes").replaceChildren(...(report.notes || []).map(note => el("li", {}, note)))
+    if (this.fresh("notes", report.notes))
+      this.out("notes").replaceChildren(...(report.notes || []).map(note => el("li", {}, note)))
   }
 
   guideLink(anchor) {
@@ -455,6 +486,14 @@ class Calculator {
 
 const mounted = new WeakSet()
 const calculators = new Set()
+/** How far outside the viewport a calculator already counts as "in view" (px). */
+const NEAR_VIEW_PX = 200
+
+/** Is the element laid out within NEAR_VIEW_PX of the viewport right now? */
+function nearViewport(node) {
+  const box = node.getBoundingClientRect()
+  return box.width > 0 && box.bottom > -NEAR_VIEW_PX && box.top < innerHeight + NEAR_VIEW_PX
+}
 
 function mountAll() {
   const roots = document.querySelectorAll('[data-kvcalc-component="calculator"]')
@@ -466,9 +505,14 @@ function mountAll() {
     const calculator = new Calculator(root, index === 0)
     calculators.add(calculator)
     if (engine) calculator.attach(engine)
+    // Already in view: start now rather than at the IntersectionObserver's first callback.
+    else if (nearViewport(root)) calculator.wake()
   })
 }
 
-if (typeof window.document$?.subscribe === "function") window.document$.subscribe(mountAll)
-else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mountAll)
+// A module script runs once the document is parsed, so the calculators are
+// there: mount at once (not on Material's document$, which emits later), and
+// again on document$ for pages Material swaps in (mountAll is idempotent).
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mountAll)
 else mountAll()
+if (typeof window.document$?.subscribe === "function") window.document$.subscribe(mountAll)
