@@ -273,3 +273,44 @@ def test_page_without_calculator_never_loads_pyodide(page: Page) -> None:
     page.wait_for_load_state("networkidle")
     assert page.locator(CALCULATOR).count() == 0
     assert not [url for url in requested if "/pyodide/" in url or url.endswith(".whl")]
+
+
+# ---------------------------------------------------------------------------
+# The fast paths of the start-up and of recomputing (bench/RESULTS.md)
+# ---------------------------------------------------------------------------
+
+
+def test_worker_starts_from_the_snapshot_and_the_pages_compiled_wasm(page: Page) -> None:
+    """The worker restores the build's memory snapshot (no fallback to an ordinary start)
+    and instantiates the wasm the page compiled, so ``pyodide.asm.wasm`` is fetched once."""
+    requested: list[str] = []
+    page.context.on("request", lambda request: requested.append(urlsplit(request.url).path))
+    page.goto("en/calculator/")
+    root = widget(page, "calculator")
+    wait_ready(root)
+    marks = page.evaluate("performance.getEntriesByType('mark').map(m => m.name)")
+    assert "kvcalc:worker:snapshot-fetched" in marks
+    assert "kvcalc:worker:snapshot-failed" not in marks
+    assert "kvcalc:worker:wasm-received" in marks   # instantiated from the page's module
+    assert len([path for path in requested if path.endswith("/pyodide.asm.wasm")]) == 1
+    assert len([path for path in requested if path.endswith(".snapshot")]) == 1
+    # the restored runtime answers as the CLI does (Qwen3-8B on an RTX 4090, the page's default)
+    assert result_of(root) == cli_plan({"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090"})
+
+
+def test_burst_of_edits_ends_on_the_last_one(page: Page) -> None:
+    """Edits made while an answer is pending are coalesced, and no stale answer lands last."""
+    page.goto("en/calculator/")
+    root = widget(page, "calculator")
+    wait_ready(root)
+    root.evaluate("""root => {
+        const input = root.querySelector('[name="max_model_len"]')
+        for (let value = 4096; value <= 8192; value += 512) {
+          input.value = String(value)
+          input.dispatchEvent(new Event("input", { bubbles: true }))
+        }
+      }""")
+    shown = wait_result(root, "max_model_len", 8192)
+    page.wait_for_timeout(500)   # any answer still on its way would land now
+    assert result_of(root) == shown
+    assert dict(parse_qsl(urlsplit(page.url).query))["max_model_len"] == "8192"
