@@ -226,10 +226,20 @@ def _recommendations(s: _Strings, recs: Sequence[Mapping[str, Any]], guide: str)
         command = _copyable(s, rec["serve_command"], "rec-command") if rec.get("serve_command") else ""
         items.append(
             f'<li class="kvcalc-rec" data-kvcalc-rec="{_e(rec["code"])}">'
-            f'<a href="{_e(guide)}#{_e(rec["anchor"])}">{_e(rec["title"])}</a>'
+            f'<a href="{_e(_page_href(guide, rec.get("page")))}#{_e(rec["anchor"])}" '
+            f'data-kvcalc-page="{_e(rec.get("page") or "index")}">{_e(rec["title"])}</a>'
             f'<p>{_e(rec.get("detail", ""))}</p><ul class="kvcalc-rec-figures">{figures}</ul>{command}</li>'
         )
     return "".join(items)
+
+
+def _page_href(guide: str, page: str | None) -> str:
+    """The guide page a recommendation's section lives on, relative to the article's URL."""
+    if not page or page == "index":
+        return guide
+    if guide.endswith("index.html"):  # use_directory_urls: false
+        return f"{guide[:-len('index.html')]}{page}.html"
+    return f"{guide}{page}/"
 
 
 def _feasible(table: Mapping[str, Any] | None) -> str:

@@ -183,7 +183,8 @@ class Calculator {
     this.assets = this.config.assets
       ? new URL(this.config.assets, location.href) : new URL("assets/", SITE_ROOT)
     this.guide = this.config.guide ? new URL(this.config.guide, location.href) : guideRoot(this.config.lang)
-    for (const link of root.querySelectorAll(".kvcalc-rec > a")) link.href = this.guideLink(link.hash.slice(1))
+    for (const link of root.querySelectorAll(".kvcalc-rec > a"))
+      link.href = this.guideLink(link.hash.slice(1), link.dataset.kvcalcPage)
     this.seq = 0
     this.dirty = null          // "plan" | "log" | null: what the next request sends
     this.inFlight = false      // a request of this calculator awaits its answer
@@ -419,7 +420,8 @@ class Calculator {
       this.out("recommendations").replaceChildren(...report.recommendations.map(rec => {
         const item = el("li", { class: "kvcalc-rec", "data-kvcalc-rec": rec.code })
         const link = el("a", {}, rec.title)
-        link.href = this.guideLink(rec.anchor)
+        link.href = this.guideLink(rec.anchor, rec.page)
+        link.dataset.kvcalcPage = rec.page || "index"
         const figures = el("ul", { class: "kvcalc-rec-figures" })
         for (const figure of rec.figures || []) {
           const li = el("li")
@@ -460,8 +462,9 @@ class Calculator {
       this.out("notes").replaceChildren(...(report.notes || []).map(note => el("li", {}, note)))
   }
 
-  guideLink(anchor) {
-    const url = new URL(this.guide)
+  // The section lives on the article (page "index") or on another guide page of the same language.
+  guideLink(anchor, page) {
+    const url = new URL(page && page !== "index" ? `${page}/` : "./", this.guide)
     url.hash = anchor
     return url.href
   }

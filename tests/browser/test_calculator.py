@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import urllib.request
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit
@@ -314,3 +315,22 @@ def test_burst_of_edits_ends_on_the_last_one(page: Page) -> None:
     page.wait_for_timeout(500)   # any answer still on its way would land now
     assert result_of(root) == shown
     assert dict(parse_qsl(urlsplit(page.url).query))["max_model_len"] == "8192"
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_recommendation_links_reach_their_guide_section(page: Page, lang: str) -> None:
+    # Llama-3.1-70B in bf16 on one RTX 4090: the weights alone do not fit, so the ladder
+    # points at sections of other pages (read-your-log, how-vllm-computes) as well.
+    query = {"model": "meta-llama/Llama-3.1-70B-Instruct", "gpu": "RTX-4090"}
+    page.goto(f"{PREFIX[lang]}calculator/?{urlencode(query)}#calculator")
+    root = widget(page, "calculator")
+    wait_ready(root)
+    assert result_of(root)["status"] == "no_memory"
+    hrefs = root.locator(".kvcalc-rec > a").evaluate_all("links => links.map(a => a.href)")
+    pages = {urlsplit(h).path for h in hrefs}
+    assert f"/{PREFIX[lang]}read-your-log/" in pages
+    for href in hrefs:
+        parts = urlsplit(href)
+        assert parts.path.startswith(f"/{PREFIX[lang]}"), href          # same language
+        html = urllib.request.urlopen(href.split("#")[0], timeout=10).read().decode("utf-8")
+        assert f'id="{parts.fragment}"' in html, href
