@@ -50,6 +50,12 @@ class PlanFigures:
     kv_bytes_per_token: str
     kv_kib_per_token: str
     num_gpu_blocks: str
+    estimate_low: str
+    """60 % of the estimated maximum length: where the guide says to start."""
+    estimate_high: str
+    """80 % of it."""
+    suggested_max_model_len: str
+    """The round length the advice ladder proposes in that range."""
 
 
 def _lang(lang: str) -> str:
@@ -74,6 +80,9 @@ def plan_figures(lang: str, **inputs: object) -> PlanFigures:
         kv_bytes_per_token=fmt_int(v.kv_bytes_per_token),
         kv_kib_per_token=f"{v.kv_bytes_per_token / 1024:g}",
         num_gpu_blocks=fmt_int(v.num_gpu_blocks or 0),
+        estimate_low=str(int(0.6 * v.estimated_max_model_len)),
+        estimate_high=str(int(0.8 * v.estimated_max_model_len)),
+        suggested_max_model_len=str(readable_length(v.estimated_max_model_len)) if v.estimated_max_model_len else "0",
     )
 
 
