@@ -165,10 +165,7 @@ def _weights_ladder(s: Scenario, v: Verdict) -> list[Recommendation]:
     recs: list[Recommendation] = []
     if s.model.quant.method == "none":
         q_model = replace(s.model, quant=WeightQuant(method="awq", bits=4, group_size=128))
-        try:
-            qv = plan(q_model, dep, gpu_name=s.gpu_name)
-        except CalcError:
-            qv = None
+        qv = _try(replace(s, model=q_model), dep)
         recs.append(Recommendation(code="quantize_weights", anchor="no-memory-for-cache-blocks", page="read-your-log",
                                    settings={"quantization": "awq"}, verdict=qv, params={}))
     tp = dep.tensor_parallel_size * 2
