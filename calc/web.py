@@ -41,7 +41,11 @@ def _log(lang: str, text: str) -> dict[str, object]:
     out: dict[str, object] = {"ok": True, "reading": reading, "inputs": d.inputs, "query": canonical_query(d.inputs)}
     if d.scenario is not None and d.verdict is not None:
         out["result"] = result_dict(d.scenario, d.verdict, d.recommendations)
-        out["report"] = build_report(lang, d.scenario, d.verdict, d.recommendations)
+        report = build_report(lang, d.scenario, d.verdict, d.recommendations)
+        verdict = _log_verdict(lang, d.reading)
+        if verdict is not None:
+            report["verdict"] = verdict
+        out["report"] = report
     else:
         out["result"] = None
         out["report"] = None
@@ -49,6 +53,20 @@ def _log(lang: str, text: str) -> dict[str, object]:
             out["replan_error"] = {"code": d.replan_error.code, "field": d.replan_error.field,
                                    "message": error_message(lang, d.replan_error)}
     return out
+
+
+def _log_verdict(lang: str, reading) -> dict[str, str] | None:
+    """A failure the plan cannot see (another process on the GPU, a run-time OOM) leads the report."""
+    kind = reading.diagnosis
+    if kind == "free_memory_below_utilization":
+        f = reading.facts
+        free, requested = f.get("free_memory_gib"), f.get("requested_memory_gib")
+        return {"kind": kind, "title": t(lang, f"verdict.{kind}.title"),
+                "summary": t(lang, f"verdict.{kind}.summary", free=f"{free} GiB" if free is not None else "?",
+                             requested=f"{requested} GiB" if requested is not None else "?")}
+    if kind == "cuda_out_of_memory":
+        return {"kind": kind, "title": t(lang, f"verdict.{kind}.title"), "summary": t(lang, f"verdict.{kind}.summary")}
+    return None
 
 
 def compute_dict(request: Mapping[str, object]) -> dict[str, object]:

@@ -244,3 +244,17 @@ def test_log_action_unknown_text() -> None:
     assert response["ok"] is True
     assert response["reading"]["diagnosis"] == "unknown"
     assert response["result"] is None and response["report"] is None
+
+
+def test_log_failure_the_plan_cannot_see_leads_the_report() -> None:
+    # vLLM 0.19, gpt-oss-20b on an H100: the start-up KV check passed, then the sampler warm-up
+    # ran out of CUDA memory. The recomputed plan fits, so the verdict must come from the log.
+    text = (Path(__file__).parent / "data" / "logs" / "llmd_v019_gpt_oss_20b_h100_sampler_oom.log").read_text()
+    titles = set()
+    for lang in ("es", "zh", "en"):
+        answer = json.loads(compute(json.dumps({"action": "log", "lang": lang, "log": text})))
+        assert answer["reading"]["diagnosis"] == "cuda_out_of_memory"
+        assert answer["result"]["fits"] is True
+        assert answer["report"]["verdict"]["kind"] == "cuda_out_of_memory"
+        titles.add(answer["report"]["verdict"]["title"])
+    assert len(titles) == 3
