@@ -20,16 +20,14 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from kvcalc.inputs import INPUT_KEYS
+
 __all__ = ["INPUT_NAMES", "WIDGET_STRING_KEYS", "calculator", "root_prefix"]
 
-#: The query-string / form names of the core's inputs (issue 4's contract).
-INPUT_NAMES: tuple[str, ...] = (
-    "model", "config", "gpu", "gpu_memory_gib", "tensor_parallel_size",
-    "pipeline_parallel_size", "max_model_len", "max_num_seqs", "max_num_batched_tokens",
-    "kv_cache_dtype", "gpu_memory_utilization", "kv_cache_memory_bytes", "block_size",
-    "num_gpu_blocks_override", "vllm_version", "available_kv_gib", "weights_gib",
-    "activation_gib", "non_torch_gib", "cudagraph_gib", "enforce_eager",
-    "disable_hybrid_kv_cache_manager",
+#: The query-string / form names the widget offers: the core's inputs (issue 4's contract),
+#: less the byte-exact ``available_kv_bytes`` (the form takes GiB) and ``no_async_scheduling``.
+INPUT_NAMES: tuple[str, ...] = tuple(
+    k for k in INPUT_KEYS if k not in ("available_kv_bytes", "no_async_scheduling")
 )
 
 #: KV cache dtypes offered in the select; "" is vLLM's default (``auto``).
@@ -351,6 +349,7 @@ def calculator(lang: str, preset: str | None = None, *, page_url: str | None = N
         "assets": None if page_url is None else root_prefix(page_url) + "assets/",
         "guide": None if page_url is None else guide,
         "inputs": values,
+        "names": list(INPUT_NAMES),
         "strings": {key: strings["widget." + key] for key in ("loading", "load_failed", "estimate")},
     }
     result = response.get("result")

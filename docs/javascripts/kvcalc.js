@@ -13,15 +13,6 @@
  * without a calculator never fetch it.
  */
 
-/** Names the form sends to the core and the URL carries (issue 4's contract). */
-const INPUT_NAMES = [
-  "model", "config", "gpu", "gpu_memory_gib", "tensor_parallel_size",
-  "pipeline_parallel_size", "max_model_len", "max_num_seqs", "max_num_batched_tokens",
-  "kv_cache_dtype", "gpu_memory_utilization", "kv_cache_memory_bytes", "block_size",
-  "num_gpu_blocks_override", "vllm_version", "available_kv_gib", "weights_gib",
-  "activation_gib", "non_torch_gib", "cudagraph_gib", "enforce_eager",
-  "disable_hybrid_kv_cache_manager",
-]
 const SVG_NS = "http://www.w3.org/2000/svg"
 /** This file lives at <site root>/javascripts/kvcalc.js. */
 const SITE_ROOT = new URL("../", import.meta.url)
@@ -177,6 +168,7 @@ class Calculator {
   constructor(root, isFirst) {
     this.root = root
     this.config = JSON.parse(root.querySelector("script[data-kvcalc-config]").textContent)
+    this.names = this.config.names   // the input names, from the core (kvcalc.inputs.INPUT_KEYS)
     this.form = root.querySelector("[data-kvcalc-form]")
     this.logBox = root.querySelector("[data-kvcalc-log]")
     this.out = name => root.querySelector(`[data-kvcalc-out="${name}"]`)
@@ -198,12 +190,12 @@ class Calculator {
   /** Fill the form from the query string when the link targets this calculator. */
   restoreFromUrl(isFirst) {
     const params = new URLSearchParams(location.search)
-    if (!INPUT_NAMES.some(name => params.get(name))) return
+    if (!this.names.some(name => params.get(name))) return
     const hash = decodeURIComponent(location.hash.slice(1))
     const targeted = hash === this.config.preset
       || (isFirst && !document.querySelector(`[data-kvcalc-preset="${CSS.escape(hash)}"]`))
     if (!targeted) return
-    for (const name of INPUT_NAMES) this.setField(name, params.get(name) ?? "")
+    for (const name of this.names) this.setField(name, params.get(name) ?? "")
     if (this.logBox) this.logBox.value = ""
     this.root.classList.add("kvcalc--stale")
     this.restored = true
@@ -224,7 +216,7 @@ class Calculator {
 
   inputs() {
     const values = {}
-    for (const name of INPUT_NAMES) {
+    for (const name of this.names) {
       const field = this.form.elements.namedItem(name)
       if (!field) continue
       const value = field.type === "checkbox" ? (field.checked ? "true" : "") : field.value.trim()
@@ -340,7 +332,7 @@ class Calculator {
     }
     if (kind === "log" && response.inputs) {
       // The core merged the form with the log's facts: the form becomes exactly that.
-      for (const name of INPUT_NAMES) this.setField(name, response.inputs[name] ?? "")
+      for (const name of this.names) this.setField(name, response.inputs[name] ?? "")
     }
     const diagnosis = this.out("diagnosis")
     const reading = response.reading
