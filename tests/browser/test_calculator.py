@@ -166,6 +166,7 @@ def test_edit_updates_result_and_url(page: Page, lang: str) -> None:
     assert shown == cli_plan(query)
     # the URL alone restores the edited scenario, under another language prefix too
     other = PREFIX[LANGS[(LANGS.index(lang) + 1) % 3]]
+    page.wait_for_load_state("networkidle")   # leaving mid-load would abort the favicon request
     page.goto(f"{other}calculator/?{urlsplit(page.url).query}#calculator")
     again = widget(page, "calculator")
     wait_ready(again)

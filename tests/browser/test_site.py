@@ -58,7 +58,7 @@ def test_search_finds_a_section_in_the_language(page: Page, lang: str, query: st
     [("es", "zh"), ("zh", "en"), ("en", "es")],
 )
 def test_language_switcher_keeps_the_page(page: Page, source: str, target: str) -> None:
-    page.goto(f"{PREFIX[source]}how-vllm-computes/")
+    page.goto(f"{PREFIX[source]}how-vllm-computes/", wait_until="networkidle")   # nothing in flight to abort
     page.locator(".md-header .md-select").first.hover()
     page.locator(f".md-header a.md-select__link[hreflang={target}]").click()
     page.wait_for_load_state()
