@@ -20,6 +20,7 @@ from .model import ModelSpec
 from .units import cdiv
 from .planner import (
     blocks_per_request, build_layer_specs, estimate_max_model_len, kv_bytes_per_token, layer_name,
+    legacy_max_memory_usage_bytes,
     max_memory_usage_bytes, num_blocks, pp_layer_counts,
 )
 
@@ -153,14 +154,14 @@ def plan(model: ModelSpec, dep: Deployment, *, gpu_name: str | None = None) -> V
     # Workers: one per PP stage (TP ranks of a stage are identical).
     counts = pp_layer_counts(model.num_layers, dep.pipeline_parallel_size)
     all_layers = list(specs)
+    whole_specs = _flat_specs(grouping)
     workers: list[tuple[int, Grouping, dict[str, AttentionSpec]]] = []
     start = 0
     for n in counts:
         names = set(all_layers[start:start + n])
         stage_grouping = project_to_worker(grouping, names)
-        workers.append((n, stage_grouping, {k: v for k, v in _flat_specs(grouping).items() if k in names}))
+        workers.append((n, stage_grouping, {k: v for k, v in whole_specs.items() if k in names}))
         start += n
-    whole_specs = _flat_specs(grouping)
 
     def needed_fn(stage_grouping: Grouping, stage_specs: dict[str, AttentionSpec]):
         legacy_sum = not rules.tokens_from_concurrency
@@ -168,7 +169,7 @@ def plan(model: ModelSpec, dep: Deployment, *, gpu_name: str | None = None) -> V
         def needed(length: int) -> int:
             ctx = SizingContext(max_model_len=length, in_flight_tokens=in_flight)
             if legacy_sum or not rules.per_stage_check:
-                return sum(s.max_memory_usage_bytes(ctx) for s in layer_specs.values())
+                return legacy_max_memory_usage_bytes(layer_specs, ctx)
             return max_memory_usage_bytes(stage_grouping, ctx)
         return needed
 
