@@ -16,7 +16,6 @@ from .errors import CalcError
 from .inputs import scenario_from_inputs
 from .kv_spec import KV_CACHE_DTYPES
 from .report import build_report, error_message, recommendation_dict, result_dict
-from .units import GB, GiB, fmt_int
 from .verdict import plan
 
 __all__ = ["main", "entry"]
@@ -79,10 +78,6 @@ def _read_config(path: str) -> str:
 def _table(rows: list[tuple[str, str]]) -> str:
     width = max(len(k) for k, _ in rows)
     return "\n".join(f"  {k.ljust(width)}  {v}" for k, v in rows)
-
-
-def _gib_gb(n: int | None) -> str:
-    return "-" if n is None else f"{n / GiB:8.2f} GiB  ({n / GB:.2f} GB)"
 
 
 def _text_report(lang: str, result: dict, report: dict) -> str:
