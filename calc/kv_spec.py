@@ -7,7 +7,7 @@ UniformTypeKVCacheSpecs) at vLLM main 6adad08767583f52eb4d2122111af0bf638ed5e6.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Union
 
 from .errors import CalcError
@@ -185,7 +185,3 @@ def promote_to_full(spec: AttentionSpec, block_size: int) -> AttentionSpec:
                                  sliding_window=spec.sliding_window, attention_chunk_size=spec.attention_chunk_size,
                                  page_size_padded=spec.page_size_padded)
     return spec
-
-
-def with_block_size(spec: AttentionSpec, block_size: int) -> AttentionSpec:
-    return replace(spec, block_size=block_size)

@@ -13,7 +13,7 @@ from .versions import RuleSet
 
 __all__ = [
     "gib", "available_kv_line", "kv_cache_too_small_error", "no_memory_error", "capacity_lines", "v0_too_small_error", "v0_blocks_line", "override_line",
-    "auto_fit_line", "auto_fit_error", "free_memory_error", "CONSERVING_MEMORY_URL",
+    "auto_fit_line", "auto_fit_error", "CONSERVING_MEMORY_URL",
 ]
 
 CONSERVING_MEMORY_URL = "https://docs.vllm.ai/en/latest/configuration/conserving_memory/"
@@ -114,9 +114,3 @@ def auto_fit_line(*, derived: int, fitted: int, available: int) -> str:
 def auto_fit_error() -> str:
     return ("Cannot auto-fit max_model_len: not enough GPU memory available to serve even a single token. "
             "Try increasing `gpu_memory_utilization`.")
-
-
-def free_memory_error(*, free: int, total: int, utilization: float, requested: int, device: str = "cuda:0") -> str:
-    return (f"Free memory on device {device} ({format_gib(free)}/{format_gib(total)} GiB) on startup is less than "
-            f"desired GPU memory utilization ({utilization}, {format_gib(requested)} GiB). Decrease GPU memory "
-            f"utilization or reduce GPU memory used by other processes.")
