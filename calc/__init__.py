@@ -7,7 +7,10 @@ from __future__ import annotations
 from .deployment import Deployment, Measured
 from .errors import CalcError
 from .model import ModelSpec, normalize_config
+from .analysis import Analysis, analyze
+from .inputs import Scenario, scenario_from_inputs
 from .verdict import Verdict, plan
 
-__all__ = ["CalcError", "Deployment", "Measured", "ModelSpec", "Verdict", "normalize_config", "plan", "__version__"]
+__all__ = ["Analysis", "CalcError", "Deployment", "Measured", "ModelSpec", "Scenario", "Verdict", "analyze",
+           "normalize_config", "plan", "scenario_from_inputs", "__version__"]
 __version__ = "0.1.0"

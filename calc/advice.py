@@ -8,16 +8,36 @@ own ladders. Variants are built with ``dataclasses.replace``, never by mutation.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from . import catalog
+from .budget import BudgetSource
 from .deployment import Deployment
 from .errors import CalcError
 from .inputs import Scenario
+from .kv_spec import UNQUANTIZED_KV_DTYPES
 from .model import WeightQuant
 from .units import GiB, MiB, cdiv
-from .verdict import Verdict, plan
+from .verdict import Verdict, VerdictStatus, plan
 
-__all__ = ["Recommendation", "recommend", "readable_length", "UTILIZATION_WARN_ABOVE"]
+__all__ = ["RecCode", "Recommendation", "recommend", "free_memory_ladder", "readable_length", "UTILIZATION_WARN_ABOVE"]
+
+
+class RecCode(StrEnum):
+    """Stable ids of the guide's fixes (the JSON ``code``)."""
+
+    LOWER_MAX_MODEL_LEN = "lower_max_model_len"
+    LIMIT_CONCURRENCY = "limit_concurrency"
+    RAISE_GPU_MEMORY_UTILIZATION = "raise_gpu_memory_utilization"
+    FP8_KV_CACHE = "fp8_kv_cache"
+    KV_CACHE_MEMORY_BYTES = "kv_cache_memory_bytes"
+    CPU_OFFLOAD = "cpu_offload"
+    QUANTIZE_WEIGHTS = "quantize_weights"
+    ADD_GPUS = "add_gpus"
+    LARGER_GPU = "larger_gpu"
+    ENFORCE_EAGER = "enforce_eager"
+    LOWER_GPU_MEMORY_UTILIZATION = "lower_gpu_memory_utilization"
+    FREE_THE_GPU = "free_the_gpu"
 
 UTILIZATION_WARN_ABOVE = 0.95
 _UTIL_STEP = 0.02
@@ -27,18 +47,19 @@ _UTIL_STEP = 0.02
 class Recommendation:
     """One rung of the ladder, with the flags it changes and what vLLM would then do."""
 
-    code: str
-    """Stable id: ``lower_max_model_len``, ``limit_concurrency``, ``raise_gpu_memory_utilization``, …"""
+    code: RecCode
     anchor: str
-    """The guide section id that explains it."""
-    page: str
-    """The guide page holding ``anchor`` (``index`` or ``read-your-log``)."""
+    """The guide section id that explains it (the same in every language)."""
     settings: dict[str, object]
     """The changed ``vllm serve`` flags, snake_case (``{"max_model_len": 16384}``)."""
     verdict: Verdict | None
     """The what-if; None when its effect cannot be computed (measured at runtime)."""
     params: dict[str, object]
     """Values the localized text quotes."""
+    variant: str | None = None
+    """Which wording of ``code`` applies (``free``: a fixed budget suggested without a computed size)."""
+    exceeds_gpu: bool = False
+    """The suggested setting asks for more memory than the GPU has (weights and runtime included)."""
 
     @property
     def fits(self) -> bool | None:
@@ -72,76 +93,106 @@ def readable_length(est: int) -> int:
 
 def _try(s: Scenario, dep: Deployment) -> Verdict | None:
     try:
-        return plan(s.model, dep, gpu_name=s.gpu_name)
+        return plan(s.model, dep)
     except CalcError:
         return None
 
 
-def _kv_ladder(s: Scenario, v: Verdict) -> list[Recommendation]:
-    dep = s.deployment
-    recs: list[Recommendation] = []
+def _lower_max_model_len(s: Scenario, v: Verdict) -> Recommendation | None:
+    """A readable length at 60–80 % of the estimated maximum."""
     est = v.estimated_max_model_len
-    # 1. lower max_model_len
-    if est > 0 and not v.fits:
-        new_len = readable_length(est)
-        recs.append(Recommendation(code="lower_max_model_len", anchor="lower-max-model-len", page="index",
-                                   settings={"max_model_len": new_len},
-                                   verdict=_try(s, replace(dep, max_model_len=new_len)),
-                                   params={"estimated": est, "value": new_len, "low": int(0.6 * est), "high": int(0.8 * est)}))
-    # 2. limit concurrency and batching: shrinks the profile run (activation) and the CUDA-graph pool.
+    if est <= 0 or v.fits:
+        return None
+    new_len = readable_length(est)
+    return Recommendation(code=RecCode.LOWER_MAX_MODEL_LEN, anchor="lower-max-model-len",
+                          settings={"max_model_len": new_len},
+                          verdict=_try(s, replace(s.deployment, max_model_len=new_len)),
+                          params={"estimated": est, "value": new_len, "low": int(0.6 * est), "high": int(0.8 * est)})
+
+
+def _limit_concurrency(s: Scenario, v: Verdict) -> Recommendation | None:
+    """Fewer sequences and batched tokens: a smaller profile run (activation) and CUDA-graph pool."""
     seqs, tokens = v.max_num_seqs, v.max_num_batched_tokens
-    new_seqs = min(seqs, 16)
-    new_tokens = min(tokens, 2048)
-    if (new_seqs, new_tokens) != (seqs, tokens):
-        settings: dict[str, object] = {}
-        if new_seqs != seqs:
-            settings["max_num_seqs"] = new_seqs
-        if new_tokens != tokens:
-            settings["max_num_batched_tokens"] = new_tokens
-        measured_budget = v.budget.source != "profiled"
-        recs.append(Recommendation(code="limit_concurrency", anchor="limit-concurrency", page="index", settings=settings,
-                                   verdict=None if measured_budget else _try(s, replace(dep, max_num_seqs=new_seqs, max_num_batched_tokens=new_tokens)),
-                                   params={"flags": " ".join(f"--{k.replace('_', '-')} {val}" for k, val in settings.items())}))
-    # 3. gpu_memory_utilization in small steps, never past 0.95 without a warning.
-    if v.budget.source in ("profiled", "measured") and dep.kv_cache_memory_bytes is None and dep.gpu_memory_bytes:
-        util = dep.effective_utilization
-        step_to = None
-        u = util
-        while u < UTILIZATION_WARN_ABOVE - 1e-9:
-            u = round(min(u + 0.01, UTILIZATION_WARN_ABOVE), 2)
-            trial = _with_util(dep, v, u)
-            tv = _try(s, trial)
-            if tv is not None and tv.fits:
-                step_to = (u, tv)
-                break
-        if step_to is None and util < UTILIZATION_WARN_ABOVE:
-            u = round(min(util + _UTIL_STEP, UTILIZATION_WARN_ABOVE), 2)
-            step_to = (u, _try(s, _with_util(dep, v, u)))
-        if step_to is not None:
-            recs.append(Recommendation(code="raise_gpu_memory_utilization", anchor="gpu-memory-utilization", page="index",
-                                       settings={"gpu_memory_utilization": step_to[0]}, verdict=step_to[1],
-                                       params={"from": util, "to": step_to[0], "warn_above": UTILIZATION_WARN_ABOVE}))
-    # 4. fp8 KV cache (halves the bytes per token of a 16-bit cache).
-    if dep.kv_cache_dtype in ("auto", "bfloat16", "float16", "float32") and s.model.dtype != "float8":
-        recs.append(Recommendation(code="fp8_kv_cache", anchor="fp8-kv-cache", page="index",
-                                   settings={"kv_cache_dtype": "fp8"}, verdict=_try(s, replace(dep, kv_cache_dtype="fp8")),
-                                   params={}))
-    # 5a. a fixed KV budget: exactly what one request needs, rounded up to 256 MiB.
+    new_seqs, new_tokens = min(seqs, 16), min(tokens, 2048)
+    if (new_seqs, new_tokens) == (seqs, tokens):
+        return None
+    settings: dict[str, object] = {}
+    if new_seqs != seqs:
+        settings["max_num_seqs"] = new_seqs
+    if new_tokens != tokens:
+        settings["max_num_batched_tokens"] = new_tokens
+    # A measured budget already holds vLLM's own runtime figures: the effect is not computable.
+    computable = v.budget.source == BudgetSource.PROFILED
+    what_if = replace(s.deployment, max_num_seqs=new_seqs, max_num_batched_tokens=new_tokens)
+    return Recommendation(code=RecCode.LIMIT_CONCURRENCY, anchor="limit-concurrency", settings=settings,
+                          verdict=_try(s, what_if) if computable else None,
+                          params={"flags": " ".join(f"--{k.replace('_', '-')} {val}" for k, val in settings.items())})
+
+
+def _raise_utilization(s: Scenario, v: Verdict) -> Recommendation | None:
+    """``gpu_memory_utilization`` in 0.01 steps up to the first that fits, never past 0.95 without a warning."""
+    dep = s.deployment
+    if not v.budget.is_profiled_or_measured or dep.kv_cache_memory_bytes is not None or not dep.gpu_memory_bytes:
+        return None
+    util = dep.effective_utilization
+    step_to: tuple[float, Verdict | None] | None = None
+    u = util
+    while u < UTILIZATION_WARN_ABOVE - 1e-9:
+        u = round(min(u + 0.01, UTILIZATION_WARN_ABOVE), 2)
+        trial = _try(s, _with_util(dep, u))
+        if trial is not None and trial.fits:
+            step_to = (u, trial)
+            break
+    if step_to is None and util < UTILIZATION_WARN_ABOVE:
+        u = round(min(util + _UTIL_STEP, UTILIZATION_WARN_ABOVE), 2)
+        step_to = (u, _try(s, _with_util(dep, u)))
+    if step_to is None:
+        return None
+    return Recommendation(code=RecCode.RAISE_GPU_MEMORY_UTILIZATION, anchor="gpu-memory-utilization",
+                          settings={"gpu_memory_utilization": step_to[0]}, verdict=step_to[1],
+                          params={"from": util, "to": step_to[0], "warn_above": UTILIZATION_WARN_ABOVE})
+
+
+def _fp8_kv_cache(s: Scenario) -> Recommendation | None:
+    """An fp8 KV cache halves the bytes per token of a 16-bit cache."""
+    if s.deployment.kv_cache_dtype not in UNQUANTIZED_KV_DTYPES:
+        return None
+    return Recommendation(code=RecCode.FP8_KV_CACHE, anchor="fp8-kv-cache", settings={"kv_cache_dtype": "fp8"},
+                          verdict=_try(s, replace(s.deployment, kv_cache_dtype="fp8")), params={})
+
+
+def _fixed_budget(s: Scenario, v: Verdict) -> Recommendation | None:
+    """A fixed KV budget: exactly what one request needs, rounded up to 256 MiB."""
     need = v.needed_kv_bytes
-    if need > 0:
-        fixed = cdiv(need, 256 * MiB) * 256 * MiB
-        recs.append(Recommendation(code="kv_cache_memory_bytes", anchor="kv-cache-memory-bytes", page="index",
-                                   settings={"kv_cache_memory_bytes": _human_bytes(fixed)},
-                                   verdict=_try(s, replace(dep, kv_cache_memory_bytes=fixed)),
-                                   params={"bytes": fixed, "gib": round(fixed / GiB, 2)}))
-    # 5b. CPU offload: extends capacity, does not lift the start-up check.
-    recs.append(Recommendation(code="cpu_offload", anchor="cpu-offload", page="index",
-                               settings={"kv_offloading_backend": "native", "kv_offloading_size": 16}, verdict=None,
-                               params={}))
-    return recs
+    if need <= 0:
+        return None
+    dep = s.deployment
+    fixed = cdiv(need, 256 * MiB) * 256 * MiB
+    # What the rest of vLLM takes on the GPU, from the plan without a fixed budget.
+    base = v if dep.kv_cache_memory_bytes is None else _try(s, replace(dep, kv_cache_memory_bytes=None))
+    exceeds = bool(base is not None and dep.gpu_memory_bytes and base.budget.source == BudgetSource.PROFILED
+                   and base.budget.non_kv_bytes + fixed > dep.gpu_memory_bytes)
+    return Recommendation(code=RecCode.KV_CACHE_MEMORY_BYTES, anchor="kv-cache-memory-bytes",
+                          settings={"kv_cache_memory_bytes": _human_bytes(fixed)},
+                          verdict=_try(s, replace(dep, kv_cache_memory_bytes=fixed)),
+                          params={"bytes": fixed, "gib": round(fixed / GiB, 2)}, exceeds_gpu=exceeds)
 
 
-def _with_util(dep: Deployment, v: Verdict, util: float) -> Deployment:
+def _cpu_offload() -> Recommendation:
+    """KV offload extends capacity; it does not lift the start-up check (no what-if)."""
+    return Recommendation(code=RecCode.CPU_OFFLOAD, anchor="cpu-offload",
+                          settings={"kv_offloading_backend": "native", "kv_offloading_size": 16}, verdict=None,
+                          params={})
+
+
+def _kv_ladder(s: Scenario, v: Verdict) -> list[Recommendation]:
+    """"KV cache too small": the article's ladder, cheapest first."""
+    rungs = (_lower_max_model_len(s, v), _limit_concurrency(s, v), _raise_utilization(s, v), _fp8_kv_cache(s),
+             _fixed_budget(s, v), _cpu_offload())
+    return [r for r in rungs if r is not None]
+
+
+def _with_util(dep: Deployment, util: float) -> Deployment:
     """A utilization what-if; a measured budget moves by exactly the extra requested memory."""
     measured = dep.measured
     if measured.available_kv_bytes is not None and dep.gpu_memory_bytes:
@@ -159,63 +210,69 @@ def _human_bytes(n: int) -> str:
     return str(n)
 
 
-def _weights_ladder(s: Scenario, v: Verdict) -> list[Recommendation]:
+def _larger_gpu(s: Scenario) -> Recommendation | None:
+    """The smallest catalog GPU with more memory on which the scenario starts."""
+    dep = s.deployment
+    if not dep.gpu_memory_bytes or dep.measured.available_kv_bytes is not None:
+        return None
+    for gpu in sorted(catalog.gpus(), key=lambda g: g.memory_bytes):
+        if gpu.memory_bytes <= dep.gpu_memory_bytes:
+            continue
+        trial = _try(s, replace(dep, gpu_id=gpu.id, gpu_name=gpu.name, gpu_memory_bytes=gpu.memory_bytes))
+        if trial is not None and trial.fits:
+            return Recommendation(code=RecCode.LARGER_GPU, anchor="no-memory-for-cache-blocks",
+                                  settings={"gpu": gpu.id}, verdict=trial, params={"gpu": gpu.id})
+    return None
+
+
+def _weights_ladder(s: Scenario) -> list[Recommendation]:
     """"No available memory for the cache blocks": the weights (plus activation) fill the budget."""
     dep = s.deployment
     recs: list[Recommendation] = []
     if s.model.quant.method == "none":
         q_model = replace(s.model, quant=WeightQuant(method="awq", bits=4, group_size=128))
-        qv = _try(replace(s, model=q_model), dep)
-        recs.append(Recommendation(code="quantize_weights", anchor="no-memory-for-cache-blocks", page="read-your-log",
-                                   settings={"quantization": "awq"}, verdict=qv, params={}))
+        recs.append(Recommendation(code=RecCode.QUANTIZE_WEIGHTS, anchor="no-memory-for-cache-blocks",
+                                   settings={"quantization": "awq"}, verdict=_try(replace(s, model=q_model), dep),
+                                   params={}))
     tp = dep.tensor_parallel_size * 2
     if s.model.num_attention_heads % tp == 0 and dep.measured.available_kv_bytes is None:
-        recs.append(Recommendation(code="add_gpus", anchor="tensor-and-pipeline-parallel", page="how-vllm-computes",
+        recs.append(Recommendation(code=RecCode.ADD_GPUS, anchor="tensor-and-pipeline-parallel",
                                    settings={"tensor_parallel_size": tp},
                                    verdict=_try(s, replace(dep, tensor_parallel_size=tp)), params={"tp": tp}))
-    if dep.gpu_memory_bytes and dep.measured.available_kv_bytes is None:
-        for gpu in sorted(catalog.gpus(), key=lambda g: g.memory_bytes):
-            if gpu.memory_bytes <= dep.gpu_memory_bytes:
-                continue
-            gv = _try(replace(s, gpu_name=gpu.name), replace(dep, gpu_id=gpu.id, gpu_memory_bytes=gpu.memory_bytes))
-            if gv is not None and gv.fits:
-                recs.append(Recommendation(code="larger_gpu", anchor="no-memory-for-cache-blocks", page="read-your-log",
-                                           settings={"gpu": gpu.id}, verdict=gv, params={"gpu": gpu.id}))
-                break
+    larger = _larger_gpu(s)
+    if larger is not None:
+        recs.append(larger)
     if not dep.enforce_eager:
-        recs.append(Recommendation(code="enforce_eager", anchor="no-memory-for-cache-blocks", page="read-your-log",
+        measured = dep.measured.available_kv_bytes is not None
+        recs.append(Recommendation(code=RecCode.ENFORCE_EAGER, anchor="no-memory-for-cache-blocks",
                                    settings={"enforce_eager": True},
-                                   verdict=None if dep.measured.available_kv_bytes is not None else _try(s, replace(dep, enforce_eager=True)),
-                                   params={}))
+                                   verdict=None if measured else _try(s, replace(dep, enforce_eager=True)), params={}))
     return recs
 
 
-def free_memory_ladder(s: Scenario | None, *, free_bytes: int | None, total_bytes: int | None) -> list[Recommendation]:
+def free_memory_ladder(*, free_bytes: int | None, total_bytes: int | None) -> list[Recommendation]:
     """"Free memory on device … is less than desired GPU memory utilization": another process holds memory."""
     recs: list[Recommendation] = []
     if free_bytes and total_bytes:
         util = int(free_bytes / total_bytes * 100 - 2) / 100  # two points under what is free, rounded down
         if util > 0:
-            recs.append(Recommendation(code="lower_gpu_memory_utilization", anchor="free-memory-below-utilization",
-                                       page="read-your-log", settings={"gpu_memory_utilization": util},
-                                       verdict=None, params={"to": util}))
-    recs.append(Recommendation(code="free_the_gpu", anchor="free-memory-below-utilization", page="read-your-log",
+            recs.append(Recommendation(code=RecCode.LOWER_GPU_MEMORY_UTILIZATION, anchor="free-memory-below-utilization",
+                                       settings={"gpu_memory_utilization": util}, verdict=None, params={"to": util}))
+    recs.append(Recommendation(code=RecCode.FREE_THE_GPU, anchor="free-memory-below-utilization",
                                settings={}, verdict=None, params={}))
-    recs.append(Recommendation(code="kv_cache_memory_bytes", anchor="kv-cache-memory-bytes", page="index",
-                               settings={}, verdict=None, params={}))
+    recs.append(Recommendation(code=RecCode.KV_CACHE_MEMORY_BYTES, anchor="kv-cache-memory-bytes",
+                               settings={}, verdict=None, params={}, variant="free"))
     return recs
 
 
 def recommend(s: Scenario, v: Verdict) -> list[Recommendation]:
     """The ladder that fits this verdict, in the guide's order."""
-    if v.status == "no_memory":
-        return _weights_ladder(s, v)
-    if v.status == "auto_fit_failed":
-        return _weights_ladder(s, v)
-    if v.fits:
-        recs: list[Recommendation] = []
-        conc = v.max_concurrency or 0
-        if v.max_num_seqs > conc * 1.0 and conc < v.max_num_seqs:
-            recs.extend(r for r in _kv_ladder(s, v) if r.code in ("fp8_kv_cache",))
-        return recs
-    return _kv_ladder(s, v)
+    if v.status in (VerdictStatus.NO_MEMORY, VerdictStatus.AUTO_FIT_FAILED):
+        return _weights_ladder(s)
+    if not v.fits:
+        return _kv_ladder(s, v)
+    # It starts: fp8 is still worth it when fewer requests fit than max_num_seqs allows.
+    if (v.max_concurrency or 0) < v.max_num_seqs:
+        fp8 = _fp8_kv_cache(s)
+        return [fp8] if fp8 is not None else []
+    return []

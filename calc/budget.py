@@ -11,22 +11,34 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from enum import StrEnum
 
 from . import estimates
 from .deployment import Deployment
 from .errors import CalcError
 from .model import ModelSpec
 
-__all__ = ["MemoryBudget", "weight_bytes", "requested_bytes", "memory_budget"]
+__all__ = ["BudgetSource", "MemoryBudget", "weight_bytes", "requested_bytes", "memory_budget"]
+
+_ELEMENT_BYTES = 2  # the model is served in 16 bits (model.py maps a float32 checkpoint to bfloat16)
+
+
+class BudgetSource(StrEnum):
+    """Where the available KV memory comes from."""
+
+    PROFILED = "profiled"
+    """Estimated the way vLLM's profile run measures it."""
+    MEASURED = "measured"
+    """The reader's "Available KV cache memory" from a log."""
+    KV_CACHE_MEMORY_BYTES = "kv_cache_memory_bytes"
+    """A fixed budget (``--kv-cache-memory-bytes``)."""
 
 
 @dataclass(frozen=True, kw_only=True)
 class MemoryBudget:
     """Where one GPU's memory goes, in bytes."""
 
-    source: str
-    """``profiled`` (estimated like vLLM's profile run), ``measured`` (the reader's
-    "Available KV cache memory") or ``kv_cache_memory_bytes`` (fixed budget)."""
+    source: BudgetSource
     total_bytes: int | None
     gpu_memory_utilization: float
     requested_bytes: int | None
@@ -39,6 +51,11 @@ class MemoryBudget:
     """Which of weights/activation/non_torch/cudagraph are our estimates."""
     available_kv_bytes: int
     """``A``: may be ≤ 0 (then vLLM says "No available memory for the cache blocks")."""
+
+    @property
+    def is_profiled_or_measured(self) -> bool:
+        """vLLM profiled memory (it logs "Available KV cache memory"), rather than taking a fixed budget."""
+        return self.source != BudgetSource.KV_CACHE_MEMORY_BYTES
 
     @property
     def non_kv_bytes(self) -> int:
@@ -54,7 +71,7 @@ class MemoryBudget:
 
 def weight_bytes(model: ModelSpec) -> int:
     """Checkpoint weight bytes of the whole model, from the parameter count and its quantization."""
-    elem = 4 if model.dtype == "float32" else 2
+    elem = _ELEMENT_BYTES
     embed = model.vocab_size * model.hidden_size
     q = model.quant
     if q.method == "none" or q.bits >= 16:
@@ -84,11 +101,11 @@ def memory_budget(model: ModelSpec, dep: Deployment, *, max_num_batched_tokens: 
     util = dep.effective_utilization
     m = dep.measured
     if dep.kv_cache_memory_bytes is not None:
-        return MemoryBudget(source="kv_cache_memory_bytes", total_bytes=dep.gpu_memory_bytes, gpu_memory_utilization=util,
+        return MemoryBudget(source=BudgetSource.KV_CACHE_MEMORY_BYTES, total_bytes=dep.gpu_memory_bytes, gpu_memory_utilization=util,
                             requested_bytes=None, weights_bytes=0, activation_bytes=0, non_torch_bytes=0,
                             cudagraph_bytes=0, estimated=(), available_kv_bytes=dep.kv_cache_memory_bytes)
     if m.available_kv_bytes is not None:
-        return MemoryBudget(source="measured", total_bytes=dep.gpu_memory_bytes, gpu_memory_utilization=util,
+        return MemoryBudget(source=BudgetSource.MEASURED, total_bytes=dep.gpu_memory_bytes, gpu_memory_utilization=util,
                             requested_bytes=None, weights_bytes=0, activation_bytes=0, non_torch_bytes=0,
                             cudagraph_bytes=0, estimated=(), available_kv_bytes=m.available_kv_bytes)
     if dep.gpu_memory_bytes is None:
@@ -102,7 +119,7 @@ def memory_budget(model: ModelSpec, dep: Deployment, *, max_num_batched_tokens: 
         estimated.append("weights")
     else:
         weights = m.weights_bytes
-    elem = 4 if model.dtype == "float32" else 2
+    elem = _ELEMENT_BYTES
     if m.activation_bytes is None:
         activation = estimates.activation_peak_bytes(
             hidden_size=model.hidden_size, intermediate_size=model.intermediate_size, vocab_size=model.vocab_size,
@@ -131,7 +148,7 @@ def memory_budget(model: ModelSpec, dep: Deployment, *, max_num_batched_tokens: 
     else:
         cudagraph = m.cudagraph_bytes
     available = requested - weights - activation - non_torch - cudagraph
-    return MemoryBudget(source="profiled", total_bytes=dep.gpu_memory_bytes, gpu_memory_utilization=util,
+    return MemoryBudget(source=BudgetSource.PROFILED, total_bytes=dep.gpu_memory_bytes, gpu_memory_utilization=util,
                         requested_bytes=requested, weights_bytes=weights, activation_bytes=activation,
                         non_torch_bytes=non_torch, cudagraph_bytes=cudagraph, estimated=tuple(estimated),
                         available_kv_bytes=available)

@@ -9,14 +9,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import Any, NoReturn, TextIO
 
-from .advice import recommend
+from .analysis import analyze
 from .errors import CalcError
 from .inputs import scenario_from_inputs
 from .kv_spec import KV_CACHE_DTYPES
 from .report import build_report, error_message, recommendation_dict, result_dict
-from .verdict import plan
 
 __all__ = ["main", "entry"]
 
@@ -47,7 +46,7 @@ def _parser() -> argparse.ArgumentParser:
                  "--num-gpu-blocks-override", "--vllm-version", "--available-kv-bytes", "--available-kv-gib",
                  "--weights-gib", "--activation-gib", "--non-torch-gib", "--cudagraph-gib"):
         pl.add_argument(flag)
-    pl.add_argument("--kv-cache-dtype", choices=KV_CACHE_DTYPES[:-2] + ("fp8_inc", "fp8_ds_mla"))
+    pl.add_argument("--kv-cache-dtype", choices=KV_CACHE_DTYPES)
     pl.add_argument("--disable-hybrid-kv-cache-manager", action="store_true")
     pl.add_argument("--no-async-scheduling", action="store_true")
     pl.add_argument("--enforce-eager", action="store_true")
@@ -80,7 +79,7 @@ def _table(rows: list[tuple[str, str]]) -> str:
     return "\n".join(f"  {k.ljust(width)}  {v}" for k, v in rows)
 
 
-def _text_report(lang: str, result: dict, report: dict) -> str:
+def _text_report(report: dict[str, Any]) -> str:
     out = [report["verdict"]["title"], report["verdict"]["summary"], ""]
     out.append(_table([(f["label"], str(f["value"])) for f in report["figures"]]))
     out += ["", "vLLM:"] + [f"  {line}" for line in report["vllm_lines"]]
@@ -107,15 +106,12 @@ def _plan(args: argparse.Namespace, out: TextIO) -> int:
     for flag in ("disable_hybrid_kv_cache_manager", "no_async_scheduling", "enforce_eager"):
         if getattr(args, flag):
             inputs[flag] = True
-    s = scenario_from_inputs(inputs)
-    v = plan(s.model, s.deployment, gpu_name=s.gpu_name)
-    recs = recommend(s, v)
-    result = result_dict(s, v, recs)
+    a = analyze(scenario_from_inputs(inputs))
     if args.json:
-        out.write(json.dumps(result, ensure_ascii=False) + "\n")
+        out.write(json.dumps(result_dict(a), ensure_ascii=False) + "\n")
     else:
-        out.write(_text_report(args.lang, result, build_report(args.lang, s, v, recs)) + "\n")
-    return 0 if v.fits else 1
+        out.write(_text_report(build_report(args.lang, a)) + "\n")
+    return 0 if a.verdict.fits else 1
 
 
 def _log(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
@@ -134,14 +130,14 @@ def _log(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     recs = [recommendation_dict(r) for r in d.recommendations]
     payload = {"diagnosis": d.reading.diagnosis, "facts": dict(d.reading.facts), "inputs": d.inputs,
                "recommendations": recs,
-               "plan": result_dict(d.scenario, d.verdict, d.recommendations) if d.verdict and d.scenario else None}
+               "plan": result_dict(d.analysis) if d.analysis is not None else None}
     if args.json:
         out.write(json.dumps(payload, ensure_ascii=False) + "\n")
     else:
         lines = [f"diagnosis: {d.reading.diagnosis}"]
         lines.append(_table([(k, str(v)) for k, v in d.reading.facts.items()]) if d.reading.facts else "  (no facts found)")
-        if d.verdict is not None:
-            lines += ["", "recomputed:"] + [f"  {x}" for x in d.verdict.vllm_lines]
+        if d.analysis is not None:
+            lines += ["", "recomputed:"] + [f"  {x}" for x in d.analysis.verdict.vllm_lines]
         elif d.replan_error is not None:
             lines += ["", f"not recomputed: {error_message(args.lang, d.replan_error)}"]
         for i, r in enumerate(recs, 1):

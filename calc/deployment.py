@@ -29,6 +29,8 @@ class Deployment:
 
     gpu_id: str | None = None
     """Catalog GPU id, or None for a custom memory size."""
+    gpu_name: str | None = None
+    """The catalog GPU's product name (``NVIDIA A100-SXM4-80GB``): some of vLLM's defaults read it."""
     gpu_memory_bytes: int | None = None
     """Total memory of one GPU as the driver reports it."""
     tensor_parallel_size: int = 1
@@ -61,18 +63,14 @@ class Deployment:
             return self.gpu_memory_utilization
         return self.rules.default_gpu_memory_utilization
 
-    @property
-    def num_gpus(self) -> int:
-        return self.tensor_parallel_size * self.pipeline_parallel_size
 
-
-def batch_defaults(dep: Deployment, gpu_name: str | None = None) -> tuple[int, int]:
+def batch_defaults(dep: Deployment) -> tuple[int, int]:
     """(max_num_batched_tokens, max_num_seqs) when the reader gives none, for ``vllm serve``.
 
     vllm/engine/arg_utils.py ``get_batch_defaults``: decided from GPU 0's total memory.
     """
     total = dep.gpu_memory_bytes or 0
-    name = (gpu_name or dep.gpu_id or "").lower()
+    name = (dep.gpu_name or dep.gpu_id or "").lower()
     if dep.rules.row_160_gib and total >= 160 * GiB:
         tokens, seqs = 16384, 1024
     elif total >= 70 * GiB and "a100" not in name:

@@ -4,15 +4,15 @@ Shared by ``kvcalc log`` and the calculator's "paste your log" box.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from . import catalog
-from .advice import Recommendation, free_memory_ladder, recommend
+from .advice import Recommendation, free_memory_ladder
+from .analysis import Analysis, analyze
 from .errors import CalcError
-from .inputs import Scenario, scenario_from_inputs
+from .inputs import scenario_from_inputs
 from .logparse import LogReading, parse_log
 from .units import gib_to_bytes
-from .verdict import Verdict, plan
 
 __all__ = ["Diagnosis", "inputs_from_reading", "diagnose"]
 
@@ -33,9 +33,10 @@ class Diagnosis:
     reading: LogReading
     inputs: dict[str, object]
     """Form values implied by the log (strings, as a reader would type them)."""
-    scenario: Scenario | None
-    verdict: Verdict | None
-    recommendations: list[Recommendation]
+    analysis: Analysis | None
+    """The log's scenario recomputed; None when the log does not say enough (see ``replan_error``)."""
+    recommendations: tuple[Recommendation, ...]
+    """The analysis's advice, or the free-memory ladder when another process held the GPU."""
     replan_error: CalcError | None
     """Why the log could not be recomputed (unknown model, …)."""
 
@@ -75,24 +76,27 @@ def inputs_from_reading(reading: LogReading) -> dict[str, object]:
     return inputs
 
 
+def _free_memory_advice(reading: LogReading) -> tuple[Recommendation, ...]:
+    f = reading.facts
+    free, total = f.get("free_memory_gib"), f.get("total_gpu_memory_gib")
+    return tuple(free_memory_ladder(
+        free_bytes=gib_to_bytes(float(free)) if isinstance(free, (int, float)) else None,
+        total_bytes=gib_to_bytes(float(total)) if isinstance(total, (int, float)) else None))
+
+
 def diagnose(text: str) -> Diagnosis:
+    """Read ``text``, fill the form from it and, when it names enough, recompute its plan."""
     reading = parse_log(text)
     inputs = inputs_from_reading(reading)
-    scenario = verdict = None
-    recs: list[Recommendation] = []
+    analysis: Analysis | None = None
     err = None
     try:
-        scenario = scenario_from_inputs(inputs)
-        verdict = plan(scenario.model, scenario.deployment, gpu_name=scenario.gpu_name)
-        recs = recommend(scenario, verdict)
+        analysis = analyze(scenario_from_inputs(inputs))
     except CalcError as exc:
         err = exc
-        scenario = verdict = None
+    recs = analysis.recommendations if analysis is not None else ()
     if reading.diagnosis == "free_memory_below_utilization":
-        f = reading.facts
-        free = f.get("free_memory_gib")
-        total = f.get("total_gpu_memory_gib")
-        recs = free_memory_ladder(scenario, free_bytes=gib_to_bytes(float(free)) if isinstance(free, (int, float)) else None,
-                                  total_bytes=gib_to_bytes(float(total)) if isinstance(total, (int, float)) else None)
-    return Diagnosis(reading=reading, inputs=inputs, scenario=scenario, verdict=verdict, recommendations=recs,
-                     replan_error=err)
+        recs = _free_memory_advice(reading)
+        if analysis is not None:
+            analysis = replace(analysis, recommendations=recs)
+    return Diagnosis(reading=reading, inputs=inputs, analysis=analysis, recommendations=recs, replan_error=err)

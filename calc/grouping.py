@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from .errors import CalcError
 from .kv_spec import (
@@ -17,7 +18,7 @@ from .kv_spec import (
 )
 from .units import cdiv
 
-__all__ = ["KVCacheGroup", "Grouping", "get_kv_cache_groups", "project_to_worker",
+__all__ = ["GroupingKind", "KVCacheGroup", "Grouping", "get_kv_cache_groups", "project_to_worker",
            "HMA_DISABLED_WARNING", "PADDING_WARNING"]
 
 # vllm/v1/core/kv_cache_utils.py, logged when local layers are promoted.
@@ -27,6 +28,19 @@ HMA_DISABLED_WARNING = (
     "like sliding window is still saved."
 )
 PADDING_WARNING = "Add {n} padding layers, may waste at most {pct:.2f}% KV cache memory"
+
+
+class GroupingKind(StrEnum):
+    """Which of vLLM's grouping paths produced the groups."""
+
+    EMPTY = "empty"
+    """No attention layers (attention-free models)."""
+    UNIFORM = "uniform"
+    """One spec for every layer: one group."""
+    UNIFORM_TYPE = "uniform_type"
+    """One kind of layer with different pages: one group, a page per layer."""
+    HYBRID = "hybrid"
+    """Several kinds: page-unified groups of equal size."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -42,8 +56,7 @@ class Grouping:
     """The groups for a model (or one worker's projection of them)."""
 
     groups: tuple[KVCacheGroup, ...]
-    kind: str
-    """``empty``, ``uniform``, ``uniform_type`` or ``hybrid``."""
+    kind: GroupingKind
     warnings: tuple[str, ...] = ()
     num_padding_layers: int = 0
 
@@ -60,7 +73,7 @@ class Grouping:
     @property
     def bytes_per_block(self) -> int:
         """Pool bytes one block id costs (kv_cache_utils._pool_bytes_per_block)."""
-        if self.kind == "uniform_type":
+        if self.kind == GroupingKind.UNIFORM_TYPE:
             return self.groups[0].spec.page_size_bytes
         return self.page_size_bytes * self.group_size
 
@@ -148,7 +161,7 @@ def get_kv_cache_groups(layer_specs: Mapping[str, AttentionSpec], *, hma_enabled
     """The whole model's groups, in vLLM's decision order (spec 5.1)."""
     specs = dict(layer_specs)
     if not specs:
-        return Grouping(groups=(), kind="empty")
+        return Grouping(groups=(), kind=GroupingKind.EMPTY)
     warnings: tuple[str, ...] = ()
     if not hma_enabled and not _is_uniform(list(specs.values())):
         if not any(type(s) is FullAttentionSpec for s in specs.values()):
@@ -163,14 +176,14 @@ def get_kv_cache_groups(layer_specs: Mapping[str, AttentionSpec], *, hma_enabled
         specs = promoted
     values = list(specs.values())
     if _is_uniform(values):
-        return Grouping(groups=(KVCacheGroup(layer_names=tuple(specs), spec=_merged(values)),), kind="uniform",
+        return Grouping(groups=(KVCacheGroup(layer_names=tuple(specs), spec=_merged(values)),), kind=GroupingKind.UNIFORM,
                         warnings=warnings)
     if _uniform_type(specs):
         return Grouping(groups=(KVCacheGroup(layer_names=tuple(specs), spec=UniformTypeSpec(layer_specs=specs)),),
-                        kind="uniform_type", warnings=warnings)
+                        kind=GroupingKind.UNIFORM_TYPE, warnings=warnings)
     unified = _unify_page_size(specs)
     groups, padding, pad_warnings = _hybrid_groups(unified)
-    return Grouping(groups=groups, kind="hybrid", warnings=warnings + pad_warnings, num_padding_layers=padding)
+    return Grouping(groups=groups, kind=GroupingKind.HYBRID, warnings=warnings + pad_warnings, num_padding_layers=padding)
 
 
 def project_to_worker(grouping: Grouping, worker_layers: set[str]) -> Grouping:

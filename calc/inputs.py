@@ -41,8 +41,6 @@ class Scenario:
 
     model: ModelSpec
     deployment: Deployment
-    gpu_name: str | None
-    """Full product name when a catalog GPU was chosen."""
     model_label: str
     """What ``vllm serve`` would be given (catalog id, or a placeholder for pasted configs)."""
 
@@ -157,7 +155,7 @@ def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
         raise CalcError("missing_gpu", "give a GPU (--gpu) or its memory (--gpu-memory-gib), or the measured --available-kv-gib",
                         field="gpu")
     dep = Deployment(
-        gpu_id=gpu_id, gpu_memory_bytes=gpu_bytes, tensor_parallel_size=tp, pipeline_parallel_size=pp,
+        gpu_id=gpu_id, gpu_name=gpu_name, gpu_memory_bytes=gpu_bytes, tensor_parallel_size=tp, pipeline_parallel_size=pp,
         max_model_len=max_len,
         max_num_seqs=parse_int(inputs["max_num_seqs"], field="max_num_seqs", maximum=1 << 20) if _present(inputs, "max_num_seqs") else None,
         max_num_batched_tokens=(parse_int(inputs["max_num_batched_tokens"], field="max_num_batched_tokens", maximum=1 << 24)
@@ -173,7 +171,7 @@ def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
                           activation_bytes=_gib(inputs, "activation_gib"), non_torch_bytes=_gib(inputs, "non_torch_gib"),
                           cudagraph_bytes=_gib(inputs, "cudagraph_gib")),
     )
-    return Scenario(model=model, deployment=dep, gpu_name=gpu_name, model_label=label)
+    return Scenario(model=model, deployment=dep, model_label=label)
 
 
 def canonical_query(inputs: Mapping[str, object]) -> dict[str, str]:

@@ -11,16 +11,19 @@ from dataclasses import dataclass
 from typing import Union
 
 from .errors import CalcError
+from .model import LayerKind
 from .units import cdiv
 
 __all__ = [
-    "KV_CACHE_DTYPES", "kv_dtype_bytes", "SizingContext", "FullAttentionSpec", "SlidingWindowSpec",
+    "KV_CACHE_DTYPES", "UNQUANTIZED_KV_DTYPES", "kv_dtype_bytes", "SizingContext", "FullAttentionSpec", "SlidingWindowSpec",
     "ChunkedLocalAttentionSpec", "MLAAttentionSpec", "UniformTypeSpec", "KVSpec", "mergeable", "promote_to_full",
 ]
 
 # The --kv-cache-dtype values of the CLI contract, plus fp8_inc and the MLA layout
 # (vllm/config/cache.py CacheDType; vllm/utils/torch_utils.py STR_DTYPE_TO_TORCH_DTYPE).
 KV_CACHE_DTYPES = ("auto", "bfloat16", "float16", "float32", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc", "fp8_ds_mla")
+UNQUANTIZED_KV_DTYPES = KV_CACHE_DTYPES[:4]
+"""The ones an fp8 KV cache would shrink (``auto`` follows the model's 16-bit dtype)."""
 _DTYPE_BYTES = {"bfloat16": 2, "float16": 2, "float32": 4, "fp8": 1, "fp8_e4m3": 1, "fp8_e5m2": 1, "fp8_inc": 1,
                 "fp8_ds_mla": 1}
 
@@ -64,7 +67,7 @@ class FullAttentionSpec:
     attention_chunk_size: int | None = None
     page_size_padded: int | None = None
 
-    kind = "full"
+    kind = LayerKind.FULL
 
     @property
     def real_page_size_bytes(self) -> int:
@@ -89,7 +92,7 @@ class MLAAttentionSpec(FullAttentionSpec):
     """Multi-head latent attention: one latent vector per token, no K/V factor 2."""
 
     cache_dtype_str: str = "auto"
-    kind = "mla"
+    kind = LayerKind.MLA
 
     @property
     def real_page_size_bytes(self) -> int:
@@ -105,7 +108,7 @@ class MLAAttentionSpec(FullAttentionSpec):
 class SlidingWindowSpec(FullAttentionSpec):
     """A layer that keeps only the last ``sliding_window`` tokens (plus in-flight ones)."""
 
-    kind = "sliding"
+    kind = LayerKind.SLIDING
 
     def max_memory_usage_bytes(self, ctx: SizingContext) -> int:
         if ctx.dcp > 1:
@@ -124,7 +127,7 @@ class SlidingWindowSpec(FullAttentionSpec):
 class ChunkedLocalAttentionSpec(FullAttentionSpec):
     """Llama 4's chunked local attention."""
 
-    kind = "chunked"
+    kind = LayerKind.CHUNKED
 
     def max_memory_usage_bytes(self, ctx: SizingContext) -> int:
         assert self.attention_chunk_size is not None

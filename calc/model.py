@@ -9,12 +9,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 
 from .errors import CalcError
 
 __all__ = ["LayerKind", "WeightQuant", "ModelSpec", "normalize_config", "MLA_MODEL_TYPES", "UNSUPPORTED_HYBRID_TYPES"]
 
-LayerKind = str  # "full" | "sliding" | "chunked" | "mla"
+
+
+class LayerKind(StrEnum):
+    """How a layer's KV cache grows with the request (one kind per attention layer)."""
+
+    FULL = "full"
+    SLIDING = "sliding"
+    CHUNKED = "chunked"
+    """Chunked local attention (Llama 4)."""
+    MLA = "mla"
 
 # vllm/transformers_utils/model_arch_config_convertor.py ``is_deepseek_mla``
 MLA_MODEL_TYPES = frozenset({
@@ -92,15 +102,15 @@ class ModelSpec:
 
     @property
     def is_mla(self) -> bool:
-        return "mla" in self.layer_kinds
+        return LayerKind.MLA in self.layer_kinds
 
     @property
     def architecture(self) -> str:
         """A one-word class for reports: gqa, mha, mla, sliding, hybrid."""
         kinds = set(self.layer_kinds)
-        if "mla" in kinds:
+        if LayerKind.MLA in kinds:
             return "mla"
-        if kinds == {"sliding"}:
+        if kinds == {LayerKind.SLIDING}:
             return "sliding"
         if len(kinds) > 1:
             return "hybrid"
@@ -191,25 +201,25 @@ def _layer_kinds(text: Mapping[str, object], num_layers: int) -> tuple[tuple[Lay
         kinds: list[LayerKind] = []
         for t in layer_types[:num_layers]:
             if t in ("full_attention", "global", "attention"):
-                kinds.append("full")
+                kinds.append(LayerKind.FULL)
             elif t in ("sliding_attention", "local", "sliding_window"):
-                kinds.append("sliding")
+                kinds.append(LayerKind.SLIDING)
             elif t in ("chunked_attention",):
-                kinds.append("chunked")
+                kinds.append(LayerKind.CHUNKED)
             else:
                 raise CalcError("unsupported_architecture",
                                 f"layer type {t!r} ({mt}) is a Mamba/linear-attention layer; hybrid models of this kind are not supported yet",
                                 field="config", model_type=mt, value=str(t))
-        if "sliding" in kinds and window is None:
+        if LayerKind.SLIDING in kinds and window is None:
             raise CalcError("config_missing_key", "config.json has sliding_attention layers but no sliding_window",
                             field="config", key="sliding_window")
-        return tuple(kinds), (window if "sliding" in kinds else None), None
+        return tuple(kinds), (window if LayerKind.SLIDING in kinds else None), None
     # Configs without layer_types (transformers would derive them).
     if mt in ("gemma2", "gpt_oss") and window:
-        return tuple("sliding" if i % 2 == 0 else "full" for i in range(num_layers)), window, None
+        return tuple(LayerKind.SLIDING if i % 2 == 0 else LayerKind.FULL for i in range(num_layers)), window, None
     if mt in ("gemma3", "gemma3_text", "cohere2") and window:
         pattern = _int(text, "sliding_window_pattern", minimum=1) or (4 if mt == "cohere2" else 6)
-        return tuple("full" if (i + 1) % pattern == 0 else "sliding" for i in range(num_layers)), window, None
+        return tuple(LayerKind.FULL if (i + 1) % pattern == 0 else LayerKind.SLIDING for i in range(num_layers)), window, None
     if mt in ("llama4", "llama4_text"):
         chunk = _int(text, "attention_chunk_size", minimum=1)
         if chunk:
@@ -217,12 +227,12 @@ def _layer_kinds(text: Mapping[str, object], num_layers: int) -> tuple[tuple[Lay
             if not isinstance(nope, list) or len(nope) < num_layers:
                 nope = [int((i + 1) % 4 != 0) for i in range(num_layers)]
             # vllm/model_executor/models/llama4.py: RoPE layers use chunked local attention.
-            return tuple("chunked" if nope[i] else "full" for i in range(num_layers)), None, chunk
+            return tuple(LayerKind.CHUNKED if nope[i] else LayerKind.FULL for i in range(num_layers)), None, chunk
     if mt in ("qwen2", "qwen3", "qwen2_moe", "qwen3_moe") and not text.get("use_sliding_window", False):
         window = None  # Qwen configs carry sliding_window with use_sliding_window false: ignored
     if window:
-        return ("sliding",) * num_layers, window, None  # model-level window: every layer (Mistral-7B-v0.1)
-    return ("full",) * num_layers, None, None
+        return (LayerKind.SLIDING,) * num_layers, window, None  # model-level window: every layer (Mistral-7B-v0.1)
+    return (LayerKind.FULL,) * num_layers, None, None
 
 
 def _derived_max_len(text: Mapping[str, object], mt: str) -> int:
@@ -349,7 +359,7 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         rope = _int(text, "qk_rope_head_dim", required=True, minimum=0)
         head = kv_lora + rope  # type: ignore[operator]
         kv_heads = 1
-        kinds: tuple[LayerKind, ...] = ("mla",) * layers
+        kinds: tuple[LayerKind, ...] = (LayerKind.MLA,) * layers
         window, chunk = None, None
     else:
         head = _head_size(text, hidden, heads)

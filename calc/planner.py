@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .grouping import Grouping
+from .grouping import Grouping, GroupingKind
 from .kv_spec import (
     AttentionSpec, ChunkedLocalAttentionSpec, FullAttentionSpec, MLAAttentionSpec, SizingContext, SlidingWindowSpec,
     UniformTypeSpec, kv_dtype_bytes,
 )
-from .model import ModelSpec
+from .model import LayerKind, ModelSpec
 from .units import cdiv
 
 __all__ = [
@@ -45,12 +45,12 @@ def build_layer_specs(model: ModelSpec, *, tensor_parallel_size: int, kv_cache_d
     specs: dict[str, AttentionSpec] = {}
     for i, kind in enumerate(model.layer_kinds):
         common = dict(num_kv_heads=heads, head_size=model.head_size, head_size_v=model.head_size_v, dtype_bytes=e)
-        if kind == "mla":
+        if kind == LayerKind.MLA:
             spec: AttentionSpec = MLAAttentionSpec(block_size=block_size, cache_dtype_str=kv_cache_dtype, **common)
-        elif kind == "sliding":
+        elif kind == LayerKind.SLIDING:
             spec = SlidingWindowSpec(block_size=sliding_block_size or block_size, sliding_window=model.sliding_window,
                                      **common)
-        elif kind == "chunked":
+        elif kind == LayerKind.CHUNKED:
             spec = ChunkedLocalAttentionSpec(block_size=block_size, attention_chunk_size=model.attention_chunk_size,
                                              **common)
         else:
@@ -63,7 +63,7 @@ def max_memory_usage_bytes(grouping: Grouping, ctx: SizingContext) -> int:
     """Memory one request of ``ctx.max_model_len`` needs on this worker."""
     if not grouping.groups:
         return 0
-    if grouping.kind == "uniform_type":
+    if grouping.kind == GroupingKind.UNIFORM_TYPE:
         spec = grouping.groups[0].spec
         assert isinstance(spec, UniformTypeSpec)
         return sum(s.max_memory_usage_bytes(ctx) for s in spec.layer_specs.values())
@@ -82,7 +82,7 @@ def num_blocks(grouping: Grouping, available_bytes: int) -> int:
     if not grouping.groups:
         return 1  # attention-free: the pool still holds the null block
     per_block = grouping.bytes_per_block
-    if grouping.kind == "uniform_type":
+    if grouping.kind == GroupingKind.UNIFORM_TYPE:
         return max(available_bytes // per_block, 0)
     return max(available_bytes // grouping.page_size_bytes // grouping.group_size, 0)
 
@@ -106,7 +106,7 @@ def estimate_max_model_len(needed: Callable[[int], int], available_bytes: int, c
 def blocks_per_request(grouping: Grouping, ctx: SizingContext, *, sum_groups: bool) -> int:
     """Block ids one full-length request pins (the concurrency denominator)."""
     groups = grouping.groups
-    if grouping.kind == "uniform_type":
+    if grouping.kind == GroupingKind.UNIFORM_TYPE:
         spec = groups[0].spec
         assert isinstance(spec, UniformTypeSpec)
         first = next(iter(spec.layer_specs.values()))  # represented by one of its layers

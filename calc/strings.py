@@ -5,7 +5,7 @@ A test checks that the three languages have the same keys and fields.
 """
 from __future__ import annotations
 
-__all__ = ["LANGS", "STRINGS", "t"]
+__all__ = ["LANGS", "STRINGS", "lang_or_default", "t"]
 
 LANGS = ("es", "zh", "en")
 
@@ -521,7 +521,12 @@ ZH: dict[str, str] = {
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}
 
 
+def lang_or_default(lang: object) -> str:
+    """``lang`` when it is one of the guide's languages, else English: the one fallback."""
+    return lang if isinstance(lang, str) and lang in LANGS else "en"
+
+
 def t(lang: str, key: str, /, **params: object) -> str:
     """The string for ``key`` in ``lang`` (English when the language is unknown)."""
-    table = STRINGS.get(lang, EN)
+    table = STRINGS[lang_or_default(lang)]
     return table[key].format(**params) if params else table[key]

@@ -14,7 +14,7 @@ from functools import lru_cache
 from . import catalog
 from .errors import CalcError
 from .inputs import scenario_from_inputs
-from .report import FEASIBLE_LENGTHS
+from .analysis import FEASIBLE_LENGTHS
 from .strings import STRINGS, t
 from .units import GiB, fmt_int, format_gib
 from .verdict import plan
@@ -64,7 +64,7 @@ def _lang(lang: str) -> str:
 
 def _plan(inputs: dict[str, object]):
     s = scenario_from_inputs(inputs)
-    return s, plan(s.model, s.deployment, gpu_name=s.gpu_name)
+    return s, plan(s.model, s.deployment)
 
 
 def plan_figures(lang: str, **inputs: object) -> PlanFigures:
@@ -132,7 +132,7 @@ def _starting_point(model_id: str, gpu_id: str) -> tuple[str, str] | None:
     for n in FEASIBLE_LENGTHS:
         if n > s.model.derived_max_model_len:
             break
-        v = plan(s.model, replace(s.deployment, max_model_len=n), gpu_name=s.gpu_name)
+        v = plan(s.model, replace(s.deployment, max_model_len=n))
         if not v.fits or v.max_concurrency is None:
             break
         if best is None or v.max_concurrency >= START_MIN_CONCURRENCY:
@@ -181,7 +181,7 @@ def concurrency_table(lang: str, **inputs: object) -> str:
         if n > s.model.derived_max_model_len:
             continue
         try:
-            v = plan(s.model, replace(s.deployment, max_model_len=n), gpu_name=s.gpu_name)
+            v = plan(s.model, replace(s.deployment, max_model_len=n))
         except CalcError:
             continue
         rows.append([fmt_int(n), f"{v.max_concurrency:.2f}x" if v.fits else "–",

@@ -4,10 +4,18 @@ vllm/v1/core/kv_cache_utils.py ``get_kv_cache_configs`` (merge specs, group,
 project onto workers, override, auto-fit, per-worker check, num_blocks, min over
 workers) and vllm/v1/engine/core.py ``_initialize_kv_caches`` (capacity log).
 "Does not fit" is a value here, never an exception; only bad input raises.
+
+The steps, in vLLM's order: ``_planning`` resolves the engine defaults and the
+per-stage workers; ``_check_length`` validates the requested length;
+``_auto_fit`` picks a length for ``--max-model-len auto``; ``_stage_plans`` runs
+the per-worker check; ``_capacity`` counts blocks and concurrency for a start
+that passes; ``_plan_v0`` is the engine before 0.8.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from enum import StrEnum
 from functools import lru_cache
 
 from . import vllm_text
@@ -16,15 +24,35 @@ from .deployment import Deployment, batch_defaults
 from .errors import CalcError
 from .grouping import Grouping, get_kv_cache_groups, project_to_worker
 from .kv_spec import AttentionSpec, SizingContext, UniformTypeSpec
-from .model import ModelSpec
-from .units import cdiv
+from .model import LayerKind, ModelSpec
 from .planner import (
-    blocks_per_request, build_layer_specs, estimate_max_model_len, kv_bytes_per_token, layer_name,
+    blocks_per_request,
+    build_layer_specs,
+    estimate_max_model_len,
+    kv_bytes_per_token,
     legacy_max_memory_usage_bytes,
-    max_memory_usage_bytes, num_blocks, pp_layer_counts,
+    max_memory_usage_bytes,
+    num_blocks,
+    pp_layer_counts,
 )
+from .units import cdiv
 
-__all__ = ["StagePlan", "Verdict", "plan"]
+__all__ = ["StagePlan", "Verdict", "VerdictStatus", "plan"]
+
+AUTO = -1
+"""``--max-model-len auto`` (vLLM's ``-1``)."""
+
+
+class VerdictStatus(StrEnum):
+    """What vLLM does at start-up."""
+
+    FITS = "fits"
+    DOES_NOT_FIT = "does_not_fit"
+    """The KV cache cannot hold one request of ``max_model_len``."""
+    NO_MEMORY = "no_memory"
+    """Nothing is left for the KV cache ("No available memory for the cache blocks")."""
+    AUTO_FIT_FAILED = "auto_fit_failed"
+    """``--max-model-len auto`` cannot fit even one token."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -52,8 +80,7 @@ class Verdict:
 
     model: ModelSpec
     deployment: Deployment
-    status: str
-    """``fits``, ``does_not_fit`` (KV too small), ``no_memory`` (A ≤ 0) or ``auto_fit_failed``."""
+    status: VerdictStatus
     max_model_len: int
     """The length checked (after auto-fit)."""
     requested_max_model_len: int
@@ -79,7 +106,7 @@ class Verdict:
 
     @property
     def fits(self) -> bool:
-        return self.status == "fits"
+        return self.status == VerdictStatus.FITS
 
     @property
     def limiting(self) -> StagePlan:
@@ -98,6 +125,57 @@ class Verdict:
         return self.limiting.needed_kv_bytes
 
 
+@dataclass(frozen=True, kw_only=True)
+class _Worker:
+    """One pipeline stage as the engine core sees it: its layers and its KV memory."""
+
+    stage: int
+    num_layers: int
+    grouping: Grouping
+    """The whole model's groups projected onto this stage's layers."""
+    layer_specs: Mapping[str, AttentionSpec]
+    available_kv_bytes: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Planning:
+    """Everything one planning reads, resolved once: the engine's defaults, groups, budget and workers."""
+
+    model: ModelSpec
+    deployment: Deployment
+    max_num_batched_tokens: int
+    max_num_seqs: int
+    block_size: int
+    in_flight_tokens: int
+    hma_enabled: bool
+    grouping: Grouping
+    """The whole model's groups."""
+    model_layer_specs: Mapping[str, AttentionSpec]
+    derived_max_model_len: int
+    requested_max_model_len: int
+    budget: MemoryBudget
+    workers: tuple[_Worker, ...]
+
+    def needed_kv_bytes(self, worker: _Worker, length: int) -> int:
+        """Memory one request of ``length`` needs on ``worker``, by the release's rule.
+
+        Before #41069 vLLM summed every layer's own need; before #33698 the check saw
+        the whole model's layers on every stage (the 0.14–0.15 PP regression).
+        """
+        rules = self.deployment.rules
+        ctx = SizingContext(max_model_len=length, in_flight_tokens=self.in_flight_tokens)
+        layers = worker.layer_specs if rules.per_stage_check else self.model_layer_specs
+        if not rules.tokens_from_concurrency or not rules.per_stage_check:
+            return legacy_max_memory_usage_bytes(layers, ctx)
+        return max_memory_usage_bytes(worker.grouping, ctx)
+
+    def estimate(self, worker: _Worker, upper: int) -> int:
+        """vLLM's binary search: the largest length in [1, upper] that ``worker`` holds."""
+        if worker.available_kv_bytes <= 0:
+            return 0
+        return estimate_max_model_len(lambda n: self.needed_kv_bytes(worker, n), worker.available_kv_bytes, upper)
+
+
 def _in_flight_tokens(dep: Deployment, max_num_batched_tokens: int) -> int:
     """vllm/config/vllm.py max_in_flight_tokens (V1 model runner)."""
     if not dep.rules.in_flight_batches:
@@ -107,7 +185,8 @@ def _in_flight_tokens(dep: Deployment, max_num_batched_tokens: int) -> int:
     return batches * max_num_batched_tokens
 
 
-def _flat_specs(grouping: Grouping) -> dict[str, AttentionSpec]:
+def _model_layer_specs(grouping: Grouping) -> dict[str, AttentionSpec]:
+    """Layer name → spec after grouping (promotions and page unification applied)."""
     out: dict[str, AttentionSpec] = {}
     for g in grouping.groups:
         if isinstance(g.spec, UniformTypeSpec):
@@ -117,179 +196,214 @@ def _flat_specs(grouping: Grouping) -> dict[str, AttentionSpec]:
     return out
 
 
-@lru_cache(maxsize=512)
-def plan(model: ModelSpec, dep: Deployment, *, gpu_name: str | None = None) -> Verdict:
-    """Plan ``model`` on ``dep`` as vLLM's engine core would.
-
-    Cached: the report asks the same what-ifs (feasible table, advice) again on
-    every keystroke in the calculator; inputs and verdicts are immutable.
-    """
+def _requested_length(model: ModelSpec, dep: Deployment) -> int:
+    """The length to check, as vLLM's config validation accepts it (-1 for auto)."""
     rules = dep.rules
-    mnbt, mns = batch_defaults(dep, gpu_name)
+    derived = model.derived_max_model_len
+    length = dep.max_model_len if dep.max_model_len is not None else derived
+    if length == AUTO and not rules.auto_fit:
+        raise CalcError("auto_unsupported", f"--max-model-len auto needs vLLM 0.14 or newer (rules: {rules.description})",
+                        field="max_model_len", value="auto")
+    if length > derived:
+        raise CalcError("max_model_len_too_long",
+                        f"max_model_len {length} is greater than the model's derived maximum {derived}; "
+                        "vLLM refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1",
+                        field="max_model_len", value=length, limit=derived)
+    return length
+
+
+def _workers(model: ModelSpec, dep: Deployment, layer_names: list[str], grouping: Grouping, available: int,
+             lines: list[str]) -> tuple[_Worker, ...]:
+    """One worker per PP stage (TP ranks of a stage are identical), with the override applied.
+
+    ``layer_names`` are in model order (PP splits consecutive layers). Since #41069
+    ``num_gpu_blocks_override`` replaces the memory before the check.
+    """
+    layer_specs = _model_layer_specs(grouping)
+    names = layer_names
+    workers = []
+    start = 0
+    for stage, count in enumerate(pp_layer_counts(model.num_layers, dep.pipeline_parallel_size)):
+        own = set(names[start:start + count])
+        start += count
+        stage_grouping = project_to_worker(grouping, own)
+        stage_available = available
+        if dep.num_gpu_blocks_override is not None and dep.rules.override_before_check and available > 0:
+            per_block = stage_grouping.bytes_per_block
+            lines.append(vllm_text.override_line(available // per_block, dep.num_gpu_blocks_override))
+            stage_available = dep.num_gpu_blocks_override * per_block
+        workers.append(_Worker(stage=stage, num_layers=count, grouping=stage_grouping,
+                               layer_specs={k: v for k, v in layer_specs.items() if k in own},
+                               available_kv_bytes=stage_available))
+    return tuple(workers)
+
+
+def _planning(model: ModelSpec, dep: Deployment, lines: list[str]) -> _Planning:
+    """Resolve the engine's defaults, build the groups and the budget, split the model into workers."""
+    rules = dep.rules
+    batched_tokens, seqs = batch_defaults(dep)
     block = dep.effective_block_size
-    in_flight = _in_flight_tokens(dep, mnbt)
-    chunked_model = "chunked" in model.layer_kinds
     # HMA is on by default on GPUs; chunked-local models (Llama 4) turn it off (spec 5.2).
-    hma = rules.hybrid_groups and not dep.disable_hybrid_kv_cache_manager and not chunked_model
+    hma = rules.hybrid_groups and not dep.disable_hybrid_kv_cache_manager and LayerKind.CHUNKED not in model.layer_kinds
     specs = build_layer_specs(model, tensor_parallel_size=dep.tensor_parallel_size,
                               kv_cache_dtype=dep.kv_cache_dtype, block_size=block)
     grouping = get_kv_cache_groups(specs, hma_enabled=hma)
-    derived = model.derived_max_model_len
-    requested_len = dep.max_model_len if dep.max_model_len is not None else derived
-    if requested_len == -1 and not rules.auto_fit:
-        raise CalcError("auto_unsupported", f"--max-model-len auto needs vLLM 0.14 or newer (rules: {rules.description})",
-                        field="max_model_len", value="auto")
-    if requested_len > derived:
-        raise CalcError("max_model_len_too_long",
-                        f"max_model_len {requested_len} is greater than the model's derived maximum {derived}; vLLM refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1",
-                        field="max_model_len", value=requested_len, limit=derived)
-    budget = memory_budget(model, dep, max_num_batched_tokens=mnbt, max_num_seqs=mns)
-    lines: list[str] = []
-    if budget.source in ("profiled", "measured"):
+    requested = _requested_length(model, dep)
+    budget = memory_budget(model, dep, max_num_batched_tokens=batched_tokens, max_num_seqs=seqs)
+    if budget.is_profiled_or_measured:
         line = vllm_text.available_kv_line(budget.available_kv_bytes, rules)
         if line:
             lines.append(line)
     lines.extend(grouping.warnings)
+    workers = _workers(model, dep, list(specs), grouping, budget.available_kv_bytes, lines)
+    return _Planning(model=model, deployment=dep, max_num_batched_tokens=batched_tokens, max_num_seqs=seqs,
+                     block_size=block, in_flight_tokens=_in_flight_tokens(dep, batched_tokens), hma_enabled=hma,
+                     grouping=grouping, model_layer_specs=_model_layer_specs(grouping),
+                     derived_max_model_len=model.derived_max_model_len, requested_max_model_len=requested,
+                     budget=budget, workers=workers)
 
-    # Workers: one per PP stage (TP ranks of a stage are identical).
-    counts = pp_layer_counts(model.num_layers, dep.pipeline_parallel_size)
-    all_layers = list(specs)
-    whole_specs = _flat_specs(grouping)
-    workers: list[tuple[int, Grouping, dict[str, AttentionSpec]]] = []
-    start = 0
-    for n in counts:
-        names = set(all_layers[start:start + n])
-        stage_grouping = project_to_worker(grouping, names)
-        workers.append((n, stage_grouping, {k: v for k, v in whole_specs.items() if k in names}))
-        start += n
 
-    def needed_fn(stage_grouping: Grouping, stage_specs: dict[str, AttentionSpec]):
-        legacy_sum = not rules.tokens_from_concurrency
-        layer_specs = stage_specs if rules.per_stage_check else whole_specs
-        def needed(length: int) -> int:
-            ctx = SizingContext(max_model_len=length, in_flight_tokens=in_flight)
-            if legacy_sum or not rules.per_stage_check:
-                return legacy_max_memory_usage_bytes(layer_specs, ctx)
-            return max_memory_usage_bytes(stage_grouping, ctx)
-        return needed
+@dataclass(frozen=True, kw_only=True)
+class _Capacity:
+    """What a start that passes the check reports."""
 
-    available = budget.available_kv_bytes
-    stage_avail: list[int] = []
-    for _, g, _s in workers:
-        a = available
-        if dep.num_gpu_blocks_override is not None and rules.override_before_check and a > 0:
-            per_block = g.bytes_per_block
-            lines.append(vllm_text.override_line(a // per_block, dep.num_gpu_blocks_override))
-            a = dep.num_gpu_blocks_override * per_block
-        stage_avail.append(a)
-    needed_fns = [needed_fn(g, s) for _, g, s in workers]
+    num_gpu_blocks: int | None = None
+    gpu_kv_cache_tokens: int | None = None
+    max_concurrency: float | None = None
+    blocks_per_request: int = 0
+    estimated_max_model_len: int = 0
 
-    def result(status: str, length: int, stages: list[StagePlan], limiting: int, error: str | None,
-               blocks: int | None = None, tokens: int | None = None, conc: float | None = None, bpr: int = 0,
-               est: int = 0) -> Verdict:
-        return Verdict(model=model, deployment=dep, status=status, max_model_len=length,
-                       requested_max_model_len=requested_len, derived_max_model_len=derived,
-                       max_num_batched_tokens=mnbt, max_num_seqs=mns, in_flight_tokens=in_flight, block_size=block,
-                       hma_enabled=hma, grouping=grouping, budget=budget, stages=tuple(stages), limiting_stage=limiting,
-                       num_gpu_blocks=blocks, gpu_kv_cache_tokens=tokens, max_concurrency=conc, blocks_per_request=bpr,
-                       estimated_max_model_len=est, vllm_lines=tuple(lines + ([error] if error else [])),
-                       error_text=error)
 
-    def stage_plans(length: int, cap: int) -> list[StagePlan]:
-        plans = []
-        for i, ((n, g, s), a, fn) in enumerate(zip(workers, stage_avail, needed_fns)):
-            est = estimate_max_model_len(fn, a, cap) if a > 0 else 0
-            plans.append(StagePlan(stage=i, num_layers=n, grouping=g, available_kv_bytes=a, needed_kv_bytes=fn(length),
-                                   estimated_max_model_len=est, kv_bytes_per_token=kv_bytes_per_token(s),
-                                   num_blocks=None))
-        return plans
+def _verdict(p: _Planning, status: VerdictStatus, length: int, stages: list[StagePlan], lines: list[str], *,
+             limiting: int = 0, error: str | None = None, capacity: _Capacity = _Capacity()) -> Verdict:
+    return Verdict(model=p.model, deployment=p.deployment, status=status, max_model_len=length,
+                   requested_max_model_len=p.requested_max_model_len, derived_max_model_len=p.derived_max_model_len,
+                   max_num_batched_tokens=p.max_num_batched_tokens, max_num_seqs=p.max_num_seqs,
+                   in_flight_tokens=p.in_flight_tokens, block_size=p.block_size, hma_enabled=p.hma_enabled,
+                   grouping=p.grouping, budget=p.budget, stages=tuple(stages), limiting_stage=limiting,
+                   num_gpu_blocks=capacity.num_gpu_blocks, gpu_kv_cache_tokens=capacity.gpu_kv_cache_tokens,
+                   max_concurrency=capacity.max_concurrency, blocks_per_request=capacity.blocks_per_request,
+                   estimated_max_model_len=capacity.estimated_max_model_len,
+                   vllm_lines=tuple(lines + ([error] if error else [])), error_text=error)
 
-    if rules.v0_engine:
-        return _plan_v0(result, stage_plans, workers, stage_avail, requested_len, lines, rules, derived)
 
-    if available <= 0:
-        plans = stage_plans(requested_len if requested_len > 0 else derived, 1)
-        return result("no_memory", requested_len if requested_len > 0 else derived, plans, 0,
-                      vllm_text.no_memory_error(rules))
+def _stage_plans(p: _Planning, length: int, estimate_upper: int) -> list[StagePlan]:
+    """The per-worker check at ``length``, with each worker's own estimated maximum length."""
+    return [StagePlan(stage=w.stage, num_layers=w.num_layers, grouping=w.grouping,
+                      available_kv_bytes=w.available_kv_bytes, needed_kv_bytes=p.needed_kv_bytes(w, length),
+                      estimated_max_model_len=p.estimate(w, estimate_upper),
+                      kv_bytes_per_token=kv_bytes_per_token(w.layer_specs), num_blocks=None)
+            for w in p.workers]
 
-    length = requested_len
-    if requested_len == -1:
-        fitted = min(estimate_max_model_len(fn, a, derived) for fn, a in zip(needed_fns, stage_avail))
-        if fitted == 0:
-            plans = stage_plans(derived, derived)
-            return result("auto_fit_failed", derived, plans, 0, vllm_text.auto_fit_error())
-        lines.append(vllm_text.auto_fit_line(derived=derived, fitted=fitted,
-                                             available=min(stage_avail)))
-        length = fitted
 
-    plans = stage_plans(length, length)
-    failing = [p for p in plans if not p.fits]
+def _largest_length_that_fits(p: _Planning, upper: int) -> int:
+    """The largest length every stage holds (what ``--max-model-len auto`` would pick)."""
+    return min(p.estimate(w, upper) for w in p.workers)
+
+
+def _auto_fit(p: _Planning, lines: list[str]) -> int:
+    """vLLM's auto-fit: the longest length every worker holds, or 0 when none does."""
+    fitted = _largest_length_that_fits(p, p.derived_max_model_len)
+    if fitted:
+        lines.append(vllm_text.auto_fit_line(derived=p.derived_max_model_len, fitted=fitted,
+                                             available=min(w.available_kv_bytes for w in p.workers)))
+    return fitted
+
+
+def _capacity(p: _Planning, plans: list[StagePlan], length: int, lines: list[str]) -> tuple[_Capacity, int]:
+    """Blocks (the minimum over workers), tokens and concurrency, as vLLM logs them; and the limiting stage."""
+    dep, rules = p.deployment, p.deployment.rules
+    override = dep.num_gpu_blocks_override
+    blocks_each = [override if override is not None else num_blocks(s.grouping, s.available_kv_bytes) for s in plans]
+    if override is not None and not rules.override_before_check:
+        lines.append(vllm_text.override_line(num_blocks(plans[0].grouping, plans[0].available_kv_bytes), override))
+    blocks = min(blocks_each)
+    ctx = SizingContext(max_model_len=length, in_flight_tokens=p.in_flight_tokens)
+    first_worker = plans[0].grouping
+    per_request = blocks_per_request(first_worker, ctx, sum_groups=rules.sum_group_blocks)
+    concurrency = blocks / per_request
+    if rules.tokens_from_concurrency:
+        tokens = int(concurrency * length)
+    else:
+        tokens = blocks // len(first_worker.groups) * first_worker.min_block_size
+    lines.extend(vllm_text.capacity_lines(num_tokens=tokens, max_model_len=length, concurrency=concurrency,
+                                          rules=rules, num_blocks=blocks))
+    estimated = _largest_length_that_fits(p, max(length, p.derived_max_model_len))
+    capacity = _Capacity(num_gpu_blocks=blocks, gpu_kv_cache_tokens=tokens, max_concurrency=concurrency,
+                         blocks_per_request=per_request, estimated_max_model_len=estimated)
+    return capacity, blocks_each.index(blocks)
+
+
+@lru_cache(maxsize=512)
+def plan(model: ModelSpec, dep: Deployment) -> Verdict:
+    """Plan ``model`` on ``dep`` as vLLM's engine core would.
+
+    Cached: the analysis asks the same what-ifs (feasible grid, advice) again on
+    every keystroke in the calculator; inputs and verdicts are immutable.
+    """
+    lines: list[str] = []
+    p = _planning(model, dep, lines)
+    if dep.rules.v0_engine:
+        return _plan_v0(p, lines)
+    length = p.requested_max_model_len
+    if p.budget.available_kv_bytes <= 0:
+        length = length if length > 0 else p.derived_max_model_len
+        return _verdict(p, VerdictStatus.NO_MEMORY, length, _stage_plans(p, length, 1), lines,
+                        error=vllm_text.no_memory_error(dep.rules))
+    if length == AUTO:
+        length = _auto_fit(p, lines)
+        if not length:
+            derived = p.derived_max_model_len
+            return _verdict(p, VerdictStatus.AUTO_FIT_FAILED, derived, _stage_plans(p, derived, derived), lines,
+                            error=vllm_text.auto_fit_error())
+    plans = _stage_plans(p, length, length)
+    failing = [s for s in plans if not s.fits]
     if failing:
-        worst = failing[0]  # vLLM raises at the first worker that fails
-        err = vllm_text.kv_cache_too_small_error(max_model_len=length, needed=worst.needed_kv_bytes,
-                                                 available=worst.available_kv_bytes,
-                                                 estimated=worst.estimated_max_model_len, rules=rules)
+        first = failing[0]  # vLLM raises at the first worker that fails
+        error = vllm_text.kv_cache_too_small_error(max_model_len=length, needed=first.needed_kv_bytes,
+                                                   available=first.available_kv_bytes,
+                                                   estimated=first.estimated_max_model_len, rules=dep.rules)
         # vLLM's message quotes the first failing worker's estimate; the figure we report is the
         # largest length every stage can hold (with uneven PP stages the two can differ).
-        return result("does_not_fit", length, plans, worst.stage, err,
-                      est=min(p.estimated_max_model_len for p in plans))
-
-    blocks_each = []
-    for p in plans:
-        nb = dep.num_gpu_blocks_override if dep.num_gpu_blocks_override is not None else num_blocks(p.grouping, p.available_kv_bytes)
-        blocks_each.append(nb)
-    if dep.num_gpu_blocks_override is not None and not rules.override_before_check:
-        lines.append(vllm_text.override_line(num_blocks(plans[0].grouping, plans[0].available_kv_bytes),
-                                             dep.num_gpu_blocks_override))
-    blocks = min(blocks_each)
-    limiting = blocks_each.index(blocks)
-    plans = [StagePlan(**{**p.__dict__, "num_blocks": blocks}) for p in plans]
-    ctx = SizingContext(max_model_len=length, in_flight_tokens=in_flight)
-    worker0 = plans[0].grouping
-    bpr = blocks_per_request(worker0, ctx, sum_groups=rules.sum_group_blocks)
-    conc = blocks / bpr
-    if rules.tokens_from_concurrency:
-        tokens = int(conc * length)
-    else:
-        tokens = blocks // len(worker0.groups) * worker0.min_block_size
-    lines.extend(vllm_text.capacity_lines(num_tokens=tokens, max_model_len=length, concurrency=conc, rules=rules,
-                                          num_blocks=blocks))
-    # The largest length that fits, up to the model's limit (what --max-model-len auto would pick).
-    est = min(estimate_max_model_len(fn, a, max(length, derived)) for fn, a in zip(needed_fns, stage_avail))
-    return result("fits", length, plans, limiting, None, blocks=blocks, tokens=tokens, conc=conc, bpr=bpr, est=est)
+        estimated = min(s.estimated_max_model_len for s in plans)
+        return _verdict(p, VerdictStatus.DOES_NOT_FIT, length, plans, lines, limiting=first.stage, error=error,
+                        capacity=_Capacity(estimated_max_model_len=estimated))
+    capacity, limiting = _capacity(p, plans, length, lines)
+    plans = [replace(s, num_blocks=capacity.num_gpu_blocks) for s in plans]
+    return _verdict(p, VerdictStatus.FITS, length, plans, lines, limiting=limiting, capacity=capacity)
 
 
 _V0_SWAP_SPACE_BYTES = 4 << 30  # vllm/config.py CacheConfig.swap_space default (4 GiB)
 
 
-def _plan_v0(result, stage_plans, workers, stage_avail, length, lines, rules, derived):
+def _plan_v0(p: _Planning, lines: list[str]) -> Verdict:
     """The V0 engine (before 0.8.0): blocks from memory, then ``max_model_len <= blocks × block_size``.
 
     vllm/worker/worker.py ``determine_num_available_blocks`` / ``raise_if_cache_size_invalid``.
     Every layer reserves all tokens (no sliding-window savings in the allocator).
     """
-    if length == -1:
-        raise CalcError("auto_unsupported", "--max-model-len auto needs vLLM 0.14 or newer", field="max_model_len", value="auto")
-    plans = stage_plans(length, 1)
-    blocks_each, per_block_each = [], []
-    for (_, g, specs), a in zip(workers, stage_avail):
-        per_block = sum(s.real_page_size_bytes for s in specs.values())
-        per_block_each.append(per_block)
-        blocks_each.append(max(a // per_block, 0) if a > 0 else 0)
-    blocks = min(blocks_each)
-    block_size = next(iter(workers[0][2].values())).block_size
-    plans = [StagePlan(**{**p.__dict__, "num_blocks": blocks, "needed_kv_bytes": cdiv(length, block_size) * pb,
-                          "estimated_max_model_len": 0}) for p, pb in zip(plans, per_block_each)]
+    length = p.requested_max_model_len
+    if length == AUTO:
+        raise CalcError("auto_unsupported", "--max-model-len auto needs vLLM 0.14 or newer", field="max_model_len",
+                        value="auto")
+    block_size = next(iter(p.workers[0].layer_specs.values())).block_size
+    bytes_per_block = [sum(s.real_page_size_bytes for s in w.layer_specs.values()) for w in p.workers]
+    blocks = min(max(w.available_kv_bytes // b, 0) for w, b in zip(p.workers, bytes_per_block, strict=True))
+    plans = [replace(s, num_blocks=blocks, needed_kv_bytes=cdiv(length, block_size) * b, estimated_max_model_len=0)
+             for s, b in zip(_stage_plans(p, length, 1), bytes_per_block, strict=True)]
+    lines.append(vllm_text.v0_blocks_line(blocks, _V0_SWAP_SPACE_BYTES // bytes_per_block[0]))
     if blocks == 0:
-        lines.append(vllm_text.v0_blocks_line(0, _V0_SWAP_SPACE_BYTES // per_block_each[0]))
-        return result("no_memory", length, plans, 0, vllm_text.no_memory_error(rules))
-    lines.append(vllm_text.v0_blocks_line(blocks, _V0_SWAP_SPACE_BYTES // per_block_each[0]))
+        return _verdict(p, VerdictStatus.NO_MEMORY, length, plans, lines,
+                        error=vllm_text.no_memory_error(p.deployment.rules))
     max_tokens = blocks * block_size
-    conc = max_tokens / length
-    lines.extend(vllm_text.capacity_lines(num_tokens=max_tokens, max_model_len=length, concurrency=conc, rules=rules))
+    concurrency = max_tokens / length
+    lines.extend(vllm_text.capacity_lines(num_tokens=max_tokens, max_model_len=length, concurrency=concurrency,
+                                          rules=p.deployment.rules))
     if length > max_tokens:
-        return result("does_not_fit", length, plans, 0,
-                      vllm_text.v0_too_small_error(max_model_len=length, max_tokens=max_tokens),
-                      est=max_tokens)
-    return result("fits", length, plans, 0, None, blocks=blocks, tokens=max_tokens, conc=conc,
-                  bpr=cdiv(length, block_size), est=min(max_tokens, derived))
+        return _verdict(p, VerdictStatus.DOES_NOT_FIT, length, plans, lines,
+                        error=vllm_text.v0_too_small_error(max_model_len=length, max_tokens=max_tokens),
+                        capacity=_Capacity(estimated_max_model_len=max_tokens))
+    return _verdict(p, VerdictStatus.FITS, length, plans, lines,
+                    capacity=_Capacity(num_gpu_blocks=blocks, gpu_kv_cache_tokens=max_tokens,
+                                       max_concurrency=concurrency, blocks_per_request=cdiv(length, block_size),
+                                       estimated_max_model_len=min(max_tokens, p.derived_max_model_len)))

@@ -8,12 +8,12 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
-from .advice import recommend
+from .analysis import analyze
 from .errors import CalcError
 from .inputs import canonical_query, scenario_from_inputs
+from .logparse import LogReading
 from .report import build_report, error_message, result_dict
-from .strings import STRINGS, t
-from .verdict import plan
+from .strings import lang_or_default, t
 
 __all__ = ["compute", "compute_dict"]
 
@@ -25,11 +25,8 @@ def _error(lang: str, err: CalcError) -> dict[str, object]:
 
 
 def _plan(lang: str, inputs: Mapping[str, object]) -> dict[str, object]:
-    s = scenario_from_inputs(inputs)
-    v = plan(s.model, s.deployment, gpu_name=s.gpu_name)
-    recs = recommend(s, v)
-    return {"ok": True, "result": result_dict(s, v, recs), "report": build_report(lang, s, v, recs),
-            "query": canonical_query(inputs)}
+    a = analyze(scenario_from_inputs(inputs))
+    return {"ok": True, "result": result_dict(a), "report": build_report(lang, a), "query": canonical_query(inputs)}
 
 
 def _log(lang: str, text: str) -> dict[str, object]:
@@ -39,9 +36,9 @@ def _log(lang: str, text: str) -> dict[str, object]:
     reading = {"diagnosis": d.reading.diagnosis, "title": t(lang, f"diag.{d.reading.diagnosis}"),
                "facts": dict(d.reading.facts), "evidence": [list(e) for e in d.reading.evidence]}
     out: dict[str, object] = {"ok": True, "reading": reading, "inputs": d.inputs, "query": canonical_query(d.inputs)}
-    if d.scenario is not None and d.verdict is not None:
-        out["result"] = result_dict(d.scenario, d.verdict, d.recommendations)
-        report = build_report(lang, d.scenario, d.verdict, d.recommendations)
+    if d.analysis is not None:
+        out["result"] = result_dict(d.analysis)
+        report = build_report(lang, d.analysis)
         verdict = _log_verdict(lang, d.reading)
         if verdict is not None:
             report["verdict"] = verdict
@@ -55,7 +52,7 @@ def _log(lang: str, text: str) -> dict[str, object]:
     return out
 
 
-def _log_verdict(lang: str, reading) -> dict[str, str] | None:
+def _log_verdict(lang: str, reading: LogReading) -> dict[str, str] | None:
     """A failure the plan cannot see (another process on the GPU, a run-time OOM) leads the report."""
     kind = reading.diagnosis
     if kind == "free_memory_below_utilization":
@@ -70,8 +67,7 @@ def _log_verdict(lang: str, reading) -> dict[str, str] | None:
 
 
 def compute_dict(request: Mapping[str, object]) -> dict[str, object]:
-    lang = str(request.get("lang") or "en")
-    lang = lang if lang in STRINGS else "en"
+    lang = lang_or_default(request.get("lang"))
     try:
         action = request.get("action") or "plan"
         if action == "plan":
@@ -99,7 +95,7 @@ def compute(request_json: str) -> str:
     try:
         response = compute_dict(request)
     except Exception as exc:  # the page must always get an answer; report, never crash the worker
-        lang = str(request.get("lang") or "en")
+        lang = lang_or_default(request.get("lang"))
         response = {"ok": False, "errors": [{"code": "internal", "field": None,
-                                             "message": t(lang if lang in STRINGS else "en", "err.internal") + f" ({type(exc).__name__})"}]}
+                                             "message": t(lang, "err.internal") + f" ({type(exc).__name__})"}]}
     return json.dumps(response, ensure_ascii=False)

@@ -179,7 +179,7 @@ def test_defaults_when_missing() -> None:
     assert d.max_model_len is None and d.kv_cache_dtype == "auto" and d.block_size is None
     assert d.rules.version is None  # the pinned rules
     assert d.gpu_memory_bytes == 85_029_158_912  # catalog H100-80GB as CUDA reports it (79.19 GiB)
-    assert s.gpu_name and "H100" in s.gpu_name
+    assert s.deployment.gpu_name and "H100" in s.deployment.gpu_name
     assert not d.enforce_eager and d.async_scheduling
 
 
@@ -259,7 +259,7 @@ def test_nested_text_config_is_the_language_model() -> None:
     # The text model, not the 24-layer vision tower; declared head_dim 64 wins over 1024 / 8 = 128.
     assert (m.num_layers, m.total_num_kv_heads, m.head_size, m.num_attention_heads) == (4, 2, 64, 8)
     assert m.derived_max_model_len == 8192
-    v = plan(m, s.deployment, gpu_name=s.gpu_name)
+    v = plan(m, s.deployment)
     # per token: 4 layers × 2 KV heads × 64 × 2 (K and V) × 2 bytes = 2,048 B
     assert v.kv_bytes_per_token == 2048
     # one request of 1024 tokens: cdiv(1024, 16) = 64 blocks × (16 × 2,048 = 32,768 B) = 2,097,152 B
@@ -303,10 +303,10 @@ def test_auto_max_model_len_needs_0_14() -> None:
 
     s = scenario_from_inputs({**BASE, "max_model_len": "auto", "vllm_version": "0.13.0"})
     with pytest.raises(CalcError) as info:
-        plan(s.model, s.deployment, gpu_name=s.gpu_name)
+        plan(s.model, s.deployment)
     assert (info.value.code, info.value.field) == ("auto_unsupported", "max_model_len")
     for lang in ("en", "es", "zh"):
         message = error_message(lang, info.value)
         assert "0.14" in message and "0.13" not in message, (lang, message)
     s = scenario_from_inputs({**BASE, "max_model_len": "auto", "vllm_version": "0.14.0"})
-    assert plan(s.model, s.deployment, gpu_name=s.gpu_name).max_model_len > 0
+    assert plan(s.model, s.deployment).max_model_len > 0

@@ -19,6 +19,7 @@ from kvcalc.advice import recommend
 from kvcalc.errors import CalcError
 from kvcalc.inputs import INPUT_KEYS, scenario_from_inputs
 from kvcalc.model import ModelSpec, normalize_config
+from kvcalc.analysis import analyze
 from kvcalc.report import build_report, result_dict
 from kvcalc.verdict import Verdict, plan
 
@@ -39,7 +40,7 @@ def spec(model_id: str) -> ModelSpec:
 
 def run(inputs: dict[str, object]) -> Verdict:
     s = scenario_from_inputs(inputs)
-    return plan(s.model, s.deployment, gpu_name=s.gpu_name)
+    return plan(s.model, s.deployment)
 
 
 @st.composite
@@ -156,11 +157,9 @@ _VALUES = st.one_of(
 
 def _full_pipeline(inputs: dict[str, object]) -> None:
     """What the CLI and the widget do with an input dict; only CalcError may escape."""
-    s = scenario_from_inputs(inputs)
-    v = plan(s.model, s.deployment, gpu_name=s.gpu_name)
-    recs = recommend(s, v)
-    json.dumps(result_dict(s, v, recs), allow_nan=False)
-    build_report("es", s, v, recs)
+    a = analyze(scenario_from_inputs(inputs))
+    json.dumps(result_dict(a), allow_nan=False)
+    build_report("es", a)
 
 
 def _check(inputs: dict[str, object]) -> None:

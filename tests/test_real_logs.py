@@ -42,14 +42,15 @@ CASES = [
 @pytest.mark.parametrize("name", CASES)
 def test_log_capacity_is_reproduced_to_the_block(name):
     d = diagnose((LOGS / name).read_text(encoding="utf-8", errors="replace"))
-    assert d.scenario is not None, d.replan_error
+    assert d.analysis is not None, d.replan_error
+    scenario = d.analysis.scenario
     facts = d.reading.facts
     assert d.inputs.get("vllm_version") == "0.19.0"
     gib = AVAILABLE_OVERRIDE_GIB.get(name, facts["available_kv_gib"])
     ends = []
     for a in (gib - 0.005, gib + 0.005):
-        dep = replace(d.scenario.deployment, measured=Measured(available_kv_bytes=int(a * GiB)))
-        ends.append(plan(d.scenario.model, dep, gpu_name=d.scenario.gpu_name))
+        dep = replace(scenario.deployment, measured=Measured(available_kv_bytes=int(a * GiB)))
+        ends.append(plan(scenario.model, dep))
     lo, hi = ends
     assert lo.fits and hi.fits
     assert lo.gpu_kv_cache_tokens <= facts["gpu_kv_cache_tokens"] <= hi.gpu_kv_cache_tokens

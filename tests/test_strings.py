@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from kvcalc.advice import RecCode
+
 from kvcalc.inputs import scenario_from_inputs
 from kvcalc.logparse import DIAGNOSES
 from kvcalc.strings import LANGS, STRINGS
@@ -98,8 +100,7 @@ def test_es_uses_spanish_words() -> None:
 # --- a string for every code the core can emit ------------------------------------------
 
 def _advice_codes() -> set[str]:
-    src = (CALC / "advice.py").read_text(encoding="utf-8")
-    return set(re.findall(r'\bcode="([a-z0-9_]+)"', src))
+    return {str(code) for code in RecCode}
 
 
 def _calc_error_codes() -> set[str]:

@@ -15,6 +15,7 @@ import pytest
 from kvcalc.advice import recommend
 from kvcalc.cli import main
 from kvcalc.inputs import canonical_query, scenario_from_inputs
+from kvcalc.analysis import analyze
 from kvcalc.report import result_dict
 from kvcalc.verdict import plan
 from kvcalc.web import compute
@@ -148,9 +149,7 @@ ARGV = ["plan", "--model", "Qwen/Qwen3-8B", "--gpu", "RTX-4090", "--max-model-le
 def test_result_equals_result_dict_and_cli_json() -> None:
     web = call({"action": "plan", "lang": "es", "inputs": INPUTS})
     assert web["ok"] is True
-    s = scenario_from_inputs(INPUTS)
-    v = plan(s.model, s.deployment, gpu_name=s.gpu_name)
-    direct = json.loads(json.dumps(result_dict(s, v, recommend(s, v))))
+    direct = json.loads(json.dumps(result_dict(analyze(scenario_from_inputs(INPUTS)))))
     assert web["result"] == direct
     out = io.StringIO()
     main(ARGV, stdout=out, stderr=io.StringIO())

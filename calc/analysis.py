@@ -1,0 +1,100 @@
+"""The one analysis entry: a scenario → everything every face shows, as one frozen record.
+
+The CLI, the browser's JSON boundary, the log diagnosis and the guide's macros
+call ``analyze`` and format its ``Analysis``; nothing downstream plans again.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .advice import Recommendation, recommend
+from .errors import CalcError
+from .inputs import Scenario
+from .kv_spec import SizingContext
+from .planner import blocks_per_request, max_memory_usage_bytes, num_blocks
+from .verdict import Verdict, VerdictStatus, plan
+
+__all__ = ["Analysis", "ConcurrencyPoint", "FeasibleGrid", "FEASIBLE_LENGTHS", "Recommendation", "Verdict", "analyze"]
+
+FEASIBLE_LENGTHS = (4096, 8192, 16384, 32768, 65536, 131072)
+"""The context lengths of the feasible-settings grid (plus the reader's own)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ConcurrencyPoint:
+    """Maximum concurrency at one ``max_model_len`` for this budget."""
+
+    max_model_len: int
+    max_concurrency: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class FeasibleGrid:
+    """Context length × KV dtype → maximum concurrency (None where vLLM would refuse to start)."""
+
+    kv_cache_dtypes: tuple[str, ...]
+    lengths: tuple[int, ...]
+    max_concurrency: tuple[tuple[float | None, ...], ...]
+    """One row per length, one cell per dtype."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Analysis:
+    """A scenario's verdict, its ordered what-ifs, the feasible grid and the concurrency curve."""
+
+    scenario: Scenario
+    verdict: Verdict
+    recommendations: tuple[Recommendation, ...]
+    feasible: FeasibleGrid
+    concurrency_curve: tuple[ConcurrencyPoint, ...]
+    """Drawn for failing scenarios too: it shows how short the context must be to start."""
+
+    @property
+    def recommended(self) -> Recommendation | None:
+        """The first fix whose what-if starts vLLM."""
+        return next((r for r in self.recommendations if r.fits), None)
+
+
+def _concurrency_curve(v: Verdict) -> tuple[ConcurrencyPoint, ...]:
+    """Maximum concurrency at each power-of-two length from 1024 up to the model's limit."""
+    if v.status in (VerdictStatus.NO_MEMORY, VerdictStatus.AUTO_FIT_FAILED) or v.deployment.rules.v0_engine:
+        return ()
+    stage = v.limiting
+    blocks = v.num_gpu_blocks if v.num_gpu_blocks is not None else num_blocks(stage.grouping, stage.available_kv_bytes)
+    points = []
+    length = 1024
+    top = max(v.derived_max_model_len, v.max_model_len)
+    while length <= top:
+        ctx = SizingContext(max_model_len=length, in_flight_tokens=v.in_flight_tokens)
+        if max_memory_usage_bytes(stage.grouping, ctx) <= stage.available_kv_bytes:
+            per_request = blocks_per_request(stage.grouping, ctx, sum_groups=v.deployment.rules.sum_group_blocks)
+            points.append(ConcurrencyPoint(max_model_len=length, max_concurrency=blocks / per_request))
+        length *= 2
+    return tuple(points)
+
+
+def _feasible_grid(s: Scenario, v: Verdict) -> FeasibleGrid:
+    """The reader's dtype (or ``auto``) against fp8, at the standard lengths up to the model's limit."""
+    current = s.deployment.kv_cache_dtype
+    dtypes = ("auto", "fp8") if current in ("auto", "fp8") else (current, "fp8")
+    lengths = sorted({n for n in FEASIBLE_LENGTHS if n <= v.derived_max_model_len}
+                     | ({v.max_model_len} if v.max_model_len > 0 else set()))
+    rows = []
+    for n in lengths:
+        row: list[float | None] = []
+        for dtype in dtypes:
+            try:
+                w = plan(s.model, replace(s.deployment, max_model_len=n, kv_cache_dtype=dtype))
+            except CalcError:
+                row.append(None)
+                continue
+            row.append(w.max_concurrency if w.fits else None)
+        rows.append(tuple(row))
+    return FeasibleGrid(kv_cache_dtypes=dtypes, lengths=tuple(lengths), max_concurrency=tuple(rows))
+
+
+def analyze(scenario: Scenario) -> Analysis:
+    """Plan ``scenario`` and compute everything shown about it."""
+    v = plan(scenario.model, scenario.deployment)
+    return Analysis(scenario=scenario, verdict=v, recommendations=tuple(recommend(scenario, v)),
+                    feasible=_feasible_grid(scenario, v), concurrency_curve=_concurrency_curve(v))
