@@ -1,9 +1,11 @@
 """The guide's ordered advice, each step a computed what-if.
 
-Order (the article's ladder): lower ``max_model_len`` → limit concurrency and
-batching → raise ``gpu_memory_utilization`` in small steps → fp8 KV cache →
-a fixed ``kv_cache_memory_bytes`` or CPU offload. Other failures have their
-own ladders. Variants are built with ``dataclasses.replace``, never by mutation.
+Order (the guide's "Fix the start-up error"): lower ``max_model_len`` → raise
+``gpu_memory_utilization`` in small steps → fp8 KV cache → free runtime memory
+(no CUDA graphs, fewer sequences) → smaller or split weights (quantized, TP, a
+larger GPU, ``--cpu-offload-gb``) → a fixed ``kv_cache_memory_bytes``. KV offload
+is not a fix: it cannot pass the start-up check. Other failures have their own
+ladders. Variants are built with ``dataclasses.replace``, never by mutation.
 """
 from __future__ import annotations
 
@@ -178,17 +180,74 @@ def _fixed_budget(s: Scenario, v: Verdict) -> Recommendation | None:
                           params={"bytes": fixed, "gib": round(fixed / GiB, 2)}, exceeds_gpu=exceeds)
 
 
-def _cpu_offload() -> Recommendation:
-    """KV offload extends capacity; it does not lift the start-up check (no what-if)."""
-    return Recommendation(code=RecCode.CPU_OFFLOAD, anchor="cpu-offload",
-                          settings={"kv_offloading_backend": "native", "kv_offloading_size": 16}, verdict=None,
-                          params={})
+def _enforce_eager(s: Scenario, v: Verdict) -> Recommendation | None:
+    """``--enforce-eager`` captures no CUDA graphs; since #38284 their memory comes out of the KV budget."""
+    dep = s.deployment
+    if dep.enforce_eager:
+        return None
+    measured = dep.measured.available_kv_bytes is not None
+    return Recommendation(code=RecCode.ENFORCE_EAGER, anchor="no-memory-for-cache-blocks",
+                          settings={"enforce_eager": True},
+                          verdict=None if measured else _try(s, replace(dep, enforce_eager=True)), params={})
+
+
+def _quantize_weights(s: Scenario) -> Recommendation | None:
+    """A 4-bit AWQ checkpoint of the same model (what-if only when the budget is estimated)."""
+    if s.model.quant.method != "none":
+        return None
+    q_model = replace(s.model, quant=WeightQuant(method="awq", bits=4, group_size=128))
+    measured = s.deployment.measured.available_kv_bytes is not None
+    return Recommendation(code=RecCode.QUANTIZE_WEIGHTS, anchor="no-memory-for-cache-blocks",
+                          settings={"quantization": "awq"},
+                          verdict=None if measured else _try(replace(s, model=q_model), s.deployment), params={})
+
+
+def _add_gpus(s: Scenario) -> Recommendation | None:
+    """Twice the tensor-parallel size, when the attention heads divide."""
+    dep = s.deployment
+    tp = dep.tensor_parallel_size * 2
+    if s.model.num_attention_heads % tp or dep.measured.available_kv_bytes is not None:
+        return None
+    return Recommendation(code=RecCode.ADD_GPUS, anchor="tensor-and-pipeline-parallel",
+                          settings={"tensor_parallel_size": tp},
+                          verdict=_try(s, replace(dep, tensor_parallel_size=tp)), params={"tp": tp})
+
+
+def _cpu_offload(s: Scenario, v: Verdict) -> Recommendation | None:
+    """``--cpu-offload-gb``: the fewest whole GiB of weights per GPU kept in CPU memory that let vLLM start."""
+    dep = s.deployment
+    b = v.budget
+    if b.source != BudgetSource.PROFILED or "weights" not in b.estimated or v.fits:
+        return None
+    def offloading(gib: int) -> Verdict | None:
+        return _try(s, replace(dep, cpu_offload_bytes=dep.cpu_offload_bytes + gib * GiB))
+
+    # Starting needs is monotone in the offloaded bytes: binary search the whole GiB.
+    lo, hi = cdiv(max(v.needed_kv_bytes - v.available_kv_bytes, 1), GiB), cdiv(b.weights_bytes, GiB)
+    best = offloading(hi)
+    if lo > hi or best is None or not best.fits:
+        return None
+    while lo < hi:
+        mid = (lo + hi) // 2
+        trial = offloading(mid)
+        if trial is not None and trial.fits:
+            hi, best = mid, trial
+        else:
+            lo = mid + 1
+    total_gib = dep.cpu_offload_bytes // GiB + hi
+    return Recommendation(code=RecCode.CPU_OFFLOAD, anchor="cpu-offload", settings={"cpu_offload_gb": total_gib},
+                          verdict=best, params={"gib": total_gib})
 
 
 def _kv_ladder(s: Scenario, v: Verdict) -> list[Recommendation]:
-    """"KV cache too small": the article's ladder, cheapest first."""
-    rungs = (_lower_max_model_len(s, v), _limit_concurrency(s, v), _raise_utilization(s, v), _fp8_kv_cache(s),
-             _fixed_budget(s, v), _cpu_offload())
+    """"KV cache too small": the guide's order, cheapest and safest first.
+
+    Shorter context; a little more of the GPU; an fp8 cache; less runtime memory (no CUDA
+    graphs, fewer sequences); smaller or split weights; last, a fixed budget.
+    """
+    rungs = (_lower_max_model_len(s, v), _raise_utilization(s, v), _fp8_kv_cache(s), _enforce_eager(s, v),
+             _limit_concurrency(s, v), _quantize_weights(s), _add_gpus(s), _larger_gpu(s), _cpu_offload(s, v),
+             _fixed_budget(s, v))
     return [r for r in rungs if r is not None]
 
 
@@ -225,29 +284,10 @@ def _larger_gpu(s: Scenario) -> Recommendation | None:
     return None
 
 
-def _weights_ladder(s: Scenario) -> list[Recommendation]:
-    """"No available memory for the cache blocks": the weights (plus activation) fill the budget."""
-    dep = s.deployment
-    recs: list[Recommendation] = []
-    if s.model.quant.method == "none":
-        q_model = replace(s.model, quant=WeightQuant(method="awq", bits=4, group_size=128))
-        recs.append(Recommendation(code=RecCode.QUANTIZE_WEIGHTS, anchor="no-memory-for-cache-blocks",
-                                   settings={"quantization": "awq"}, verdict=_try(replace(s, model=q_model), dep),
-                                   params={}))
-    tp = dep.tensor_parallel_size * 2
-    if s.model.num_attention_heads % tp == 0 and dep.measured.available_kv_bytes is None:
-        recs.append(Recommendation(code=RecCode.ADD_GPUS, anchor="tensor-and-pipeline-parallel",
-                                   settings={"tensor_parallel_size": tp},
-                                   verdict=_try(s, replace(dep, tensor_parallel_size=tp)), params={"tp": tp}))
-    larger = _larger_gpu(s)
-    if larger is not None:
-        recs.append(larger)
-    if not dep.enforce_eager:
-        measured = dep.measured.available_kv_bytes is not None
-        recs.append(Recommendation(code=RecCode.ENFORCE_EAGER, anchor="no-memory-for-cache-blocks",
-                                   settings={"enforce_eager": True},
-                                   verdict=None if measured else _try(s, replace(dep, enforce_eager=True)), params={}))
-    return recs
+def _weights_ladder(s: Scenario, v: Verdict) -> list[Recommendation]:
+    """The weights (plus runtime memory) fill the GPU: smaller or split weights first."""
+    rungs = (_quantize_weights(s), _add_gpus(s), _larger_gpu(s), _cpu_offload(s, v), _enforce_eager(s, v))
+    return [r for r in rungs if r is not None]
 
 
 def free_memory_ladder(*, free_bytes: int | None, total_bytes: int | None) -> list[Recommendation]:
@@ -267,8 +307,8 @@ def free_memory_ladder(*, free_bytes: int | None, total_bytes: int | None) -> li
 
 def recommend(s: Scenario, v: Verdict) -> list[Recommendation]:
     """The ladder that fits this verdict, in the guide's order."""
-    if v.status in (VerdictStatus.NO_MEMORY, VerdictStatus.AUTO_FIT_FAILED):
-        return _weights_ladder(s)
+    if v.status in (VerdictStatus.NO_MEMORY, VerdictStatus.AUTO_FIT_FAILED, VerdictStatus.WEIGHTS_EXCEED_GPU):
+        return _weights_ladder(s, v)
     if not v.fits:
         return _kv_ladder(s, v)
     # It starts: fp8 is still worth it when fewer requests fit than max_num_seqs allows.

@@ -58,6 +58,12 @@ class MemoryBudget:
         return self.source != BudgetSource.KV_CACHE_MEMORY_BYTES
 
     @property
+    def weights_exceed_gpu(self) -> bool:
+        """The weights (and the CUDA context) alone are larger than the GPU: loading them runs out of memory."""
+        return (self.source == BudgetSource.PROFILED and self.total_bytes is not None
+                and self.weights_bytes + self.non_torch_bytes > self.total_bytes)
+
+    @property
     def non_kv_bytes(self) -> int:
         return self.weights_bytes + self.activation_bytes + self.non_torch_bytes + self.cudagraph_bytes
 
@@ -115,7 +121,8 @@ def memory_budget(model: ModelSpec, dep: Deployment, *, max_num_batched_tokens: 
     estimated: list[str] = []
     per_gpu_share = dep.tensor_parallel_size * dep.pipeline_parallel_size
     if m.weights_bytes is None:
-        weights = weight_bytes(model) // per_gpu_share
+        # vllm/model_executor/models/utils.py maybe_offload_to_cpu: up to --cpu-offload-gb stays on the host.
+        weights = max(weight_bytes(model) // per_gpu_share - dep.cpu_offload_bytes, 0)
         estimated.append("weights")
     else:
         weights = m.weights_bytes

@@ -50,6 +50,8 @@ class Deployment:
     disable_hybrid_kv_cache_manager: bool = False
     async_scheduling: bool = True
     enforce_eager: bool = False
+    cpu_offload_bytes: int = 0
+    """``--cpu-offload-gb``: weight bytes per GPU kept in CPU memory and streamed in for every forward pass."""
     rules: RuleSet = field(default_factory=lambda: rules_for(None))
     measured: Measured = field(default_factory=Measured)
 

@@ -13,28 +13,28 @@ from .analysis import Analysis, FeasibleGrid, Recommendation, Verdict
 from .budget import BudgetSource, MemoryBudget
 from .errors import CalcError
 from .inputs import Scenario
+from .numfmt import fmt_fixed, fmt_int, gib_gb_text, gib_text
 from .strings import STRINGS, lang_or_default, t
-from .units import GB, GiB, fmt_int
 
 __all__ = ["gib_gb", "result_dict", "recommendation_dict", "serve_command", "build_report", "error_message"]
 
 _BUDGET_TERMS = ("weights", "activation", "non_torch", "cudagraph")
 _VERDICT_KIND = {"fits": "fits", "does_not_fit": "does_not_fit", "no_memory": "weights_do_not_fit",
-                 "auto_fit_failed": "auto_fit_failed"}
+                 "auto_fit_failed": "auto_fit_failed", "weights_exceed_gpu": "weights_exceed_gpu"}
 
 
-def gib_gb(n: int) -> str:
-    """``4.5 GiB (4.83 GB)``: both units, since readers confuse them."""
-    return f"{n / GiB:.2f} GiB ({n / GB:.2f} GB)"
+def gib_gb(n: int, lang: str = "en") -> str:
+    """``4.50 GiB (4.83 GB)``: both units, since readers confuse them."""
+    return gib_gb_text(n, lang)
 
 
-def _gib(n: int) -> str:
-    return f"{n / GiB:.2f} GiB"
-
-
-def _signed_gib_gb(n: int) -> str:
+def _signed_gib_gb(n: int, lang: str) -> str:
     """Both units when positive; a deficit in GiB only."""
-    return gib_gb(n) if n > 0 else _gib(n)
+    return gib_gb_text(n, lang) if n > 0 else gib_text(n, lang)
+
+
+def _times(x: float, lang: str) -> str:
+    return f"{fmt_fixed(x, 2, lang)}x"
 
 
 def recommendation_dict(r: Recommendation) -> dict[str, object]:
@@ -159,7 +159,7 @@ def serve_command(s: Scenario, changes: Mapping[str, object] | None = None) -> s
 
 
 def _feasible_view(lang: str, grid: FeasibleGrid) -> dict[str, object]:
-    rows = [[fmt_int(n)] + ["–" if c is None else f"{c:.2f}x" for c in cells]
+    rows = [[fmt_int(n, lang)] + ["–" if c is None else _times(c, lang) for c in cells]
             for n, cells in zip(grid.lengths, grid.max_concurrency, strict=True)]
     return {"caption": t(lang, "table.caption.feasible"),
             "columns": [t(lang, "table.context")] + [f"kv_cache_dtype={d}" for d in grid.kv_cache_dtypes],
@@ -173,13 +173,13 @@ def _budget_chart(lang: str, b: MemoryBudget) -> str:
         for key, val in zip(_BUDGET_TERMS, (b.weights_bytes, b.activation_bytes, b.non_torch_bytes, b.cudagraph_bytes),
                             strict=True):
             label = t(lang, f"fig.{key}") + (est if key in b.estimated else "")
-            segs.append(charts.Segment(key=key, label=label, value_bytes=val, value_text=_gib(val)))
+            segs.append(charts.Segment(key=key, label=label, value_bytes=val, value_text=gib_text(val, lang)))
     segs.append(charts.Segment(key="kv", label=t(lang, "fig.kv"), value_bytes=max(b.available_kv_bytes, 0),
-                               value_text=_gib(b.available_kv_bytes)))
+                               value_text=gib_text(b.available_kv_bytes, lang)))
     total = b.total_bytes or 0
     if b.source == BudgetSource.PROFILED and total:
         segs.append(charts.Segment(key="headroom", label=t(lang, "fig.headroom"), value_bytes=b.headroom_bytes,
-                                   value_text=_gib(b.headroom_bytes)))
+                                   value_text=gib_text(b.headroom_bytes, lang)))
     scale_total = max(total, sum(max(sg.value_bytes, 0) for sg in segs))
     return charts.budget_bar_svg(t(lang, "chart.budget.title"), segs, scale_total)
 
@@ -207,8 +207,10 @@ def _rec_outcome(lang: str, v: Verdict | None) -> str:
     if v is None:
         return t(lang, "rec.result.unknown")
     if v.fits:
-        return t(lang, "rec.result.fits", concurrency=f"{v.max_concurrency:.2f}", max_model_len=fmt_int(v.max_model_len))
-    return t(lang, "rec.result.does_not_fit", needed=_gib(v.needed_kv_bytes), available=_gib(max(v.available_kv_bytes, 0)))
+        return t(lang, "rec.result.fits", concurrency=fmt_fixed(v.max_concurrency or 0, 2, lang),
+                 max_model_len=fmt_int(v.max_model_len, lang))
+    return t(lang, "rec.result.does_not_fit", needed=gib_text(v.needed_kv_bytes, lang),
+             available=gib_text(max(v.available_kv_bytes, 0), lang))
 
 
 def _rec_view(lang: str, s: Scenario, r: Recommendation) -> dict[str, object]:
@@ -229,24 +231,26 @@ def _figures(lang: str, v: Verdict) -> list[dict[str, object]]:
     """The result's key figures, then (for a profiled budget) where the GPU's memory goes."""
     b = v.budget
     est = bool(b.estimated)
+    per_token = v.kv_bytes_per_token
     figures = [
         _figure("kv_per_token", t(lang, "fig.kv_per_token"),
-                f"{fmt_int(v.kv_bytes_per_token)} B ({v.kv_bytes_per_token / 1024:.1f} KiB)", False),
-        _figure("max_model_len", t(lang, "fig.max_model_len"), t(lang, "fig.len_value", value=fmt_int(v.max_model_len)),
-                False),
-        _figure("needed_kv", t(lang, "fig.needed_kv"), gib_gb(v.needed_kv_bytes), False),
-        _figure("available_kv", t(lang, "fig.available_kv"), _signed_gib_gb(v.available_kv_bytes), est),
+                f"{fmt_int(per_token, lang)} B ({fmt_fixed(per_token / 1024, 1, lang)} KiB)", False),
+        _figure("max_model_len", t(lang, "fig.max_model_len"),
+                t(lang, "fig.len_value", value=fmt_int(v.max_model_len, lang)), False),
+        _figure("needed_kv", t(lang, "fig.needed_kv"), gib_gb_text(v.needed_kv_bytes, lang), False),
+        _figure("available_kv", t(lang, "fig.available_kv"), _signed_gib_gb(v.available_kv_bytes, lang), est),
         _figure("estimated_max_len", t(lang, "fig.estimated_max_len"),
-                t(lang, "fig.len_value", value=fmt_int(v.estimated_max_model_len)), est),
+                t(lang, "fig.len_value", value=fmt_int(v.estimated_max_model_len, lang)), est),
     ]
     if v.fits:
         figures += [
             _figure("num_blocks", t(lang, "fig.num_blocks"),
-                    t(lang, "fig.blocks_value", blocks=fmt_int(v.num_gpu_blocks or 0), block_size=v.block_size), est),
-            _figure("tokens", t(lang, "fig.tokens"), t(lang, "fig.tokens_value", tokens=fmt_int(v.gpu_kv_cache_tokens or 0)),
+                    t(lang, "fig.blocks_value", blocks=fmt_int(v.num_gpu_blocks or 0, lang), block_size=v.block_size),
                     est),
+            _figure("tokens", t(lang, "fig.tokens"),
+                    t(lang, "fig.tokens_value", tokens=fmt_int(v.gpu_kv_cache_tokens or 0, lang)), est),
             _figure("concurrency", t(lang, "fig.concurrency"),
-                    t(lang, "fig.concurrency_value", concurrency=f"{v.max_concurrency:.2f}"), est),
+                    t(lang, "fig.concurrency_value", concurrency=fmt_fixed(v.max_concurrency or 0, 2, lang)), est),
         ]
     if b.source == BudgetSource.PROFILED:
         suffix = t(lang, "fig.estimate_suffix")
@@ -254,7 +258,8 @@ def _figures(lang: str, v: Verdict) -> list[dict[str, object]]:
                          ("activation", b.activation_bytes), ("non_torch", b.non_torch_bytes),
                          ("cudagraph", b.cudagraph_bytes)):
             estimated = key in b.estimated
-            figures.append(_figure(key, t(lang, f"fig.{key}") + (suffix if estimated else ""), gib_gb(val or 0), estimated))
+            figures.append(_figure(key, t(lang, f"fig.{key}") + (suffix if estimated else ""),
+                                   gib_gb_text(val or 0, lang), estimated))
     return figures
 
 
@@ -278,10 +283,13 @@ def _notes(lang: str, a: Analysis) -> list[str]:
 
 def _verdict_view(lang: str, v: Verdict) -> dict[str, str]:
     kind = _VERDICT_KIND[v.status]
-    params = dict(max_model_len=fmt_int(v.max_model_len), needed=gib_gb(v.needed_kv_bytes),
-                  available=_signed_gib_gb(v.available_kv_bytes),
-                  concurrency=f"{v.max_concurrency:.2f}" if v.max_concurrency is not None else "0",
-                  tokens=fmt_int(v.gpu_kv_cache_tokens or 0), estimated=fmt_int(v.estimated_max_model_len))
+    b = v.budget
+    params = dict(max_model_len=fmt_int(v.max_model_len, lang), needed=gib_gb_text(v.needed_kv_bytes, lang),
+                  available=_signed_gib_gb(v.available_kv_bytes, lang),
+                  concurrency=fmt_fixed(v.max_concurrency or 0, 2, lang),
+                  tokens=fmt_int(v.gpu_kv_cache_tokens or 0, lang),
+                  estimated=fmt_int(v.estimated_max_model_len, lang),
+                  weights=gib_text(b.weights_bytes, lang), total=gib_text(b.total_bytes or 0, lang))
     return {"kind": kind, "title": t(lang, f"verdict.{kind}.title"), "summary": t(lang, f"verdict.{kind}.summary", **params)}
 
 
@@ -297,6 +305,7 @@ def build_report(lang: str, a: Analysis) -> dict[str, object]:
         "vllm_lines": list(v.vllm_lines),
         "recommendations": [_rec_view(lang, s, r) for r in a.recommendations],
         "serve_command": serve_command(s),
+        "serve_command_label": t(lang, "serve.current.starts" if v.fits else "serve.current.fails"),
         "serve_recommended": serve_command(s, recommended.settings) if recommended else None,
         "feasible": _feasible_view(lang, a.feasible),
         "charts": {"budget_svg": _budget_chart(lang, v.budget), "concurrency_svg": _concurrency_chart(lang, a)},

@@ -53,6 +53,9 @@ class VerdictStatus(StrEnum):
     """Nothing is left for the KV cache ("No available memory for the cache blocks")."""
     AUTO_FIT_FAILED = "auto_fit_failed"
     """``--max-model-len auto`` cannot fit even one token."""
+    WEIGHTS_EXCEED_GPU = "weights_exceed_gpu"
+    """The weights alone are larger than the GPU: CUDA runs out of memory while loading them,
+    before vLLM measures anything or logs an available KV figure."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -343,9 +346,12 @@ def plan(model: ModelSpec, dep: Deployment) -> Verdict:
     """
     lines: list[str] = []
     p = _planning(model, dep, lines)
+    length = p.requested_max_model_len
+    if p.budget.weights_exceed_gpu:
+        length = length if length > 0 else p.derived_max_model_len
+        return _verdict(p, VerdictStatus.WEIGHTS_EXCEED_GPU, length, _stage_plans(p, length, 1), [])
     if dep.rules.v0_engine:
         return _plan_v0(p, lines)
-    length = p.requested_max_model_len
     if p.budget.available_kv_bytes <= 0:
         length = length if length > 0 else p.derived_max_model_len
         return _verdict(p, VerdictStatus.NO_MEMORY, length, _stage_plans(p, length, 1), lines,
