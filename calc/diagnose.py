@@ -6,15 +6,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from collections.abc import Mapping
+
 from . import catalog
-from .advice import Recommendation, free_memory_ladder
+from .advice import RecCode, Recommendation, free_memory_ladder, readable_length
 from .analysis import Analysis, analyze
 from .errors import CalcError
 from .inputs import scenario_from_inputs
 from .logparse import LogReading, parse_log
 from .units import gib_to_bytes
 
-__all__ = ["Diagnosis", "inputs_from_reading", "diagnose"]
+__all__ = ["Diagnosis", "LogFigures", "inputs_from_reading", "merge_inputs", "diagnose"]
+
+# Inputs that say which model is served: a log naming a model replaces all of them.
+_MODEL_INPUTS = ("model", "config")
 
 # fact key → form input; the log's measured figures replace our estimates.
 _FACT_TO_INPUT = {
@@ -29,6 +34,29 @@ _FACT_TO_INPUT = {
 
 
 @dataclass(frozen=True, kw_only=True)
+class LogFigures:
+    """The answers that follow from a log's own numbers, before any model is known.
+
+    The error line gives the length checked, what one request needs, what was
+    available and vLLM's estimated maximum length; from those, the guide's
+    starting length (60–80 % of the estimate) and the bytes per token.
+    """
+
+    max_model_len: int | None = None
+    needed_kv_bytes: int | None = None
+    available_kv_bytes: int | None = None
+    estimated_max_model_len: int | None = None
+    kv_bytes_per_token: int | None = None
+    """``needed ÷ max_model_len`` from the error's GiB figures (rounded to 0.01 GiB by vLLM)."""
+    suggested_max_model_len: int | None = None
+
+    @property
+    def any(self) -> bool:
+        return any(v is not None for v in (self.max_model_len, self.needed_kv_bytes, self.available_kv_bytes,
+                                           self.estimated_max_model_len))
+
+
+@dataclass(frozen=True, kw_only=True)
 class Diagnosis:
     reading: LogReading
     inputs: dict[str, object]
@@ -39,6 +67,8 @@ class Diagnosis:
     """The analysis's advice, or the free-memory ladder when another process held the GPU."""
     replan_error: CalcError | None
     """Why the log could not be recomputed (unknown model, …)."""
+    figures: LogFigures
+    """What the log's own numbers answer, with or without a model."""
 
 
 def _as_text(value: object) -> str:
@@ -76,6 +106,52 @@ def inputs_from_reading(reading: LogReading) -> dict[str, object]:
     return inputs
 
 
+def _fact_int(facts: Mapping[str, object], key: str) -> int | None:
+    v = facts.get(key)
+    return v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else None
+
+
+def _fact_bytes(facts: Mapping[str, object], key: str) -> int | None:
+    v = facts.get(key)
+    return gib_to_bytes(float(v)) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def log_figures(reading: LogReading) -> LogFigures:
+    f = reading.facts
+    length, needed = _fact_int(f, "max_model_len"), _fact_bytes(f, "needed_kv_gib")
+    est = _fact_int(f, "estimated_max_model_len")
+    return LogFigures(max_model_len=length, needed_kv_bytes=needed, available_kv_bytes=_fact_bytes(f, "available_kv_gib"),
+                      estimated_max_model_len=est,
+                      kv_bytes_per_token=needed // length if needed and length else None,
+                      suggested_max_model_len=readable_length(est) if est else None)
+
+
+def _log_only_advice(reading: LogReading, figures: LogFigures) -> tuple[Recommendation, ...]:
+    """The fixes a model-less log can still quantify: the length from vLLM's own estimate, then fp8."""
+    if reading.diagnosis != "kv_cache_too_small":
+        return ()
+    recs = []
+    est, new_len = figures.estimated_max_model_len, figures.suggested_max_model_len
+    if est and new_len:
+        recs.append(Recommendation(code=RecCode.LOWER_MAX_MODEL_LEN, anchor="lower-max-model-len",
+                                   settings={"max_model_len": new_len}, verdict=None,
+                                   params={"estimated": est, "value": new_len, "low": int(0.6 * est),
+                                           "high": int(0.8 * est)}))
+    recs.append(Recommendation(code=RecCode.FP8_KV_CACHE, anchor="fp8-kv-cache", settings={"kv_cache_dtype": "fp8"},
+                               verdict=None, params={}))
+    return tuple(recs)
+
+
+def merge_inputs(form: Mapping[str, object], from_log: Mapping[str, object]) -> dict[str, object]:
+    """The form with what the log states laid over it: the log overrides only the fields it names.
+
+    A pasted config.json or a chosen model stays unless the log names a model.
+    """
+    merged = {k: v for k, v in form.items() if not (k in _MODEL_INPUTS and "model" in from_log)}
+    merged.update(from_log)
+    return merged
+
+
 def _free_memory_advice(reading: LogReading) -> tuple[Recommendation, ...]:
     f = reading.facts
     free, total = f.get("free_memory_gib"), f.get("total_gpu_memory_gib")
@@ -84,19 +160,21 @@ def _free_memory_advice(reading: LogReading) -> tuple[Recommendation, ...]:
         total_bytes=gib_to_bytes(float(total)) if isinstance(total, (int, float)) else None))
 
 
-def diagnose(text: str) -> Diagnosis:
-    """Read ``text``, fill the form from it and, when it names enough, recompute its plan."""
+def diagnose(text: str, form: Mapping[str, object] | None = None) -> Diagnosis:
+    """Read ``text``, lay what it states over the ``form`` and, when that names enough, recompute the plan."""
     reading = parse_log(text)
-    inputs = inputs_from_reading(reading)
+    inputs = merge_inputs(form or {}, inputs_from_reading(reading))
     analysis: Analysis | None = None
     err = None
     try:
         analysis = analyze(scenario_from_inputs(inputs))
     except CalcError as exc:
         err = exc
-    recs = analysis.recommendations if analysis is not None else ()
+    figures = log_figures(reading)
+    recs = analysis.recommendations if analysis is not None else _log_only_advice(reading, figures)
     if reading.diagnosis == "free_memory_below_utilization":
         recs = _free_memory_advice(reading)
         if analysis is not None:
             analysis = replace(analysis, recommendations=recs)
-    return Diagnosis(reading=reading, inputs=inputs, analysis=analysis, recommendations=recs, replan_error=err)
+    return Diagnosis(reading=reading, inputs=inputs, analysis=analysis, recommendations=recs, replan_error=err,
+                     figures=figures)

@@ -11,12 +11,16 @@ from collections.abc import Mapping
 from . import charts
 from .analysis import Analysis, FeasibleGrid, Recommendation, Verdict
 from .budget import BudgetSource, MemoryBudget
+from .diagnose import Diagnosis
 from .errors import CalcError
 from .inputs import Scenario
 from .numfmt import fmt_fixed, fmt_int, gib_gb_text, gib_text
 from .strings import STRINGS, lang_or_default, t
 
-__all__ = ["gib_gb", "result_dict", "recommendation_dict", "serve_command", "build_report", "error_message"]
+__all__ = ["gib_gb", "result_dict", "recommendation_dict", "serve_command", "build_report", "build_log_report",
+           "error_message"]
+
+_UNKNOWN_MODEL = "<your-model>"
 
 _BUDGET_TERMS = ("weights", "activation", "non_torch", "cudagraph")
 _VERDICT_KIND = {"fits": "fits", "does_not_fit": "does_not_fit", "no_memory": "weights_do_not_fit",
@@ -104,8 +108,8 @@ def result_dict(a: Analysis) -> dict[str, object]:
 
 _FLAG_ORDER = ("tensor_parallel_size", "pipeline_parallel_size", "max_model_len", "max_num_seqs",
                "max_num_batched_tokens", "kv_cache_dtype", "gpu_memory_utilization", "kv_cache_memory_bytes",
-               "block_size", "num_gpu_blocks_override", "enforce_eager", "disable_hybrid_kv_cache_manager",
-               "no_async_scheduling", "kv_offloading_backend", "kv_offloading_size")
+               "block_size", "num_gpu_blocks_override", "cpu_offload_gb", "enforce_eager",
+               "disable_hybrid_kv_cache_manager", "no_async_scheduling")
 
 
 def _current_flags(s: Scenario) -> dict[str, object]:
@@ -134,6 +138,17 @@ def _current_flags(s: Scenario) -> dict[str, object]:
     return flags
 
 
+def _serve_line(model: str, flags: Mapping[str, object]) -> str:
+    lines = [f"vllm serve {model}"]
+    for key in _FLAG_ORDER:
+        if key not in flags:
+            continue
+        value = flags[key]
+        flag = "--" + key.replace("_", "-")
+        lines.append(flag if value is True else f"{flag} {value}")
+    return " \\\n  ".join(lines)
+
+
 def serve_command(s: Scenario, changes: Mapping[str, object] | None = None) -> str:
     """``vllm serve`` with the reader's non-default flags, plus ``changes``."""
     flags = _current_flags(s)
@@ -148,14 +163,7 @@ def serve_command(s: Scenario, changes: Mapping[str, object] | None = None) -> s
             flags[key] = value
         else:
             flags[key] = value
-    lines = [f"vllm serve {model}"]
-    for key in _FLAG_ORDER:
-        if key not in flags:
-            continue
-        value = flags[key]
-        flag = "--" + key.replace("_", "-")
-        lines.append(flag if value is True else f"{flag} {value}")
-    return " \\\n  ".join(lines)
+    return _serve_line(model, flags)
 
 
 def _feasible_view(lang: str, grid: FeasibleGrid) -> dict[str, object]:
@@ -215,7 +223,7 @@ def _rec_outcome(lang: str, v: Verdict | None) -> str:
 
 def _rec_view(lang: str, s: Scenario, r: Recommendation) -> dict[str, object]:
     title, detail = _rec_text(lang, r)
-    figures = [{"label": t(lang, "widget.results"), "value": _rec_outcome(lang, r.verdict)}]
+    figures = [{"label": t(lang, "rec.result.label"), "value": _rec_outcome(lang, r.verdict)}]
     if r.exceeds_gpu and r.verdict is not None:
         figures.append({"label": "!", "value": t(lang, "rec.result.exceeds_gpu")})
     return {"code": r.code, "anchor": r.anchor, "title": title, "detail": detail,
@@ -310,6 +318,58 @@ def build_report(lang: str, a: Analysis) -> dict[str, object]:
         "feasible": _feasible_view(lang, a.feasible),
         "charts": {"budget_svg": _budget_chart(lang, v.budget), "concurrency_svg": _concurrency_chart(lang, a)},
         "notes": _notes(lang, a),
+    }
+
+
+def _log_figures(lang: str, d: Diagnosis) -> list[dict[str, object]]:
+    f = d.figures
+    figures = []
+    if f.max_model_len:
+        figures.append(_figure("max_model_len", t(lang, "fig.max_model_len"),
+                               t(lang, "fig.len_value", value=fmt_int(f.max_model_len, lang)), False))
+    if f.needed_kv_bytes is not None:
+        figures.append(_figure("needed_kv", t(lang, "fig.needed_kv"), gib_gb_text(f.needed_kv_bytes, lang), False))
+    if f.available_kv_bytes is not None:
+        figures.append(_figure("available_kv", t(lang, "fig.available_kv"),
+                               _signed_gib_gb(f.available_kv_bytes, lang), False))
+    if f.estimated_max_model_len:
+        figures.append(_figure("estimated_max_len", t(lang, "fig.estimated_max_len"),
+                               t(lang, "fig.len_value", value=fmt_int(f.estimated_max_model_len, lang)), False))
+    if f.kv_bytes_per_token:
+        figures.append(_figure("kv_per_token", t(lang, "fig.kv_per_token_from_log"),
+                               f"≈ {fmt_int(f.kv_bytes_per_token, lang)} B", True))
+    return figures
+
+
+def build_log_report(lang: str, d: Diagnosis) -> dict[str, object] | None:
+    """A log that names no model: what its own numbers answer, and a request to choose the model.
+
+    None when the log holds no number to show.
+    """
+    lang = lang_or_default(lang)
+    if not d.figures.any:
+        return None
+    kind = d.reading.diagnosis
+    flags = {k: d.inputs[k] for k in _FLAG_ORDER if k in d.inputs and k != "gpu_memory_utilization"}
+    recs = []
+    for r in d.recommendations:
+        title, detail = _rec_text(lang, r)
+        recs.append({"code": r.code, "anchor": r.anchor, "title": title, "detail": detail,
+                     "settings": dict(r.settings), "serve_command": _serve_line(_UNKNOWN_MODEL, {**flags, **r.settings}),
+                     "figures": [{"label": t(lang, "rec.result.label"), "value": t(lang, "rec.result.choose_model")}],
+                     "fits": None})
+    return {
+        "lang": lang,
+        "verdict": {"kind": f"log_{kind}", "title": t(lang, f"diag.{kind}"), "summary": t(lang, "verdict.log_only.summary")},
+        "figures": _log_figures(lang, d),
+        "vllm_lines": list(dict.fromkeys(line for _key, line in d.reading.evidence)),
+        "recommendations": recs,
+        "serve_command": "",
+        "serve_command_label": "",
+        "serve_recommended": None,
+        "feasible": {"caption": "", "columns": [], "rows": []},
+        "charts": {"budget_svg": "", "concurrency_svg": ""},
+        "notes": [t(lang, "note.choose_model")],
     }
 
 

@@ -12,7 +12,7 @@ from .analysis import analyze
 from .errors import CalcError
 from .inputs import canonical_query, scenario_from_inputs
 from .logparse import LogReading
-from .report import build_report, error_message, result_dict
+from .report import build_log_report, build_report, error_message, result_dict
 from .strings import lang_or_default, t
 
 __all__ = ["compute", "compute_dict"]
@@ -29,13 +29,15 @@ def _plan(lang: str, inputs: Mapping[str, object]) -> dict[str, object]:
     return {"ok": True, "result": result_dict(a), "report": build_report(lang, a), "query": canonical_query(inputs)}
 
 
-def _log(lang: str, text: str) -> dict[str, object]:
+def _log(lang: str, text: str, form: Mapping[str, object]) -> dict[str, object]:
+    """A pasted log laid over the form: the log overrides only what it states (``inputs`` is the merge)."""
     from .diagnose import diagnose  # the log reader's regexes compile only when a log is pasted
 
-    d = diagnose(text[:_MAX_LOG_CHARS])
+    d = diagnose(text[-_MAX_LOG_CHARS:], form)
     reading = {"diagnosis": d.reading.diagnosis, "title": t(lang, f"diag.{d.reading.diagnosis}"),
                "facts": dict(d.reading.facts), "evidence": [list(e) for e in d.reading.evidence]}
-    out: dict[str, object] = {"ok": True, "reading": reading, "inputs": d.inputs, "query": canonical_query(d.inputs)}
+    out: dict[str, object] = {"ok": True, "reading": reading, "inputs": d.inputs, "query": canonical_query(d.inputs),
+                              "result": None, "report": None}
     if d.analysis is not None:
         out["result"] = result_dict(d.analysis)
         report = build_report(lang, d.analysis)
@@ -43,12 +45,11 @@ def _log(lang: str, text: str) -> dict[str, object]:
         if verdict is not None:
             report["verdict"] = verdict
         out["report"] = report
-    else:
-        out["result"] = None
-        out["report"] = None
-        if d.replan_error is not None:
-            out["replan_error"] = {"code": d.replan_error.code, "field": d.replan_error.field,
-                                   "message": error_message(lang, d.replan_error)}
+        return out
+    out["report"] = build_log_report(lang, d)
+    if d.replan_error is not None:
+        out["replan_error"] = {"code": d.replan_error.code, "field": d.replan_error.field,
+                               "message": error_message(lang, d.replan_error)}
     return out
 
 
@@ -76,7 +77,10 @@ def compute_dict(request: Mapping[str, object]) -> dict[str, object]:
                 raise CalcError("bad_request", "inputs must be an object", field=None)
             return _plan(lang, inputs)
         if action == "log":
-            return _log(lang, str(request.get("log") or ""))
+            form = request.get("inputs") or {}
+            if not isinstance(form, Mapping):
+                raise CalcError("bad_request", "inputs must be an object", field=None)
+            return _log(lang, str(request.get("log") or ""), form)
         raise CalcError("bad_request", f"unknown action {action!r}", field=None)
     except CalcError as err:
         return _error(lang, err)
