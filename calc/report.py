@@ -174,7 +174,9 @@ def _feasible_view(lang: str, grid: FeasibleGrid) -> dict[str, object]:
             "rows": rows}
 
 
-def _budget_chart(lang: str, b: MemoryBudget) -> str:
+def _budget_chart(lang: str, v: Verdict) -> str:
+    """Where one GPU's memory goes, with what one request needs marked against the KV segment."""
+    b = v.budget
     est = t(lang, "fig.estimate_suffix")
     segs: list[charts.Segment] = []
     if b.source == BudgetSource.PROFILED:
@@ -188,18 +190,25 @@ def _budget_chart(lang: str, b: MemoryBudget) -> str:
     if b.source == BudgetSource.PROFILED and total:
         segs.append(charts.Segment(key="headroom", label=t(lang, "fig.headroom"), value_bytes=b.headroom_bytes,
                                    value_text=gib_text(b.headroom_bytes, lang)))
-    scale_total = max(total, sum(max(sg.value_bytes, 0) for sg in segs))
-    return charts.budget_bar_svg(t(lang, "chart.budget.title"), segs, scale_total)
+    needed = None
+    if v.needed_kv_bytes > 0 and b.available_kv_bytes > 0:
+        needed = charts.Marker(at_bytes=v.needed_kv_bytes,
+                               label=t(lang, "chart.budget.needed", needed=gib_text(v.needed_kv_bytes, lang)))
+    non_kv = sum(max(sg.value_bytes, 0) for sg in segs if sg.key not in ("kv", "headroom"))
+    scale_total = max(total, sum(max(sg.value_bytes, 0) for sg in segs), non_kv + v.needed_kv_bytes)
+    return charts.budget_bar_svg(t(lang, "chart.budget.title"), segs, scale_total, needed=needed)
 
 
 def _concurrency_chart(lang: str, a: Analysis) -> str:
-    if not a.concurrency_curve:
-        return ""
     v = a.verdict
+    if not a.concurrency_curve and v.status != "does_not_fit":
+        return ""
     points = [charts.Point(x=p.max_model_len, y=p.max_concurrency) for p in a.concurrency_curve]
     marker = charts.Point(x=v.max_model_len, y=v.max_concurrency) if v.fits and v.max_concurrency is not None else None
+    label = t(lang, "chart.you_at", length=charts.short_tokens(v.max_model_len))
     return charts.concurrency_svg(t(lang, "chart.concurrency.title"), t(lang, "chart.concurrency.x"),
-                                  t(lang, "chart.concurrency.y"), points, marker, t(lang, "chart.you"))
+                                  t(lang, "chart.concurrency.y"), points, marker, label,
+                                  reader_x=v.max_model_len if v.max_model_len > 0 else None)
 
 
 def _rec_text(lang: str, r: Recommendation) -> tuple[str, str]:
@@ -316,7 +325,7 @@ def build_report(lang: str, a: Analysis) -> dict[str, object]:
         "serve_command_label": t(lang, "serve.current.starts" if v.fits else "serve.current.fails"),
         "serve_recommended": serve_command(s, recommended.settings) if recommended else None,
         "feasible": _feasible_view(lang, a.feasible),
-        "charts": {"budget_svg": _budget_chart(lang, v.budget), "concurrency_svg": _concurrency_chart(lang, a)},
+        "charts": {"budget_svg": _budget_chart(lang, v), "concurrency_svg": _concurrency_chart(lang, a)},
         "notes": _notes(lang, a),
     }
 
