@@ -30,9 +30,7 @@ class Recommendation:
     code: str
     """Stable id: ``lower_max_model_len``, ``limit_concurrency``, ``raise_gpu_memory_utilization``, …"""
     anchor: str
-    """The guide section id that explains it."""
-    page: str
-    """The guide page holding ``anchor`` (``index`` or ``read-your-log``)."""
+    """The id of the guide section that explains it (the same in every language; the site knows its page)."""
     settings: dict[str, object]
     """The changed ``vllm serve`` flags, snake_case (``{"max_model_len": 16384}``)."""
     verdict: Verdict | None
@@ -84,7 +82,7 @@ def _kv_ladder(s: Scenario, v: Verdict) -> list[Recommendation]:
     # 1. lower max_model_len
     if est > 0 and not v.fits:
         new_len = readable_length(est)
-        recs.append(Recommendation(code="lower_max_model_len", anchor="lower-max-model-len", page="index",
+        recs.append(Recommendation(code="lower_max_model_len", anchor="lower-max-model-len",
                                    settings={"max_model_len": new_len},
                                    verdict=_try(s, replace(dep, max_model_len=new_len)),
                                    params={"estimated": est, "value": new_len, "low": int(0.6 * est), "high": int(0.8 * est)}))
@@ -99,7 +97,7 @@ def _kv_ladder(s: Scenario, v: Verdict) -> list[Recommendation]:
         if new_tokens != tokens:
             settings["max_num_batched_tokens"] = new_tokens
         measured_budget = v.budget.source != "profiled"
-        recs.append(Recommendation(code="limit_concurrency", anchor="limit-concurrency", page="index", settings=settings,
+        recs.append(Recommendation(code="limit_concurrency", anchor="limit-concurrency", settings=settings,
                                    verdict=None if measured_budget else _try(s, replace(dep, max_num_seqs=new_seqs, max_num_batched_tokens=new_tokens)),
                                    params={"flags": " ".join(f"--{k.replace('_', '-')} {val}" for k, val in settings.items())}))
     # 3. gpu_memory_utilization in small steps, never past 0.95 without a warning.
@@ -118,24 +116,24 @@ def _kv_ladder(s: Scenario, v: Verdict) -> list[Recommendation]:
             u = round(min(util + _UTIL_STEP, UTILIZATION_WARN_ABOVE), 2)
             step_to = (u, _try(s, _with_util(dep, v, u)))
         if step_to is not None:
-            recs.append(Recommendation(code="raise_gpu_memory_utilization", anchor="gpu-memory-utilization", page="index",
+            recs.append(Recommendation(code="raise_gpu_memory_utilization", anchor="gpu-memory-utilization",
                                        settings={"gpu_memory_utilization": step_to[0]}, verdict=step_to[1],
                                        params={"from": util, "to": step_to[0], "warn_above": UTILIZATION_WARN_ABOVE}))
     # 4. fp8 KV cache (halves the bytes per token of a 16-bit cache).
     if dep.kv_cache_dtype in ("auto", "bfloat16", "float16", "float32") and s.model.dtype != "float8":
-        recs.append(Recommendation(code="fp8_kv_cache", anchor="fp8-kv-cache", page="index",
+        recs.append(Recommendation(code="fp8_kv_cache", anchor="fp8-kv-cache",
                                    settings={"kv_cache_dtype": "fp8"}, verdict=_try(s, replace(dep, kv_cache_dtype="fp8")),
                                    params={}))
     # 5a. a fixed KV budget: exactly what one request needs, rounded up to 256 MiB.
     need = v.needed_kv_bytes
     if need > 0:
         fixed = cdiv(need, 256 * MiB) * 256 * MiB
-        recs.append(Recommendation(code="kv_cache_memory_bytes", anchor="kv-cache-memory-bytes", page="index",
+        recs.append(Recommendation(code="kv_cache_memory_bytes", anchor="kv-cache-memory-bytes",
                                    settings={"kv_cache_memory_bytes": _human_bytes(fixed)},
                                    verdict=_try(s, replace(dep, kv_cache_memory_bytes=fixed)),
                                    params={"bytes": fixed, "gib": round(fixed / GiB, 2)}))
     # 5b. CPU offload: extends capacity, does not lift the start-up check.
-    recs.append(Recommendation(code="cpu_offload", anchor="cpu-offload", page="index",
+    recs.append(Recommendation(code="cpu_offload", anchor="cpu-offload",
                                settings={"kv_offloading_backend": "native", "kv_offloading_size": 16}, verdict=None,
                                params={}))
     return recs
@@ -166,11 +164,11 @@ def _weights_ladder(s: Scenario, v: Verdict) -> list[Recommendation]:
     if s.model.quant.method == "none":
         q_model = replace(s.model, quant=WeightQuant(method="awq", bits=4, group_size=128))
         qv = _try(replace(s, model=q_model), dep)
-        recs.append(Recommendation(code="quantize_weights", anchor="no-memory-for-cache-blocks", page="read-your-log",
+        recs.append(Recommendation(code="quantize_weights", anchor="no-memory-for-cache-blocks",
                                    settings={"quantization": "awq"}, verdict=qv, params={}))
     tp = dep.tensor_parallel_size * 2
     if s.model.num_attention_heads % tp == 0 and dep.measured.available_kv_bytes is None:
-        recs.append(Recommendation(code="add_gpus", anchor="tensor-and-pipeline-parallel", page="how-vllm-computes",
+        recs.append(Recommendation(code="add_gpus", anchor="tensor-and-pipeline-parallel",
                                    settings={"tensor_parallel_size": tp},
                                    verdict=_try(s, replace(dep, tensor_parallel_size=tp)), params={"tp": tp}))
     if dep.gpu_memory_bytes and dep.measured.available_kv_bytes is None:
@@ -179,11 +177,11 @@ def _weights_ladder(s: Scenario, v: Verdict) -> list[Recommendation]:
                 continue
             gv = _try(replace(s, gpu_name=gpu.name), replace(dep, gpu_id=gpu.id, gpu_memory_bytes=gpu.memory_bytes))
             if gv is not None and gv.fits:
-                recs.append(Recommendation(code="larger_gpu", anchor="no-memory-for-cache-blocks", page="read-your-log",
+                recs.append(Recommendation(code="larger_gpu", anchor="no-memory-for-cache-blocks",
                                            settings={"gpu": gpu.id}, verdict=gv, params={"gpu": gpu.id}))
                 break
     if not dep.enforce_eager:
-        recs.append(Recommendation(code="enforce_eager", anchor="no-memory-for-cache-blocks", page="read-your-log",
+        recs.append(Recommendation(code="enforce_eager", anchor="no-memory-for-cache-blocks",
                                    settings={"enforce_eager": True},
                                    verdict=None if dep.measured.available_kv_bytes is not None else _try(s, replace(dep, enforce_eager=True)),
                                    params={}))
@@ -197,11 +195,11 @@ def free_memory_ladder(s: Scenario | None, *, free_bytes: int | None, total_byte
         util = int(free_bytes / total_bytes * 100 - 2) / 100  # two points under what is free, rounded down
         if util > 0:
             recs.append(Recommendation(code="lower_gpu_memory_utilization", anchor="free-memory-below-utilization",
-                                       page="read-your-log", settings={"gpu_memory_utilization": util},
+                                       settings={"gpu_memory_utilization": util},
                                        verdict=None, params={"to": util}))
-    recs.append(Recommendation(code="free_the_gpu", anchor="free-memory-below-utilization", page="read-your-log",
+    recs.append(Recommendation(code="free_the_gpu", anchor="free-memory-below-utilization",
                                settings={}, verdict=None, params={}))
-    recs.append(Recommendation(code="kv_cache_memory_bytes", anchor="kv-cache-memory-bytes", page="index",
+    recs.append(Recommendation(code="kv_cache_memory_bytes", anchor="kv-cache-memory-bytes",
                                settings={}, verdict=None, params={}))
     return recs
 

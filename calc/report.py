@@ -37,7 +37,7 @@ def _gib(n: int) -> str:
 def recommendation_dict(r: Recommendation) -> dict[str, object]:
     v = r.verdict
     return {
-        "code": r.code, "anchor": r.anchor, "page": r.page, "settings": dict(r.settings),
+        "code": r.code, "anchor": r.anchor, "settings": dict(r.settings),
         "fits": None if v is None else v.fits,
         "max_model_len": None if v is None else v.max_model_len,
         "available_kv_bytes": None if v is None else v.available_kv_bytes,
@@ -235,7 +235,7 @@ def _rec_view(lang: str, s: Scenario, r: Recommendation) -> dict[str, object]:
         base = plan(s.model, replace(s.deployment, kv_cache_memory_bytes=None), gpu_name=s.gpu_name).budget if b.source == "kv_cache_memory_bytes" else b
         if base.source == "profiled" and base.non_kv_bytes + int(r.params.get("bytes", 0)) > s.deployment.gpu_memory_bytes:
             figures.append({"label": "!", "value": t(lang, "rec.result.exceeds_gpu")})
-    return {"code": r.code, "anchor": r.anchor, "page": r.page, "title": title, "detail": detail,
+    return {"code": r.code, "anchor": r.anchor, "title": title, "detail": detail,
             "settings": dict(r.settings), "serve_command": serve_command(s, r.settings), "figures": figures,
             "fits": None if v is None else v.fits}
 
