@@ -491,12 +491,12 @@ def test_guide_shows_the_core_tables(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_macro_tables_equal_core_output(site: BuiltSite, lang: str) -> None:
-    tables = importlib.import_module("kvcalc.tables")  # installed by `make venv` (pip install -e .)
+    tables = importlib.import_module("kvguide_macros.tables")  # the site's tables, over the kvcalc core
     calls = _macro_calls(lang)
     assert calls, f"no table macro in docs/{lang}/"
     for page, name, kwargs in calls:
         expected = _table_cells(_render_markdown(getattr(tables, name)(lang, **kwargs)))
-        assert expected, f"kvcalc.tables.{name}({lang!r}) rendered no table"
+        assert expected, f"kvguide_macros.tables.{name}({lang!r}) rendered no table"
         built = _table_cells(article_of(site.page(lang, page)))
         for table in expected:
             assert table in built, f"{PREFIX[lang]}{page}: {name}({kwargs}) differs from the core's table"
