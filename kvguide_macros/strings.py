@@ -11,11 +11,9 @@ have the same keys and the same fields.
 
 from __future__ import annotations
 
-from kvcalc.strings import lang_or_default
+from kvcalc.strings import LANGS, lang_or_default
 
 __all__ = ["LANGS", "STRINGS", "t"]
-
-LANGS = ("es", "zh", "en")
 
 EN: dict[str, str] = {
     # the calculator widget's labels
