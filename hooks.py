@@ -11,7 +11,8 @@ mkdocs-static-i18n (it re-runs the whole build per language, so
   switcher uses ``<a hreflang>`` and keeps working.
 * localize the heading permalinks: the toc extension gives every ``¶`` the same
   English title; here it gets a label in the page's language and the text that
-  ``javascripts/permalink.js`` shows once it has copied the section's URL.
+  ``javascripts/permalink.js`` shows once it has copied the section's URL
+  (``permalink.*`` in the site's strings, ``kvguide_macros/strings.py``).
 """
 
 from __future__ import annotations
@@ -19,23 +20,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["PERMALINK_STRINGS", "on_post_page", "on_post_template"]
+from kvguide_macros.strings import t
+
+__all__ = ["on_post_page", "on_post_template"]
 
 _ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*"\s*/?>')
 
 # The toc extension's default permalink_title, as it appears in the HTML.
 _HEADERLINK = re.compile(r'<a class="headerlink" href="(#[^"]*)" title="Permanent link">')
 
-#: Label of the permalink and the confirmation shown after copying, per language.
-PERMALINK_STRINGS: dict[str, tuple[str, str]] = {
-    "es": ("Copiar el enlace a esta sección", "Enlace copiado"),
-    "zh": ("复制本节链接", "链接已复制"),
-    "en": ("Copy the link to this section", "Link copied"),
-}
-
 
 def _localize_permalinks(html: str, lang: str) -> str:
-    title, copied = PERMALINK_STRINGS.get(lang, PERMALINK_STRINGS["en"])
+    title, copied = t(lang, "permalink.title"), t(lang, "permalink.copied")
 
     def replace(match: re.Match[str]) -> str:
         return (

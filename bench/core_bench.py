@@ -19,8 +19,10 @@ from kvcalc import plan
 from kvcalc.diagnose import diagnose
 from kvcalc.inputs import scenario_from_inputs
 from kvcalc.logparse import parse_log
-from kvcalc.tables import sample_log
 from kvcalc.web import compute
+
+#: The real vLLM log the guide's "paste your log" presets show (the site's file, not the wheel's).
+SAMPLE_LOG = Path(__file__).resolve().parents[1] / "kvguide_macros" / "data" / "sample.log"
 
 SCENARIOS = {
     "dense Qwen3-8B / RTX-4090 / 32K": {"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090", "max_model_len": "32k"},
@@ -83,7 +85,7 @@ def main() -> None:
 
         print(f"  {name:36s} {_median_ms(cold, runs=15):7.2f} ms with an empty plan cache, "
               f"{_median_ms(lambda: compute(req), runs=15):6.2f} ms repeated")
-    text = sample_log()
+    text = SAMPLE_LOG.read_text(encoding="utf-8")
     print("\nlog reading (median of 30 runs):")
     print(f"  parse_log(sample, {len(text):,} chars)          {_median_ms(lambda: parse_log(text), runs=30):7.2f} ms")
     print(f"  diagnose(sample) incl. recompute        {_median_ms(lambda: diagnose(text), runs=30):7.2f} ms")

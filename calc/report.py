@@ -169,8 +169,8 @@ def serve_command(s: Scenario, changes: Mapping[str, object] | None = None) -> s
 def _feasible_view(lang: str, grid: FeasibleGrid) -> dict[str, object]:
     rows = [[fmt_int(n, lang)] + ["–" if c is None else _times(c, lang) for c in cells]
             for n, cells in zip(grid.lengths, grid.max_concurrency, strict=True)]
-    return {"caption": t(lang, "table.caption.feasible"),
-            "columns": [t(lang, "table.context")] + [f"kv_cache_dtype={d}" for d in grid.kv_cache_dtypes],
+    return {"caption": t(lang, "feasible.caption"),
+            "columns": [t(lang, "feasible.context")] + [f"kv_cache_dtype={d}" for d in grid.kv_cache_dtypes],
             "rows": rows}
 
 

@@ -28,7 +28,7 @@ import pytest
 from kvcalc.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
-SAMPLE_LOG = ROOT / "calc" / "data" / "sample.log"
+SAMPLE_LOG = ROOT / "kvguide_macros" / "data" / "sample.log"
 WORKED = ["plan", "--model", "Qwen/Qwen3-8B", "--available-kv-gib", "60", "--max-model-len", "32768"]
 # Does not fit: 4 GiB available for the full derived 40,960 tokens.
 #   needed     = cdiv(40,960, 16) = 2,560 blocks × 2,359,296 = 6,039,797,760 B = 5.625 GiB → format_gib "5.62" (ties to even)
@@ -316,7 +316,7 @@ def test_text_report_languages() -> None:
 def _check_sample(payload: dict) -> None:
     assert payload["diagnosis"] == "started"
     facts = payload["facts"]
-    # printed in calc/data/sample.log
+    # printed in kvguide_macros/data/sample.log
     assert facts["model"] == "meta-llama/Llama-3.1-8B-Instruct"
     assert facts["vllm_version"] == "0.19.0"
     assert facts["max_model_len"] == 32_768

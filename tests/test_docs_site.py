@@ -10,7 +10,9 @@ The site is built once per module into a temporary directory with
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
+import json
 import os
 import re
 import subprocess
@@ -415,17 +417,16 @@ def _resolve(site: BuiltSite, page: Path, href: str) -> tuple[Path, str] | None:
     return target, unquote(parts.fragment)
 
 
+@functools.lru_cache(maxsize=None)
+def ids_of(path: Path) -> frozenset[str]:
+    """The ids (and ``<a name>``) a built page offers as link targets."""
+    root = parse_html(path.read_text(encoding="utf-8"))
+    return frozenset({n.attrs["id"] for n in root.iter() if "id" in n.attrs} | {
+        n.attrs["name"] for n in root.find_all("a") if "name" in n.attrs
+    })
+
+
 def test_internal_links_and_anchors_resolve(site: BuiltSite) -> None:
-    ids_cache: dict[Path, set[str]] = {}
-
-    def ids_of(path: Path) -> set[str]:
-        if path not in ids_cache:
-            root = parse_html(path.read_text(encoding="utf-8"))
-            ids_cache[path] = {n.attrs["id"] for n in root.iter() if "id" in n.attrs} | {
-                n.attrs["name"] for n in root.find_all("a") if "name" in n.attrs
-            }
-        return ids_cache[path]
-
     broken: list[str] = []
     for path in _html_files(site):
         if path.name == "404.html" and path.parent == site.root:
@@ -448,6 +449,25 @@ def test_internal_links_and_anchors_resolve(site: BuiltSite) -> None:
             elif fragment and target.suffix == ".html" and fragment not in ids_of(target):
                 broken.append(f"{where} → no id {fragment!r} in {os.path.relpath(target, site.root)}")
     assert not broken, "broken internal links:\n" + "\n".join(broken)
+
+
+def test_calculator_section_links_land_on_a_section(site: BuiltSite) -> None:
+    """Every section URL a calculator's config offers its recommendations (the site's
+    map of section ids to pages, kvguide_macros/sections.py) reaches that id."""
+    checked, broken = 0, []
+    for path in _html_files(site):
+        for script in parse_html(path.read_text(encoding="utf-8")).find_all("script"):
+            if "data-kvcalc-config" not in script.attrs:
+                continue
+            for section, entry in json.loads(script.text())["tables"]["sections"].items():
+                resolved = _resolve(site, path, entry["href"])
+                assert resolved is not None, entry
+                target, fragment = resolved
+                checked += 1
+                if fragment != section or not target.is_file() or section not in ids_of(target):
+                    broken.append(f"{path.relative_to(site.root)}: {section} → {entry['href']}")
+    assert checked > 100, "no calculator config with a section map found"
+    assert not broken, "section links that miss their section:\n" + "\n".join(broken)
 
 
 # ---------------------------------------------------------------------------
@@ -491,12 +511,12 @@ def test_guide_shows_the_core_tables(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_macro_tables_equal_core_output(site: BuiltSite, lang: str) -> None:
-    tables = importlib.import_module("kvcalc.tables")  # installed by `make venv` (pip install -e .)
+    tables = importlib.import_module("kvguide_macros.tables")  # the site's tables, over the kvcalc core
     calls = _macro_calls(lang)
     assert calls, f"no table macro in docs/{lang}/"
     for page, name, kwargs in calls:
         expected = _table_cells(_render_markdown(getattr(tables, name)(lang, **kwargs)))
-        assert expected, f"kvcalc.tables.{name}({lang!r}) rendered no table"
+        assert expected, f"kvguide_macros.tables.{name}({lang!r}) rendered no table"
         built = _table_cells(article_of(site.page(lang, page)))
         for table in expected:
             assert table in built, f"{PREFIX[lang]}{page}: {name}({kwargs}) differs from the core's table"
