@@ -20,7 +20,6 @@ import json
 import random
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -90,7 +89,7 @@ def test_worked_example_in_process() -> None:
 
 def test_worked_example_vllm_lines() -> None:
     _, result = run_json(WORKED)
-    lines = result.get("vllm_log", result.get("vllm_lines"))  # key name checked in test_json_has_every_contract_key
+    lines = result["vllm_log"]
     text = "\n".join(lines)
     assert "Available KV cache memory: 60.0 GiB" in lines            # format_gib(60 GiB) = "60.0"
     assert "GPU KV cache size: 436,896 tokens" in text
@@ -124,7 +123,7 @@ def test_json_budget_object() -> None:
     _, result = run_json(["plan", "--model", "Qwen/Qwen3-8B", "--gpu", "H100-80GB", "--weights-gib", "15.27"])
     budget = result["budget"]
     for name in ("total", "requested", "weights", "activation", "non_torch", "cudagraph", "available"):
-        assert name in budget or f"{name}_bytes" in budget, f"budget lacks {name!r}"
+        assert f"{name}_bytes" in budget, f"budget lacks {name}_bytes"
     assert "weights" not in budget["estimated"]   # given with --weights-gib
     assert "activation" in budget["estimated"]    # not given: estimated
 
@@ -140,7 +139,7 @@ def test_json_does_not_fit() -> None:
     assert result["num_gpu_blocks"] is None
     assert result["gpu_kv_cache_tokens"] is None
     assert result["max_concurrency"] is None
-    error = result.get("vllm_error", result.get("error"))
+    error = result["vllm_error"]
     assert error.startswith("To serve at least one request with the model's max seq len (40960), "
                             "(5.62 GiB KV cache is needed, which is larger than the available KV cache memory "
                             "(4.0 GiB). Based on the available memory, the estimated maximum model length is 29120. ")
@@ -385,13 +384,11 @@ def test_log_empty_is_unknown() -> None:
     assert payload["facts"] == {}
 
 
-def test_log_5mb_random_bytes_is_unknown_under_a_second(tmp_path: Path) -> None:
+def test_log_5mb_random_bytes_is_unknown(tmp_path: Path) -> None:
+    # Speed (issue 2: under a second) is measured by bench/core_bench.py, not asserted here.
     path = tmp_path / "noise.log"
     path.write_bytes(random.Random(20260814).randbytes(5 * 1024 * 1024))
     out, err = io.StringIO(), io.StringIO()
-    start = time.perf_counter()
     code = main(["log", str(path), "--json"], stdout=out, stderr=err)
-    elapsed = time.perf_counter() - start
     assert json.loads(out.getvalue())["diagnosis"] == "unknown"
     assert code == 0 and err.getvalue() == ""
-    assert elapsed < 1.0, f"kvcalc log took {elapsed:.2f} s on 5 MB of random bytes (issue 2: under a second)"
