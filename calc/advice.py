@@ -196,10 +196,16 @@ def _quantize_weights(s: Scenario) -> Recommendation | None:
     if s.model.quant.method != "none":
         return None
     q_model = replace(s.model, quant=WeightQuant(method="awq", bits=4, group_size=128))
-    measured = s.deployment.measured.available_kv_bytes is not None
     return Recommendation(code=RecCode.QUANTIZE_WEIGHTS, anchor="no-memory-for-cache-blocks",
                           settings={"quantization": "awq"},
-                          verdict=None if measured else _try(replace(s, model=q_model), s.deployment), params={})
+                          verdict=None if _weights_measured(s) else _try(replace(s, model=q_model), s.deployment),
+                          params={})
+
+
+def _weights_measured(s: Scenario) -> bool:
+    """vLLM's own weight figure is given: a what-if that changes the weights cannot be computed."""
+    m = s.deployment.measured
+    return m.available_kv_bytes is not None or m.weights_bytes is not None
 
 
 def _add_gpus(s: Scenario) -> Recommendation | None:
@@ -210,7 +216,8 @@ def _add_gpus(s: Scenario) -> Recommendation | None:
         return None
     return Recommendation(code=RecCode.ADD_GPUS, anchor="tensor-and-pipeline-parallel",
                           settings={"tensor_parallel_size": tp},
-                          verdict=_try(s, replace(dep, tensor_parallel_size=tp)), params={"tp": tp})
+                          verdict=None if _weights_measured(s) else _try(s, replace(dep, tensor_parallel_size=tp)),
+                          params={"tp": tp})
 
 
 def _cpu_offload(s: Scenario, v: Verdict) -> Recommendation | None:

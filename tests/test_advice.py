@@ -1,9 +1,11 @@
 """``advice.recommend`` and its ladders on whole scenarios (``scenario_from_inputs`` + ``plan``).
 
-The ladder order is the guide's ("KV cache too small": lower max_model_len → limit
-concurrency → raise gpu_memory_utilization → fp8 KV cache → kv_cache_memory_bytes → CPU
-offload; "no memory": quantize → more GPUs → larger GPU → eager; "free memory": lower
-utilization → free the GPU → fixed budget). Every figure is worked by hand from vLLM's
+The ladder order is the guide's "Fix the start-up error" ("KV cache too small": lower
+max_model_len → raise gpu_memory_utilization → fp8 KV cache → --enforce-eager → limit
+concurrency → quantized weights → more GPUs → larger GPU → --cpu-offload-gb →
+kv_cache_memory_bytes; "no memory" / weights larger than the GPU: quantize → more GPUs →
+larger GPU → --cpu-offload-gb → eager; "free memory": lower utilization → free the GPU →
+fixed budget). KV offload is no rung: it cannot pass the start-up check. Every figure is worked by hand from vLLM's
 rules (shared/spec/vllm-kv-sizing.md, sections 7 and 9.2) in the comment beside it.
 
 Hand arithmetic shared by the scenarios (Qwen/Qwen3-8B: 36 layers, 8 KV heads × 128, bf16):
@@ -94,8 +96,9 @@ def test_kv_ladder_order_with_a_profiled_budget():
     v = plan(s.model, s.deployment)
     assert v.status == "does_not_fit" and v.available_kv_bytes == 4_380_866_642
     recs = recommend(s, v)
-    assert codes(recs) == ["lower_max_model_len", "limit_concurrency", "raise_gpu_memory_utilization",
-                           "fp8_kv_cache", "kv_cache_memory_bytes", "cpu_offload"]
+    # every runtime term is measured: no --cpu-offload-gb rung (the offloaded weights' effect is vLLM's to measure)
+    assert codes(recs) == ["lower_max_model_len", "raise_gpu_memory_utilization", "fp8_kv_cache", "enforce_eager",
+                           "limit_concurrency", "quantize_weights", "add_gpus", "larger_gpu", "kv_cache_memory_bytes"]
 
 
 def test_lower_max_model_len_rung():
@@ -195,20 +198,39 @@ def test_fixed_budget_in_whole_gib():
     assert r.params["bytes"] == 2 * GiB == 8 * 256 * MiB
 
 
-def test_cpu_offload_is_last_and_has_no_what_if():
+def test_enforce_eager_frees_the_graph_memory_from_the_kv_budget():
+    # graphs measured at 0.5 GiB: eager adds exactly 536,870,912 B → 4,380,866,642 + 536,870,912 = 4,917,737,554 ≥ need
+    r = by_code(advise(measured_gpu(18, max_model_len=32768)), RecCode.ENFORCE_EAGER)
+    assert r.settings == {"enforce_eager": True}
+    assert r.verdict.available_kv_bytes == 4_917_737_554 and r.fits is True
+
+
+def test_weight_changing_rungs_have_no_what_if_when_the_weights_are_measured():
     recs = advise(measured_gpu(18, max_model_len=32768))
-    r = recs[-1]
-    assert r.code == "cpu_offload" and r.anchor == "cpu-offload"
-    assert r.settings == {"kv_offloading_backend": "native", "kv_offloading_size": 16}
-    assert r.verdict is None and r.fits is None
+    for code in (RecCode.QUANTIZE_WEIGHTS, RecCode.ADD_GPUS):
+        assert by_code(recs, code).verdict is None
+
+
+def test_cpu_offload_gb_is_the_fewest_whole_gib_that_start():
+    # RTX 4090, 40,960 tokens, estimated budget: need 6,039,797,760 B (5.625 GiB). Offloading k GiB of weights
+    # lowers the GPU's weights by exactly k GiB and nothing else, so A(k) = A(0) + k × 1,073,741,824;
+    # the smallest k with A(k) ≥ need is cdiv(need − A(0), 1 GiB).
+    s = scenario(gpu="RTX-4090", max_model_len=40960)
+    v = plan(s.model, s.deployment)
+    assert not v.fits
+    k = -(-(NEED_40K - v.available_kv_bytes) // GiB)
+    r = by_code(recommend(s, v), RecCode.CPU_OFFLOAD)
+    assert r.anchor == "cpu-offload" and r.settings == {"cpu_offload_gb": k} and r.params == {"gib": k}
+    assert r.verdict.available_kv_bytes == v.available_kv_bytes + k * GiB and r.fits is True
 
 
 def test_kv_ladder_with_a_measured_budget():
     # "Available KV cache memory: 4.0 GiB" for 32,768 tokens: no GPU size, so no utilization rung
     s = scenario(available_kv_gib=4, max_model_len=32768)
     recs = advise(s)
-    assert codes(recs) == ["lower_max_model_len", "limit_concurrency", "fp8_kv_cache", "kv_cache_memory_bytes",
-                           "cpu_offload"]
+    # no utilization, GPU or offload rung: nothing but the KV figure is known
+    assert codes(recs) == ["lower_max_model_len", "fp8_kv_cache", "enforce_eager", "limit_concurrency",
+                           "quantize_weights", "kv_cache_memory_bytes"]
     # est = 16 × (4 GiB // 2,359,296 = 1,820) = 29,120 → 22,528
     assert recs[0].settings == {"max_model_len": 22_528}
 
@@ -244,10 +266,21 @@ def weights_do_not_fit(**inputs: object) -> Scenario:
                     cudagraph_gib=0.25, **inputs)
 
 
+def test_no_memory_when_the_weights_fit_the_gpu_but_leave_nothing():
+    # weights 10 + activation 1 + non-torch 0.25 + graphs 0.25 = 11.5 GiB = 12,348,030,976 B >
+    # requested 11,854,109,737 → A = −493,921,239; weights + non-torch = 10.25 GiB < the 12 GiB GPU: they load
+    s = scenario(gpu_memory_gib=12, max_model_len=32768, weights_gib=10, activation_gib=1, non_torch_gib=0.25,
+                 cudagraph_gib=0.25)
+    v = plan(s.model, s.deployment)
+    assert v.status == "no_memory" and v.available_kv_bytes == -493_921_239
+    assert codes(recommend(s, v)) == ["quantize_weights", "add_gpus", "larger_gpu", "enforce_eager"]
+
+
 def test_weights_ladder_order():
+    # weights 15 GiB + non-torch 0.25 GiB > the 12 GiB GPU: loading the weights runs out of memory
     s = weights_do_not_fit()
     v = plan(s.model, s.deployment)
-    assert v.status == "no_memory"
+    assert v.status == "weights_exceed_gpu"
     recs = recommend(s, v)
     assert codes(recs) == ["quantize_weights", "add_gpus", "larger_gpu", "enforce_eager"]
     assert [r.anchor for r in recs] == ["no-memory-for-cache-blocks", "tensor-and-pipeline-parallel",
@@ -286,7 +319,8 @@ def test_add_gpus_only_when_the_heads_divide(tp, offered):
                               "max_model_len": 4096, "weights_gib": 5, "activation_gib": 1, "non_torch_gib": 0.5,
                               "cudagraph_gib": 0.5})
     recs = advise(s)
-    assert plan(s.model, s.deployment).status == "no_memory"
+    # weights 5 GiB + non-torch 0.5 GiB > the 4 GiB GPU
+    assert plan(s.model, s.deployment).status == "weights_exceed_gpu"
     assert ("add_gpus" in codes(recs)) is offered
     if offered:
         assert by_code(recs, RecCode.ADD_GPUS).settings == {"tensor_parallel_size": 4}
@@ -346,6 +380,7 @@ def _guide_section_ids() -> set[str]:
 
 def _all_recommendations() -> list[Recommendation]:
     scenarios = [measured_gpu(18, max_model_len=32768), measured_gpu(18.5), scenario(available_kv_gib=4),
+                 scenario(gpu="RTX-4090", max_model_len=40960),
                  scenario(available_kv_gib=60, max_model_len=32768), weights_do_not_fit(),
                  scenario(available_kv_bytes=1000, max_model_len="auto")]
     recs = [r for s in scenarios for r in advise(s)]

@@ -40,8 +40,15 @@ BUDGET_KEYS = [
     "source", "total_bytes", "requested_bytes", "weights_bytes", "activation_bytes", "non_torch_bytes",
     "cudagraph_bytes", "available_bytes", "estimated", "given",
 ]
-REPORT_KEYS = ["lang", "verdict", "figures", "vllm_lines", "recommendations", "serve_command", "serve_recommended",
-               "feasible", "charts", "notes"]
+REPORT_KEYS = ["lang", "verdict", "figures", "vllm_lines", "recommendations", "serve_command", "serve_command_label",
+               "serve_recommended", "feasible", "charts", "notes"]
+
+
+def localized(lang: str):
+    """English-written figures as ``lang`` writes them (es: 1,234.5 → 1 234,5 with U+202F)."""
+    if lang != "es":
+        return lambda text: text
+    return lambda text: text.replace(",", "\u202f").replace(".", ",")
 
 
 def analysis(**inputs: object):
@@ -100,11 +107,12 @@ def test_result_does_not_fit_keeps_the_error_out_of_the_log():
 
 
 def test_recommendation_dict_of_a_rung_without_what_if():
+    # with a measured KV budget, fewer sequences cannot be computed (vLLM's activation figure is inside it)
     a = analysis(**TOO_SMALL)
-    offload = next(r for r in a.recommendations if r.code == "cpu_offload")
-    assert recommendation_dict(offload) == {
-        "code": "cpu_offload", "anchor": "cpu-offload",
-        "settings": {"kv_offloading_backend": "native", "kv_offloading_size": 16},
+    limit = next(r for r in a.recommendations if r.code == "limit_concurrency")
+    assert recommendation_dict(limit) == {
+        "code": "limit_concurrency", "anchor": "limit-concurrency",
+        "settings": {"max_num_seqs": 16},
         "fits": None, "max_model_len": None, "available_kv_bytes": None, "needed_kv_bytes": None,
         "num_gpu_blocks": None, "gpu_kv_cache_tokens": None, "max_concurrency": None, "estimated_max_model_len": None,
     }
@@ -185,6 +193,8 @@ TITLES = {
                      "es": "vLLM no arranca: la caché KV es demasiado pequeña", "zh": "vLLM 拒绝启动：KV 缓存不够"},
     "weights_do_not_fit": {"en": "The weights alone do not fit", "es": "Los pesos no caben por sí solos",
                            "zh": "仅权重就放不下"},
+    "weights_exceed_gpu": {"en": "The weights alone are larger than the GPU",
+                           "es": "Los pesos por sí solos no caben en la GPU", "zh": "仅权重就超过了 GPU 显存"},
     "auto_fit_failed": {"en": "--max-model-len auto cannot fit even one token",
                         "es": "--max-model-len auto no puede ajustar ni un token",
                         "zh": "--max-model-len auto 连一个 token 都放不下"},
@@ -192,14 +202,18 @@ TITLES = {
 STATUS_INPUTS = {
     "fits": WORKED,
     "does_not_fit": TOO_SMALL,
-    # 12 GiB GPU, 16.5 GiB of weights and runtime given: ceil(12 GiB × 0.92) − 16.5 GiB < 0
-    "no_memory": {"model": "Qwen/Qwen3-8B", "gpu_memory_gib": 12, "weights_gib": 15, "activation_gib": 1,
+    # 12 GiB GPU, 11.5 GiB of weights and runtime given: ceil(12 GiB × 0.92) = 11.04 GiB − 11.5 GiB < 0,
+    # while the weights and non-torch memory (10.25 GiB) load
+    "no_memory": {"model": "Qwen/Qwen3-8B", "gpu_memory_gib": 12, "weights_gib": 10, "activation_gib": 1,
                   "non_torch_gib": 0.25, "cudagraph_gib": 0.25},
+    # 15 GiB of weights + 0.25 GiB non-torch > the 12 GiB GPU: CUDA runs out of memory loading them
+    "weights_exceed_gpu": {"model": "Qwen/Qwen3-8B", "gpu_memory_gib": 12, "weights_gib": 15, "activation_gib": 1,
+                           "non_torch_gib": 0.25, "cudagraph_gib": 0.25},
     # 1,000 bytes hold no 2,359,296-byte block
     "auto_fit_failed": {"model": "Qwen/Qwen3-8B", "available_kv_bytes": 1000, "max_model_len": "auto"},
 }
 KIND = {"fits": "fits", "does_not_fit": "does_not_fit", "no_memory": "weights_do_not_fit",
-        "auto_fit_failed": "auto_fit_failed"}
+        "weights_exceed_gpu": "weights_exceed_gpu", "auto_fit_failed": "auto_fit_failed"}
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -234,13 +248,15 @@ def test_figures_for_fits_and_for_does_not_fit(lang):
     common = ["kv_per_token", "max_model_len", "needed_kv", "available_kv", "estimated_max_len"]
     assert list(fits) == common + ["num_blocks", "tokens", "concurrency"]
     assert list(fails) == common                          # no blocks, tokens or concurrency when vLLM refuses
-    assert fits["kv_per_token"]["value"] == "147,456 B (144.0 KiB)"   # 147,456 / 1024 = 144
-    assert fits["needed_kv"]["value"] == "4.50 GiB (4.83 GB)"
-    assert fits["available_kv"]["value"] == "60.00 GiB (64.42 GB)"
-    assert "27,306" in fits["num_blocks"]["value"] and "16" in fits["num_blocks"]["value"]
-    assert "436,896" in fits["tokens"]["value"]
-    assert "13.33" in fits["concurrency"]["value"]
-    assert "29,120" in fails["estimated_max_len"]["value"]
+    # Spanish writes a decimal comma and groups thousands with a narrow no-break space (U+202F)
+    n = localized(lang)
+    assert fits["kv_per_token"]["value"] == n("147,456 B (144.0 KiB)")   # 147,456 / 1024 = 144
+    assert fits["needed_kv"]["value"] == n("4.50 GiB (4.83 GB)")
+    assert fits["available_kv"]["value"] == n("60.00 GiB (64.42 GB)")
+    assert n("27,306") in fits["num_blocks"]["value"] and "16" in fits["num_blocks"]["value"]
+    assert n("436,896") in fits["tokens"]["value"]
+    assert n("13.33") in fits["concurrency"]["value"]
+    assert n("29,120") in fails["estimated_max_len"]["value"]
     # a measured budget: nothing is an estimate
     assert not any(f["estimate"] for f in fits.values())
 
