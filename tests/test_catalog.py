@@ -255,7 +255,8 @@ def test_find_model_unknown_names_close_matches() -> None:
         ("RTX-4090", "RTX-4090"),
         ("rtx 4090", "RTX-4090"),
         ("RTX_4090", "RTX-4090"),
-        ("h100", "H100-80GB"),  # the plain variant, not H100-NVL
+        ("h100-80gb", "H100-80GB"),
+        ("H100 80GB HBM3", "H100-80GB"),  # the product name without its vendor
         ("H100-NVL", "H100-NVL"),
         ("a100-80gb", "A100-80GB"),
         ("mi300x", "MI300X"),
@@ -269,6 +270,10 @@ def test_find_gpu_forgiving_spelling(query: str, expected: str) -> None:
 def test_find_gpu_ambiguous_or_unknown_raise_lookup_error() -> None:
     with pytest.raises(LookupError, match="A100-40GB"):
         catalog.find_gpu("a100")
+    # "h100" is a whole leading token of both H100 entries: refused, listing both (issue 12)
+    with pytest.raises(catalog.NotFound, match="H100-80GB, H100-NVL") as info:
+        catalog.find_gpu("h100")
+    assert info.value.ambiguous and info.value.candidates == ("H100-80GB", "H100-NVL")
     with pytest.raises(LookupError):
         catalog.find_gpu("voodoo5")
 
@@ -292,5 +297,5 @@ def test_gpu_memory_source_kind_is_recorded() -> None:
     assert set(kinds.values()) <= {"cuda", "nvidia-smi", "rocm-smi"}
     # RTX 3090: vLLM logged total_gpu_memory (23.58GiB); 23.58 * 2**30 = 25318832209.92 -> 25318832210
     assert catalog.find_gpu("rtx 3090").memory_bytes == 25318832210
-    assert catalog.find_gpu("H100").memory_source_kind == "cuda"
+    assert catalog.find_gpu("H100-80GB").memory_source_kind == "cuda"
     assert catalog.find_gpu("A10G").memory_source_kind == "nvidia-smi"
