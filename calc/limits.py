@@ -45,8 +45,8 @@ MAX_ID_CHARS = 200
 """A model or GPU id longer than this cannot be in the catalog (and gets no suggestions)."""
 MAX_CONFIG_BYTES = 2_000_000
 """A pasted or read ``config.json``."""
-MAX_LOG_BYTES = 5_000_000
-"""A pasted or read log; a longer one keeps its last 5 MB (where the fatal lines are)."""
+MAX_LOG_BYTES = 5 << 20
+"""A pasted or read log (5 MiB); a longer one keeps its last 5 MB (where the fatal lines are)."""
 MAX_REQUEST_CHARS = 16_000_000
 """A whole request to ``kvcalc.web.compute`` (a log and a config with room to spare)."""
 
