@@ -353,7 +353,9 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         raise CalcError("config_not_object", "config.json must be a JSON object", field="config")
     text, top_dtype = _text_config(config)
     mt_raw = text.get("model_type") or config.get("model_type") or ""
-    mt = mt_raw[:128] if isinstance(mt_raw, str) else shorten(mt_raw, 128)
+    if not isinstance(mt_raw, str):
+        raise _bad("model_type", mt_raw, "must be a string")
+    mt = mt_raw[:128]
     if not mt:
         raise CalcError("config_missing_key", "config.json has no 'model_type'", field="config", key="model_type")
     if mt in UNSUPPORTED_HYBRID_TYPES or "layers_block_type" in text or "hybrid_override_pattern" in text:
