@@ -194,6 +194,7 @@ EN: dict[str, str] = {
     "err.log_too_large": "The standard input is longer than {limit} bytes; save the log to a file instead.",
     "err.unrepresentable": "The result holds a number too large to show; check the inputs for extreme values.",
     "note.log_truncated": "The log is longer than 5 MB: only its last 5 MB were read (vLLM's fatal lines are at the end).",
+    "err.url_value_dropped": "the value in the link could not be read and was left empty.",
 }
 
 ES: dict[str, str] = {
@@ -373,6 +374,7 @@ ES: dict[str, str] = {
     "err.log_too_large": "La entrada estándar supera los {limit} bytes; guarde el registro en un archivo.",
     "err.unrepresentable": "El resultado contiene un número demasiado grande para mostrarlo; revise si algún valor de entrada es extremo.",
     "note.log_truncated": "El registro supera los 5 MB: solo se han leído sus últimos 5 MB (las líneas de error fatal de vLLM están al final).",
+    "err.url_value_dropped": "no se pudo leer el valor del enlace y se ha dejado vacío.",
 }
 
 ZH: dict[str, str] = {
@@ -552,6 +554,7 @@ ZH: dict[str, str] = {
     "err.log_too_large": "标准输入超过 {limit} 字节；请先把日志保存到文件中。",
     "err.unrepresentable": "结果中的数字太大，无法显示；请检查输入中是否有极端值。",
     "note.log_truncated": "日志超过 5 MB：只读取了最后 5 MB（vLLM 的致命错误行在末尾）。",
+    "err.url_value_dropped": "无法读取链接中的值，已留空。",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}

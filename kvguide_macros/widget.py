@@ -350,7 +350,8 @@ def calculator(lang: str, preset: str | None = None, *, page_url: str | None = N
         "guide": None if page_url is None else guide,
         "inputs": values,
         "names": list(INPUT_NAMES),
-        "strings": {key: strings["widget." + key] for key in ("loading", "load_failed", "estimate")},
+        "strings": {**{key: strings["widget." + key] for key in ("loading", "load_failed", "estimate")},
+                    "url_dropped": strings["err.url_value_dropped"]},  # issue 12: a link value that cannot be read
     }
     result = response.get("result")
     result_attr = "" if result is None else f' data-kvcalc-result="{_e(json.dumps(result, sort_keys=True))}"'
