@@ -20,6 +20,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from kvcalc import strings as core_strings
 from kvcalc.inputs import INPUT_KEYS
 
 __all__ = ["INPUT_NAMES", "WIDGET_STRING_KEYS", "calculator", "root_prefix"]
@@ -351,7 +352,7 @@ def calculator(lang: str, preset: str | None = None, *, page_url: str | None = N
         "inputs": values,
         "names": list(INPUT_NAMES),
         "strings": {**{key: strings["widget." + key] for key in ("loading", "load_failed", "estimate")},
-                    "url_dropped": strings["err.url_value_dropped"]},  # issue 12: a link value that cannot be read
+                    "url_dropped": core_strings.t(lang, "err.url_value_dropped")},  # issue 12: a link value that cannot be read
     }
     result = response.get("result")
     result_attr = "" if result is None else f' data-kvcalc-result="{_e(json.dumps(result, sort_keys=True))}"'
