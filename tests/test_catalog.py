@@ -299,3 +299,45 @@ def test_gpu_memory_source_kind_is_recorded() -> None:
     assert catalog.find_gpu("rtx 3090").memory_bytes == 25318832210
     assert catalog.find_gpu("H100-80GB").memory_source_kind == "cuda"
     assert catalog.find_gpu("A10G").memory_source_kind == "nvidia-smi"
+
+
+# -- the matching rule (README, "Ids") --------------------------------------------------------
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("Qwen3-8B", "Qwen/Qwen3-8B"),                                  # the name after the "/"
+    ("qwen qwen3 8b", "Qwen/Qwen3-8B"),                             # punctuation-insensitive
+    ("llama-3.1-8b", "meta-llama/Llama-3.1-8B-Instruct"),           # whole leading tokens, one entry
+    ("deepseek-ai/deepseek-v3", "deepseek-ai/DeepSeek-V3"),
+])
+def test_find_model_rule(query: str, expected: str) -> None:
+    assert catalog.find_model(query).id == expected
+
+
+def test_ambiguous_prefix_lists_candidates() -> None:
+    with pytest.raises(catalog.NotFound) as info:
+        catalog.find_model("qwen3-30b")   # tokens qwen3, 30b lead Qwen3-30B-A3B and Qwen3-30B-A3B-FP8
+    assert info.value.ambiguous
+    assert info.value.candidates == ("Qwen/Qwen3-30B-A3B", "Qwen/Qwen3-30B-A3B-FP8")
+
+
+@pytest.mark.parametrize("query", ["h", "H1", "H10", "RTX-409"])
+def test_short_or_partial_token_names_nothing(query: str) -> None:
+    # under 3 characters, or not a whole token: never a silent match, only suggestions
+    with pytest.raises(catalog.NotFound) as info:
+        catalog.find_gpu(query)
+    assert not info.value.ambiguous and len(info.value.candidates) <= 3
+
+
+def test_unknown_gets_at_most_three_suggestions() -> None:
+    with pytest.raises(catalog.NotFound) as info:
+        catalog.find_gpu("RTX-4091")
+    assert info.value.candidates[0] == "RTX-4090" and len(info.value.candidates) <= 3
+
+
+def test_normalized_ids_and_aliases_are_unique() -> None:
+    for entries in (catalog._gpu_entries(), catalog._model_entries()):
+        owners: dict[str, set[str]] = {}
+        for entry_id, aliases in entries:
+            for name in (entry_id, *aliases):
+                owners.setdefault(catalog.normalize_id(name), set()).add(entry_id)
+        assert {k: v for k, v in owners.items() if len(v) > 1} == {}

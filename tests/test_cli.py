@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from kvcalc import catalog
 from kvcalc.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -395,3 +396,33 @@ def test_log_5mb_random_bytes_is_unknown_under_a_second(tmp_path: Path) -> None:
     assert json.loads(out.getvalue())["diagnosis"] == "unknown"
     assert code == 0 and err.getvalue() == ""
     assert elapsed < 1.0, f"kvcalc log took {elapsed:.2f} s on 5 MB of random bytes (issue 2: under a second)"
+
+
+# --- kvcalc models / kvcalc gpus (issue 8) ----------------------------------------------------
+
+def test_gpus_lists_the_catalog_as_text_and_json() -> None:
+    out = io.StringIO()
+    assert main(["gpus", "--json"], stdout=out) == 0
+    rows = json.loads(out.getvalue())
+    assert [r["id"] for r in rows] == [g.id for g in catalog.gpus()]
+    h100 = next(r for r in rows if r["id"] == "H100-80GB")
+    assert h100["memory_bytes"] == 85_029_158_912 and h100["name"] == "NVIDIA H100 80GB HBM3"
+    out = io.StringIO()
+    assert main(["gpus"], stdout=out) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[0].split() == ["id", "name", "memory"] and len(lines) == len(rows) + 1
+    # 85,029,158,912 / 2^30 = 79.1875 → "79.19 GiB"
+    assert any(line.startswith("H100-80GB") and line.endswith("79.19 GiB") for line in lines)
+
+
+def test_models_lists_the_catalog_as_text_and_json() -> None:
+    out = io.StringIO()
+    assert main(["models", "--json"], stdout=out) == 0
+    rows = json.loads(out.getvalue())
+    assert [r["id"] for r in rows] == [m.id for m in catalog.models()]
+    assert {"id", "family", "num_parameters"} == set(rows[0])
+    out = io.StringIO()
+    assert main(["models"], stdout=out) == 0
+    # Llama-3.1-70B: 70,553,706,496 parameters / 1e9 = 70.55… → "70.6B"
+    assert any(line.startswith("meta-llama/Llama-3.1-70B-Instruct") and line.endswith("70.6B")
+               for line in out.getvalue().splitlines())
