@@ -2,10 +2,10 @@
 the strict docs build.
 
 Prints medians of many runs (these machines are noisy). Targets (issue 2):
-under 1 ms per ``plan`` call, under 50 ms to import in CPython, and ``kvcalc log`` under a
-second on 5 MB of random bytes. The tests check only that these give the right answer;
-how fast they are is measured here (the tests used to assert wall-clock limits, which
-flake on a shared 2-core machine).
+under 1 ms per ``plan`` call, under 50 ms to import in CPython, ``kvcalc log`` under a
+second on 5 MB of random bytes, and every parser under 50 ms on each 100,000-character
+adversarial string. The tests check only that these give the right answer; how fast they
+are is measured here (wall-clock limits in tests flake on a shared 2-core machine).
 Run: ``.venv/bin/python bench/core_bench.py [--no-site]``.
 """
 from __future__ import annotations
@@ -25,8 +25,12 @@ from pathlib import Path
 from kvcalc import plan
 from kvcalc.cli import main as cli_main
 from kvcalc.diagnose import diagnose
+from kvcalc.errors import CalcError
 from kvcalc.inputs import scenario_from_inputs
+from kvcalc.limits import check_json_depth, python_literal_ok
 from kvcalc.logparse import parse_log
+from kvcalc.units import parse_human_int
+from kvcalc.versions import rules_for
 from kvcalc.web import compute
 
 #: The real vLLM log the guide's "paste your log" presets show (the site's file, not the wheel's).
@@ -113,6 +117,7 @@ def main(argv: list[str] | None = None) -> None:
         path.write_bytes(random.Random(20260814).randbytes(5 * 1024 * 1024))
         cli = lambda: cli_main(["log", str(path), "--json"], stdout=io.StringIO(), stderr=io.StringIO())  # noqa: E731
         print(f"  kvcalc log <5 MiB random> --json        {_median_ms(cli, runs=5):7.1f} ms (target < 1000 ms)")
+    adversarial_parse()
     if site:
         print(f"\nmkdocs build --strict (3 languages)     {_site_build_s():7.2f} s (median of 3)")
 
@@ -129,6 +134,39 @@ def _site_build_s(runs: int = 3) -> float:
                            check=True, capture_output=True)
             samples.append(time.perf_counter() - t0)
     return statistics.median(samples)
+
+
+N = 100_000
+ADVERSARIAL = {
+    "digits": "9" * N, "digit_dots": "1." * (N // 2), "rc": "0.1" + "rc" * (N // 2), "local": "0.1+" + "a." * (N // 2),
+    "word": "a" * N, "pairs": "a=" * (N // 2), "quotes": "a='" * (N // 3), "escaped_quotes": '"' + '\\"' * (N // 2),
+    "brackets": "[" * N, "signs": "-" * N, "gib": "Available KV cache memory: " + "1" * N,
+    "engine": "Initializing a V1 LLM engine (v" + "1." * (N // 2), "args": "non-default args: {'a': " + "-" * N + "1}",
+    "config_pairs": "Initializing a V1 LLM engine (v0.1) with config: " + "a" * N,
+}
+
+
+def adversarial_parse() -> None:
+    """Slowest parser per 100,000-character adversarial string (target < 50 ms each)."""
+    parsers = {
+        "parse_log": parse_log, "rules_for": rules_for, "parse_human_int": lambda t: parse_human_int(t, field="x"),
+        "check_json_depth": lambda t: check_json_depth(t, field="config"), "python_literal_ok": python_literal_ok,
+        "compute(log)": lambda t: compute(json.dumps({"action": "log", "log": t})),
+    }
+
+    def guarded(fn, text):
+        def run() -> None:
+            try:
+                fn(text)
+            except CalcError:
+                pass
+        return run
+
+    print("\nadversarial parse, 100,000 chars (median of 5 runs; target < 50 ms each):")
+    for name, text in ADVERSARIAL.items():
+        times = {p: _median_ms(guarded(fn, text), runs=5) for p, fn in parsers.items()}
+        slowest = max(times, key=times.__getitem__)
+        print(f"  {name:16s} slowest {slowest:18s} {times[slowest]:7.2f} ms")
 
 
 if __name__ == "__main__":

@@ -217,7 +217,9 @@ def _rec_text(lang: str, r: Recommendation) -> tuple[str, str]:
     params = dict(r.params)
     if r.code == "kv_cache_memory_bytes" and r.variant is None:
         params["value"] = r.settings["kv_cache_memory_bytes"]
-    return t(lang, f"{key}.title", **params), t(lang, f"{key}.detail", **params)
+    # The title quotes flag values in vLLM's syntax; the explanation writes token counts as the reader does.
+    prose = {k: fmt_int(v, lang) if type(v) is int and k != "value" else v for k, v in params.items()}
+    return t(lang, f"{key}.title", **params), t(lang, f"{key}.detail", **prose)
 
 
 def _rec_outcome(lang: str, v: Verdict | None) -> str:

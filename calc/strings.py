@@ -34,6 +34,10 @@ EN: dict[str, str] = {
     "serve.current.starts": "Your current command (starts)",
     "serve.current.fails": "Your current command (does not start)",
     "rec.result.label": "Result",
+    "cli.log.diagnosis": "Diagnosis",
+    "cli.log.facts": "What the log states",
+    "cli.log.no_facts": "The log holds no figure vLLM prints about memory.",
+    "cli.log.not_recomputed": "Not recomputed",
     "chart.budget.needed": "one request needs {needed}",
     "chart.you_at": "you: {length}",
     "rec.result.choose_model": "Choose your model (or paste its config.json) to compute this",
@@ -140,6 +144,19 @@ EN: dict[str, str] = {
     "chart.concurrency.x": "max_model_len (tokens)",
     "chart.concurrency.y": "concurrent full-length requests",
     "chart.you": "you",
+    # Issue 12 (hostile input) and issue 8 (versions, ids): bounded input, catalog matching.
+    "err.number_too_long": "{field}: \"{value}\" is too long to be a valid number.",
+    "err.version_too_old": "vLLM {value} is older than 0.6.0, which the calculator does not model.",
+    "err.too_deep": "The input is nested {value} levels deep; at most {limit} levels are allowed.",
+    "err.ambiguous_model": "\"{value}\" fits several models: {choices}. Type more of the id.",
+    "err.ambiguous_gpu": "\"{value}\" fits several GPUs: {choices}. Type more of the id.",
+    "err.did_you_mean": "Did you mean {choices}?",
+    "err.log_empty": "The log is empty: paste the output of vllm serve.",
+    "err.not_a_regular_file": "{value} is not a regular file (a device, a pipe or a folder); give a file, or - for standard input.",
+    "err.log_too_large": "The standard input is longer than {limit} bytes; save the log to a file instead.",
+    "err.unrepresentable": "The result holds a number too large to show; check the inputs for extreme values.",
+    "note.log_truncated": "The log is longer than 5 MB: only its last 5 MB were read (vLLM's fatal lines are at the end).",
+    "err.url_value_dropped": "the value in the link could not be read and was left empty.",
 }
 
 ES: dict[str, str] = {
@@ -166,6 +183,10 @@ ES: dict[str, str] = {
     "serve.current.starts": "Su comando actual (arranca)",
     "serve.current.fails": "Su comando actual (no arranca)",
     "rec.result.label": "Resultado",
+    "cli.log.diagnosis": "Diagnóstico",
+    "cli.log.facts": "Lo que dice el registro",
+    "cli.log.no_facts": "El registro no contiene ninguna cifra de memoria de vLLM.",
+    "cli.log.not_recomputed": "No recalculado",
     "chart.budget.needed": "una petición necesita {needed}",
     "chart.you_at": "usted: {length}",
     "rec.result.choose_model": "Elija su modelo (o pegue su config.json) para calcularlo",
@@ -266,6 +287,19 @@ ES: dict[str, str] = {
     "chart.concurrency.x": "max_model_len (tokens)",
     "chart.concurrency.y": "peticiones completas simultáneas",
     "chart.you": "usted",
+    # Issue 12 (entradas hostiles) e issue 8 (versiones, identificadores).
+    "err.number_too_long": "{field}: «{value}» es demasiado largo para ser un número válido.",
+    "err.version_too_old": "vLLM {value} es anterior a 0.6.0, versión que la calculadora no modela.",
+    "err.too_deep": "La entrada tiene {value} niveles de anidamiento; se admiten como máximo {limit}.",
+    "err.ambiguous_model": "«{value}» corresponde a varios modelos: {choices}. Escriba más caracteres del identificador.",
+    "err.ambiguous_gpu": "«{value}» corresponde a varias GPU: {choices}. Escriba más caracteres del identificador.",
+    "err.did_you_mean": "¿Quiso decir {choices}?",
+    "err.log_empty": "El registro está vacío: pegue la salida de vllm serve.",
+    "err.not_a_regular_file": "{value} no es un archivo normal (es un dispositivo, una tubería o una carpeta); indique un archivo, o - para la entrada estándar.",
+    "err.log_too_large": "La entrada estándar supera los {limit} bytes; guarde el registro en un archivo.",
+    "err.unrepresentable": "El resultado contiene un número demasiado grande para mostrarlo; revise si algún valor de entrada es extremo.",
+    "note.log_truncated": "El registro supera los 5 MB: solo se han leído sus últimos 5 MB (las líneas de error fatal de vLLM están al final).",
+    "err.url_value_dropped": "no se pudo leer el valor del enlace y se ha dejado vacío.",
 }
 
 ZH: dict[str, str] = {
@@ -292,6 +326,10 @@ ZH: dict[str, str] = {
     "serve.current.starts": "当前命令（可以启动）",
     "serve.current.fails": "当前命令（无法启动）",
     "rec.result.label": "结果",
+    "cli.log.diagnosis": "诊断",
+    "cli.log.facts": "日志中的数字",
+    "cli.log.no_facts": "日志里没有 vLLM 打印的显存数字。",
+    "cli.log.not_recomputed": "未能重新计算",
     "chart.budget.needed": "单个请求需要 {needed}",
     "chart.you_at": "你的设置：{length}",
     "rec.result.choose_model": "选择模型（或粘贴它的 config.json）后才能算出",
@@ -392,6 +430,19 @@ ZH: dict[str, str] = {
     "chart.concurrency.x": "max_model_len（token）",
     "chart.concurrency.y": "同时容纳的满长请求数",
     "chart.you": "当前",
+    # Issue 12（恶意输入）与 issue 8（版本、ID 匹配）。
+    "err.number_too_long": "{field}：“{value}” 太长，不是有效的数字。",
+    "err.version_too_old": "vLLM {value} 早于 0.6.0，计算器不对其建模。",
+    "err.too_deep": "输入嵌套了 {value} 层；最多允许 {limit} 层。",
+    "err.ambiguous_model": "“{value}” 可对应多个模型：{choices}。请输入更完整的 ID。",
+    "err.ambiguous_gpu": "“{value}” 可对应多个 GPU：{choices}。请输入更完整的 ID。",
+    "err.did_you_mean": "您是不是要找 {choices}？",
+    "err.log_empty": "日志为空：请粘贴 vllm serve 的输出。",
+    "err.not_a_regular_file": "{value} 不是普通文件（而是设备、管道或文件夹）；请指定一个文件，或用 - 表示标准输入。",
+    "err.log_too_large": "标准输入超过 {limit} 字节；请先把日志保存到文件中。",
+    "err.unrepresentable": "结果中的数字太大，无法显示；请检查输入中是否有极端值。",
+    "note.log_truncated": "日志超过 5 MB：只读取了最后 5 MB（vLLM 的致命错误行在末尾）。",
+    "err.url_value_dropped": "无法读取链接中的值，已留空。",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}

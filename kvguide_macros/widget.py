@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from kvcalc import catalog, web
+from kvcalc import strings as core_strings
 from kvcalc.inputs import INPUT_KEYS
 from kvcalc.units import GiB
 
@@ -263,7 +264,7 @@ def calculator(lang: str, preset: str | None = None, *, page_url: str, sections:
         "assets": root_prefix(page_url) + "assets/",
         "inputs": values,
         "names": list(INPUT_NAMES),
-        "strings": {"load_failed": t(lang, "widget.load_failed")},
+        "strings": {"load_failed": t(lang, "widget.load_failed"), "url_dropped": core_strings.t(lang, "err.url_value_dropped")},  # a link value that cannot be read
         "tables": tables,
     }
     result = response.get("result")

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+from kvcalc import catalog
 from kvcalc.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -351,9 +352,20 @@ def test_log_default_is_stdin_subprocess(tmp_path: Path) -> None:
 
 
 def test_log_text_output() -> None:
+    """Readable like ``plan``: the diagnosis in words, the facts with units, the recomputed plan and its command."""
     code, out, err = run(["log", str(SAMPLE_LOG)])
     assert code == 0 and err == ""
-    assert "started" in out and "476016" in out.replace(",", "")
+    assert out.startswith("Diagnosis: Started successfully\n") and "476016" in out.replace(",", "")
+    assert "available_kv_gib" in out and " GiB" in out                     # a fact with its unit
+    assert "vllm serve meta-llama/Llama-3.1-8B-Instruct" in out
+
+
+def test_log_text_in_spanish_and_with_a_model_for_a_model_less_log() -> None:
+    # the error line alone names no model: --model completes it, and the text follows --lang
+    code, out, _ = run(["log", "-", "--model", "Qwen/Qwen3-8B", "--gpu", "RTX-4090", "--lang", "es"],
+                       stdin=TOO_SMALL_LOG)
+    assert code == 1
+    assert out.startswith("Diagnóstico: Caché KV demasiado pequeña") and "vllm serve Qwen/Qwen3-8B" in out
 
 
 # The error Qwen3-8B with 4 GiB would raise (see TOO_SMALL above), as vLLM ≥ 0.22 prints it.
@@ -392,3 +404,33 @@ def test_log_5mb_random_bytes_is_unknown(tmp_path: Path) -> None:
     code = main(["log", str(path), "--json"], stdout=out, stderr=err)
     assert json.loads(out.getvalue())["diagnosis"] == "unknown"
     assert code == 0 and err.getvalue() == ""
+
+
+# --- kvcalc models / kvcalc gpus (issue 8) ----------------------------------------------------
+
+def test_gpus_lists_the_catalog_as_text_and_json() -> None:
+    out = io.StringIO()
+    assert main(["gpus", "--json"], stdout=out) == 0
+    rows = json.loads(out.getvalue())
+    assert [r["id"] for r in rows] == [g.id for g in catalog.gpus()]
+    h100 = next(r for r in rows if r["id"] == "H100-80GB")
+    assert h100["memory_bytes"] == 85_029_158_912 and h100["name"] == "NVIDIA H100 80GB HBM3"
+    out = io.StringIO()
+    assert main(["gpus"], stdout=out) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[0].split() == ["id", "name", "memory"] and len(lines) == len(rows) + 1
+    # 85,029,158,912 / 2^30 = 79.1875 → "79.19 GiB"
+    assert any(line.startswith("H100-80GB") and line.endswith("79.19 GiB") for line in lines)
+
+
+def test_models_lists_the_catalog_as_text_and_json() -> None:
+    out = io.StringIO()
+    assert main(["models", "--json"], stdout=out) == 0
+    rows = json.loads(out.getvalue())
+    assert [r["id"] for r in rows] == [m.id for m in catalog.models()]
+    assert {"id", "family", "num_parameters"} == set(rows[0])
+    out = io.StringIO()
+    assert main(["models"], stdout=out) == 0
+    # Llama-3.1-70B: 70,553,706,496 parameters / 1e9 = 70.55… → "70.6B"
+    assert any(line.startswith("meta-llama/Llama-3.1-70B-Instruct") and line.endswith("70.6B")
+               for line in out.getvalue().splitlines())

@@ -69,12 +69,19 @@ function startEngine(assetsUrl) {
       const entry = pending.get(data.id)
       pending.delete(data.id)
       mark("result-received")
-      if (entry) entry.resolve(JSON.parse(data.response))
+      if (entry) entry.resolve(parseResponse(data.response))
     }
   })
+  // A dead worker answers nothing more: settle every request it holds, so no calculator waits for ever.
   worker.addEventListener("error", event => {
     state = { ...state, ready: false, failed: event.message || "worker error" }
     for (const listener of listeners) listener(state)
+    for (const { reject } of pending.values()) reject(new Error(state.failed))
+    pending.clear()
+  })
+  worker.addEventListener("messageerror", () => {
+    for (const { resolve } of pending.values()) resolve(parseResponse(null))
+    pending.clear()
   })
   worker.postMessage({ type: "init", assets: assetsUrl })
   compileRuntime(worker, assetsUrl)
@@ -95,6 +102,18 @@ function startEngine(assetsUrl) {
     },
   }
   return engine
+}
+
+/**
+ * The core's JSON answer, or an error answer when it cannot be read (the core writes strict
+ * JSON, so this is a broken runtime): the request still settles and the next edit is taken.
+ */
+function parseResponse(text) {
+  try {
+    const response = JSON.parse(text)
+    if (response && typeof response === "object" && typeof response.ok === "boolean") return response
+  } catch {}
+  return { ok: false, errors: [{ code: "bad_response", field: null, message: String(text).slice(0, 200) }] }
 }
 
 /**
@@ -214,6 +233,18 @@ async function copyFrom(text, button) {
  * One calculator
  * ------------------------------------------------------------------------- */
 
+/** A URL value longer than this is not something a reader typed (the log never travels in URLs). */
+const MAX_URL_VALUE = 4096
+
+/** decodeURIComponent that returns null instead of throwing on malformed input (`#%`). */
+function safeDecode(text) {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return null
+  }
+}
+
 class Calculator {
   constructor(root, isFirst) {
     this.root = root
@@ -238,15 +269,34 @@ class Calculator {
     this.bind()
   }
 
-  /** Fill the form from the query string when the link targets this calculator. */
+  /**
+   * Fill the form from the query string when the link targets this calculator.
+   * Every decode is guarded: a malformed fragment (`#%`) targets nothing, and a value that
+   * cannot be a form value (too long, or with control characters) is dropped with a notice;
+   * the calculator starts in any case.
+   */
   restoreFromUrl(isFirst) {
-    const params = new URLSearchParams(location.search)
+    this.urlNotices = []
+    let params
+    try {
+      params = new URLSearchParams(location.search)
+    } catch {
+      return
+    }
     if (!this.names.some(name => params.get(name))) return
-    const hash = decodeURIComponent(location.hash.slice(1))
-    const targeted = hash === this.config.preset
-      || (isFirst && !document.querySelector(`[data-kvcalc-preset="${CSS.escape(hash)}"]`))
+    const hash = safeDecode(location.hash.slice(1))
+    const targeted = (hash !== null && hash === this.config.preset)
+      || (isFirst && (hash === null || !document.querySelector(`[data-kvcalc-preset="${CSS.escape(hash)}"]`)))
     if (!targeted) return
-    for (const name of this.names) this.setField(name, params.get(name) ?? "")
+    for (const name of this.names) {
+      const value = params.get(name) ?? ""
+      if (value.length > MAX_URL_VALUE || /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffd]/.test(value)) {
+        this.urlNotices.push({ code: "url_value_dropped", field: name, message: `${name}: ${this.config.strings.url_dropped}` })
+        this.setField(name, "")
+      } else {
+        this.setField(name, value)
+      }
+    }
     if (this.logBox) this.logBox.value = ""
     this.root.classList.add("kvcalc--stale")
     this.restored = true
@@ -349,7 +399,8 @@ class Calculator {
   }
 
   async flush() {
-    const kind = this.dirty
+    // A log box emptied while its request was pending: plan the form instead of reading "".
+    const kind = this.dirty === "log" && !this.logBox?.value.trim() ? "plan" : this.dirty
     if (!kind || !this.engine) return
     this.dirty = null
     this.inFlight = true
@@ -361,7 +412,11 @@ class Calculator {
     try {
       response = await this.engine.send(request)
     } catch (error) {
-      return   // the progress line already shows the load failure
+      // The worker died (the progress line says so): this request is settled, the next edit is taken.
+      this.inFlight = false
+      this.root.dataset.kvcalcStatus = "error"
+      if (this.dirty) return this.flush()
+      return
     } finally {
       this.inFlight = false
     }
@@ -374,6 +429,7 @@ class Calculator {
 
   apply(kind, response, edited) {
     this.clearErrors()
+    if (this.urlNotices?.length && !edited) this.showErrors(this.urlNotices)
     if (!response.ok) {
       this.showErrors(response.errors || [])
       this.root.classList.add("kvcalc--stale")
