@@ -26,12 +26,29 @@ from urllib.parse import parse_qsl, urldefrag, urlencode, urljoin, urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from .test_calculator import READY_TIMEOUT_MS, UPDATE_TIMEOUT_MS, field, wait_ready, widget
 
 REPO = Path(__file__).resolve().parents[2]
 LANGS = ("es", "zh", "en")
 PREFIX = {"es": "", "zh": "zh/", "en": "en/"}
 RESULT_TIMEOUT_MS = 10_000
+READY_TIMEOUT_MS = 60_000
+UPDATE_TIMEOUT_MS = 10_000
+CALCULATOR = '[data-kvcalc-component="calculator"]'
+
+
+def widget(page: Page, preset: str):
+    return page.locator(f'{CALCULATOR}[data-kvcalc-preset="{preset}"]')
+
+
+def field(root, name: str):
+    return root.locator(f'[name="{name}"]')
+
+
+def wait_ready(root) -> None:
+    root.scroll_into_view_if_needed()
+    root.page.wait_for_function(
+        "el => el.dataset.kvcalcStatus === 'ready'", arg=root.element_handle(), timeout=READY_TIMEOUT_MS
+    )
 
 
 @pytest.fixture(autouse=True)
