@@ -241,3 +241,14 @@ def test_sub_path_crawl_finds_no_broken_internal_link(sub_path_site: str) -> Non
                 queue.append(target)
     assert pages >= 18, f"crawled only {pages} pages"  # six pages in three languages
     assert broken == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_error_line_on_the_home_page_wraps(page: Page, lang: str) -> None:
+    """The first code block (the start-up error) wraps: its end is on screen, no sideways scroll."""
+    page.set_viewport_size({"width": 800, "height": 900})
+    page.goto(PREFIX[lang] or "./", wait_until="networkidle")
+    code = page.locator("article .kv-wrap pre > code").first
+    expect(code).to_contain_text("estimated maximum model length")
+    assert code.evaluate("c => getComputedStyle(c).whiteSpace") == "pre-wrap"
+    assert code.evaluate("c => c.scrollWidth <= c.clientWidth + 1")
