@@ -220,7 +220,7 @@ def test_cpu_offload_gb_is_the_fewest_whole_gib_that_start():
     assert not v.fits
     k = -(-(NEED_40K - v.available_kv_bytes) // GiB)
     r = by_code(recommend(s, v), RecCode.CPU_OFFLOAD)
-    assert r.anchor == "cpu-offload" and r.settings == {"cpu_offload_gb": k} and r.params == {"gib": k}
+    assert r.anchor == "weights-and-hardware" and r.settings == {"cpu_offload_gb": k} and r.params == {"gib": k}
     assert r.verdict.available_kv_bytes == v.available_kv_bytes + k * GiB and r.fits is True
 
 
@@ -283,8 +283,9 @@ def test_weights_ladder_order():
     assert v.status == "weights_exceed_gpu"
     recs = recommend(s, v)
     assert codes(recs) == ["quantize_weights", "add_gpus", "larger_gpu", "enforce_eager"]
-    assert [r.anchor for r in recs] == ["no-memory-for-cache-blocks", "tensor-and-pipeline-parallel",
-                                        "no-memory-for-cache-blocks", "no-memory-for-cache-blocks"]
+    # each fix links to the home page section that explains it (the diagnosis lives on read-your-log)
+    assert [r.anchor for r in recs] == ["weights-and-hardware", "weights-and-hardware", "weights-and-hardware",
+                                        "cuda-graph-memory"]
     assert by_code(recs, RecCode.QUANTIZE_WEIGHTS).settings == {"quantization": "awq"}
     # 32 attention heads % (2 × TP 1) == 0
     assert by_code(recs, RecCode.ADD_GPUS).settings == {"tensor_parallel_size": 2}

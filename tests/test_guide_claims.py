@@ -36,7 +36,7 @@ LOGS = Path(__file__).resolve().parent / "data" / "logs"
 
 def verdict(**inputs: object):
     s = scenario_from_inputs(inputs)
-    return plan(s.model, s.deployment, gpu_name=s.gpu_name)
+    return plan(s.model, s.deployment)
 
 
 def gib(n: int) -> float:
@@ -234,7 +234,7 @@ def test_read_the_logs_preset_is_an_error_log_of_the_model_in_the_prose(lang: st
 # ---------------------------------------------------------------------------
 
 def test_logged_gib_rounding_leaves_a_few_blocks() -> None:
-    sample = (REPO / "calc" / "data" / "sample.log").read_text(encoding="utf-8")
+    sample = (REPO / "kvguide_macros" / "data" / "sample.log").read_text(encoding="utf-8")
     assert "GPU KV cache size: 476,016 tokens" in sample and "Available KV cache memory: 58.11 GiB" in sample
     v = verdict(model="meta-llama/Llama-3.1-8B-Instruct", available_kv_gib=58.11, max_model_len=32768,
                 vllm_version="0.19.0")
@@ -284,12 +284,13 @@ def test_pp_history_names_the_regression_window(lang: str) -> None:
         assert "29431" in text and "33698" in text and "0.14" in text and "0.15" in text, f"{lang}/{page}#{section}"
 
 
-@pytest.mark.xfail(strict=True, reason="core: kvcalc.versions applies the whole-model PP check to every release "
-                   "before #33698, but it came with #29431 (0.14); 0.13 checked each stage (issue 10, M6)")
 def test_core_checks_each_pp_stage_before_0_14() -> None:
+    """The whole-model PP check came with #29431 (0.14) and went with #33698: 0.13 checked each stage."""
     kw = {"model": "meta-llama/Llama-3.1-70B-Instruct", "available_kv_gib": 20, "max_model_len": 32768,
           "pipeline_parallel_size": 2}
     assert verdict(**kw, vllm_version="0.13.0").needed_kv_bytes == verdict(**kw).needed_kv_bytes
+    # 0.14: every stage checked the whole model's 80 layers, twice the 40 of its own
+    assert verdict(**kw, vllm_version="0.14.0").needed_kv_bytes == 2 * verdict(**kw).needed_kv_bytes
 
 
 def test_offload_is_not_sold_as_a_start_up_fix() -> None:
