@@ -14,6 +14,8 @@ from .versions import RuleSet
 __all__ = [
     "gib", "available_kv_line", "kv_cache_too_small_error", "no_memory_error", "capacity_lines", "v0_too_small_error", "v0_blocks_line", "override_line",
     "auto_fit_line", "auto_fit_error", "CONSERVING_MEMORY_URL",
+    "attention_block_size_line", "mamba_padding_line", "MAMBA_ALL_FALLBACK_WARNING",
+    "MAMBA_NONE_WITHOUT_PREFIX_CACHING_WARNING", "HMA_PROMOTION_ERROR",
 ]
 
 CONSERVING_MEMORY_URL = "https://docs.vllm.ai/en/latest/configuration/conserving_memory/"
@@ -114,3 +116,21 @@ def auto_fit_line(*, derived: int, fitted: int, available: int) -> str:
 def auto_fit_error() -> str:
     return ("Cannot auto-fit max_model_len: not enough GPU memory available to serve even a single token. "
             "Try increasing `gpu_memory_utilization`.")
+
+
+# Mamba / linear-attention hybrids: vllm/platforms/interface.py ``_align_hybrid_block_size``
+# (before #37467: vllm/model_executor/models/config.py, same texts) and ``MambaModelConfig``.
+MAMBA_ALL_FALLBACK_WARNING = ("Hybrid or mamba-based model detected without support for prefix caching with "
+                              "Mamba cache 'all' mode: falling back to 'align' mode.")
+MAMBA_NONE_WITHOUT_PREFIX_CACHING_WARNING = "Mamba cache mode is set to 'none' when prefix caching is disabled"
+HMA_PROMOTION_ERROR = "Failed to promote local KV cache specs to one unified type."
+
+
+def attention_block_size_line(block_size: int) -> str:
+    return (f"Setting attention block size to {block_size} tokens to ensure that attention page size is >= "
+            f"mamba page size.")
+
+
+def mamba_padding_line(pct: float) -> str:
+    return (f"Padding mamba page size by {pct:.2f}% to ensure that mamba page size and attention page size are "
+            f"exactly equal.")
