@@ -14,7 +14,7 @@ from typing import Any, NoReturn, TextIO
 from .analysis import analyze
 from .errors import CalcError
 from .inputs import scenario_from_inputs
-from .kv_spec import KV_CACHE_DTYPES
+from .kv_spec import KV_CACHE_DTYPES, MAMBA_DTYPES, MambaCacheMode
 from .report import build_report, error_message, recommendation_dict, result_dict
 
 __all__ = ["main", "entry"]
@@ -50,6 +50,9 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--disable-hybrid-kv-cache-manager", action="store_true")
     pl.add_argument("--no-async-scheduling", action="store_true")
     pl.add_argument("--enforce-eager", action="store_true")
+    pl.add_argument("--enable-prefix-caching", action=argparse.BooleanOptionalAction, default=None)
+    pl.add_argument("--mamba-cache-mode", choices=tuple(MambaCacheMode))
+    pl.add_argument("--mamba-ssm-cache-dtype", choices=MAMBA_DTYPES)
     pl.add_argument("--lang", default="en", choices=("en", "es", "zh"))
     pl.add_argument("--json", action="store_true", help="print one JSON object")
     lg = sub.add_parser("log", help="read a pasted vLLM log")
@@ -106,6 +109,11 @@ def _plan(args: argparse.Namespace, out: TextIO) -> int:
     for flag in ("disable_hybrid_kv_cache_manager", "no_async_scheduling", "enforce_eager"):
         if getattr(args, flag):
             inputs[flag] = True
+    if args.enable_prefix_caching is not None:  # --no-enable-prefix-caching must survive as "false"
+        inputs["enable_prefix_caching"] = "true" if args.enable_prefix_caching else "false"
+    for key in ("mamba_cache_mode", "mamba_ssm_cache_dtype"):
+        if getattr(args, key) is not None:
+            inputs[key] = getattr(args, key)
     a = analyze(scenario_from_inputs(inputs))
     if args.json:
         out.write(json.dumps(result_dict(a), ensure_ascii=False) + "\n")

@@ -105,7 +105,8 @@ def result_dict(a: Analysis) -> dict[str, object]:
 _FLAG_ORDER = ("tensor_parallel_size", "pipeline_parallel_size", "max_model_len", "max_num_seqs",
                "max_num_batched_tokens", "kv_cache_dtype", "gpu_memory_utilization", "kv_cache_memory_bytes",
                "block_size", "num_gpu_blocks_override", "enforce_eager", "disable_hybrid_kv_cache_manager",
-               "no_async_scheduling", "kv_offloading_backend", "kv_offloading_size")
+               "no_async_scheduling", "kv_offloading_backend", "kv_offloading_size", "enable_prefix_caching",
+               "no_enable_prefix_caching", "mamba_cache_mode", "mamba_ssm_cache_dtype")
 
 
 def _current_flags(s: Scenario) -> dict[str, object]:
@@ -131,6 +132,12 @@ def _current_flags(s: Scenario) -> dict[str, object]:
             flags[key] = True
     if not d.async_scheduling:
         flags["no_async_scheduling"] = True
+    if d.enable_prefix_caching is not None:
+        flags["enable_prefix_caching" if d.enable_prefix_caching else "no_enable_prefix_caching"] = True
+    if d.mamba_cache_mode is not None:
+        flags["mamba_cache_mode"] = d.mamba_cache_mode
+    if d.mamba_ssm_cache_dtype != "auto":
+        flags["mamba_ssm_cache_dtype"] = d.mamba_ssm_cache_dtype
     return flags
 
 
