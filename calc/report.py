@@ -20,7 +20,8 @@ __all__ = ["gib_gb", "result_dict", "recommendation_dict", "serve_command", "bui
 
 _BUDGET_TERMS = ("weights", "activation", "non_torch", "cudagraph")
 _VERDICT_KIND = {"fits": "fits", "does_not_fit": "does_not_fit", "no_memory": "weights_do_not_fit",
-                 "auto_fit_failed": "auto_fit_failed", "weights_exceed_gpu": "weights_exceed_gpu"}
+                 "auto_fit_failed": "auto_fit_failed", "weights_exceed_gpu": "weights_exceed_gpu",
+                 "mamba_blocks_below_max_num_seqs": "mamba_blocks_below_max_num_seqs"}
 
 
 def gib_gb(n: int, lang: str = "en") -> str:
@@ -216,6 +217,9 @@ def _rec_outcome(lang: str, v: Verdict | None) -> str:
     if v.fits:
         return t(lang, "rec.result.fits", concurrency=fmt_fixed(v.max_concurrency or 0, 2, lang),
                  max_model_len=fmt_int(v.max_model_len, lang))
+    if v.status == "mamba_blocks_below_max_num_seqs":
+        return t(lang, "rec.result.mamba_blocks", blocks=fmt_int(v.num_gpu_blocks or 0, lang),
+                 max_num_seqs=fmt_int(v.max_num_seqs, lang))
     return t(lang, "rec.result.does_not_fit", needed=gib_text(v.needed_kv_bytes, lang),
              available=gib_text(max(v.available_kv_bytes, 0), lang))
 
@@ -296,7 +300,8 @@ def _verdict_view(lang: str, v: Verdict) -> dict[str, str]:
                   concurrency=fmt_fixed(v.max_concurrency or 0, 2, lang),
                   tokens=fmt_int(v.gpu_kv_cache_tokens or 0, lang),
                   estimated=fmt_int(v.estimated_max_model_len, lang),
-                  weights=gib_text(b.weights_bytes, lang), total=gib_text(b.total_bytes or 0, lang))
+                  weights=gib_text(b.weights_bytes, lang), total=gib_text(b.total_bytes or 0, lang),
+                  blocks=fmt_int(v.num_gpu_blocks or 0, lang), max_num_seqs=fmt_int(v.max_num_seqs, lang))
     return {"kind": kind, "title": t(lang, f"verdict.{kind}.title"), "summary": t(lang, f"verdict.{kind}.summary", **params)}
 
 

@@ -56,6 +56,9 @@ class VerdictStatus(StrEnum):
     AUTO_FIT_FAILED = "auto_fit_failed"
     """``--max-model-len auto`` cannot fit even one token."""
     WEIGHTS_EXCEED_GPU = "weights_exceed_gpu"
+    MAMBA_BLOCKS_BELOW_MAX_NUM_SEQS = "mamba_blocks_below_max_num_seqs"
+    """A Mamba hybrid whose pool holds fewer blocks than ``max_num_seqs``: CUDA-graph capture stops
+    (vllm/config/compilation.py, #32936; not with ``--enforce-eager``)."""
     """The weights alone are larger than the GPU: CUDA runs out of memory while loading them,
     before vLLM measures anything or logs an available KV figure."""
 
@@ -391,6 +394,12 @@ def plan(model: ModelSpec, dep: Deployment) -> Verdict:
                         capacity=_Capacity(estimated_max_model_len=estimated))
     capacity, limiting = _capacity(p, plans, length, lines)
     plans = [replace(s, num_blocks=capacity.num_gpu_blocks) for s in plans]
+    blocks = capacity.num_gpu_blocks or 0
+    if p.mamba is not None and dep.rules.mamba_blocks_check and not dep.enforce_eager and p.max_num_seqs > blocks:
+        # FULL CUDA graphs (the default mode) need one Mamba block per decode sequence.
+        return _verdict(p, VerdictStatus.MAMBA_BLOCKS_BELOW_MAX_NUM_SEQS, length, plans, lines, limiting=limiting,
+                        capacity=capacity, error=vllm_text.mamba_blocks_error(max_num_seqs=p.max_num_seqs,
+                                                                               num_blocks=blocks))
     return _verdict(p, VerdictStatus.FITS, length, plans, lines, limiting=limiting, capacity=capacity)
 
 

@@ -111,6 +111,8 @@ class RuleSet:
     def mla_hybrid_align_128(self) -> bool: return self._has("50000")
     @property
     def removed_bamba_minimax(self) -> bool: return self._has("45990")
+    @property
+    def mamba_blocks_check(self) -> bool: return self._has("32936")
     # texts
     @property
     def format_gib(self) -> bool: return self._has("31865")

@@ -15,7 +15,7 @@ __all__ = [
     "gib", "available_kv_line", "kv_cache_too_small_error", "no_memory_error", "capacity_lines", "v0_too_small_error", "v0_blocks_line", "override_line",
     "auto_fit_line", "auto_fit_error", "CONSERVING_MEMORY_URL",
     "attention_block_size_line", "mamba_padding_line", "MAMBA_ALL_FALLBACK_WARNING",
-    "MAMBA_NONE_WITHOUT_PREFIX_CACHING_WARNING", "HMA_PROMOTION_ERROR",
+    "MAMBA_NONE_WITHOUT_PREFIX_CACHING_WARNING", "HMA_PROMOTION_ERROR", "mamba_blocks_error",
 ]
 
 CONSERVING_MEMORY_URL = "https://docs.vllm.ai/en/latest/configuration/conserving_memory/"
@@ -134,3 +134,10 @@ def attention_block_size_line(block_size: int) -> str:
 def mamba_padding_line(pct: float) -> str:
     return (f"Padding mamba page size by {pct:.2f}% to ensure that mamba page size and attention page size are "
             f"exactly equal.")
+
+
+def mamba_blocks_error(*, max_num_seqs: int, num_blocks: int) -> str:
+    """vllm/config/compilation.py (#32936): FULL CUDA graphs need one Mamba block per decode sequence."""
+    return (f"max_num_seqs ({max_num_seqs}) exceeds available Mamba cache blocks ({num_blocks}). Each decode "
+            f"sequence requires one Mamba cache block, so CUDA graph capture cannot proceed. Please lower "
+            f"max_num_seqs to at most {num_blocks} or increase gpu_memory_utilization.")

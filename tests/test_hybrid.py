@@ -295,7 +295,8 @@ def test_check_and_estimated_length() -> None:
         "model length is 40256. Try increasing `gpu_memory_utilization` (which also controls CPU memory on the CPU "
         "backend) or decreasing `max_model_len` when initializing the engine. See "
         "https://docs.vllm.ai/en/latest/configuration/conserving_memory/ for more details.")
-    auto = run(QWEN3_NEXT, available_gib=1, max_model_len=-1)
+    # (max_num_seqs 64: the default 256 is above the 80 Mamba cache blocks, see the next-but-one test)
+    auto = run(QWEN3_NEXT, available_gib=1, max_model_len=-1, max_num_seqs=64)
     assert auto.fits and auto.max_model_len == 40_256
     assert ("Auto-fit max_model_len: reduced from 262144 to 40256 to fit in available GPU memory "
             "(1.0 GiB available for KV cache)") in auto.vllm_lines
@@ -434,3 +435,28 @@ def test_vllm_hidden_state_group_pages() -> None:
     assert attn.page_size_bytes == mamba.page_size_bytes == 1_114_112
     g = get_kv_cache_groups({"attn": attn, "mamba": mamba})
     assert g.page_size_bytes == 1_114_112 and g.min_block_size == 544
+
+
+def test_max_num_seqs_above_mamba_blocks_stops_cuda_graph_capture() -> None:
+    # Qwen3.6-27B, TP 2, fp8 KV, A = 5.33 GiB = 5,723,043,921 B (a 2x RTX 3090 log's figure, without its MTP drafter):
+    # conv (3, 10,240/2 = 5,120) bf16 = 30,720 + temporal (24, 128, 128) f32 = 1,572,864 -> 1,603,584;
+    # attn_tok = 2 * 512 * 1 = 1,024 -> block 16 * cdiv(1,603,584, 16,384) = 16 * 98 = 1,568; page 1,605,632.
+    # 48 GDN / 16 attention -> 4 groups of 16: block id 25,690,112 -> 5,723,043,921 // 25,690,112 = 222 blocks;
+    # per request cdiv(262,144, 1,568) + 3 * 2 = 168 + 6 = 174 -> 1.2759x, int(222 * 262,144 / 174) = 334,459.
+    # max_num_seqs defaults to 256 (< 70 GiB GPU) > 222 blocks: FULL CUDA graphs cannot be captured (#32936).
+    v = run(QWEN36, available_gib=5.33, tensor_parallel_size=2, kv_cache_dtype="fp8", max_model_len=262_144)
+    assert v.status == "mamba_blocks_below_max_num_seqs" and not v.fits
+    assert (v.num_gpu_blocks, v.blocks_per_request, v.gpu_kv_cache_tokens) == (222, 174, 334_459)
+    assert v.vllm_lines[-2] == "GPU KV cache size: 334,459 tokens, Maximum concurrency for 262,144 tokens per request: 1.28x"
+    assert v.error_text == (
+        "max_num_seqs (256) exceeds available Mamba cache blocks (222). Each decode sequence requires one Mamba "
+        "cache block, so CUDA graph capture cannot proceed. Please lower max_num_seqs to at most 222 or increase "
+        "gpu_memory_utilization.")
+    from kvcalc.advice import recommend
+    from kvcalc.inputs import Scenario
+    recs = recommend(Scenario(model=v.model, deployment=v.deployment, model_label=QWEN36), v)
+    assert recs[0].settings == {"max_num_seqs": 222} and recs[0].fits
+    # Not with --max-num-seqs 2 (the logs' setting), not with --enforce-eager, not before 0.20.0.
+    for kw in ({"max_num_seqs": 2}, {"enforce_eager": True}, {"version": "0.19.0"}):
+        assert run(QWEN36, available_gib=5.33, tensor_parallel_size=2, kv_cache_dtype="fp8", max_model_len=262_144,
+                   **kw).fits, kw
