@@ -143,6 +143,9 @@ def plan_mamba(model: ModelSpec, dep: Deployment, *, max_model_len: int, num_spe
         raise CalcError("unsupported", vllm_text.HMA_PROMOTION_ERROR,
                         field="disable_hybrid_kv_cache_manager", model_type=model.model_type)
     lines: list[str] = []
+    if model.model_type == "nemotron_h" and dep.mamba_ssm_cache_dtype == "auto":
+        # NemotronHForCausalLMConfig.verify_and_update_config runs before the hybrid hook.
+        lines.append(vllm_text.nemotron_h_ssm_dtype_line(m.ssm_dtype or "float32"))
     prefix, mode = _cache_mode(model, dep, lines)
     spec_blocks = num_speculative_tokens
     shapes = mamba_state_shapes(m, tensor_parallel_size=dep.tensor_parallel_size, num_spec=num_speculative_tokens)

@@ -15,6 +15,7 @@ from .errors import CalcError
 from .inputs import Scenario
 from .numfmt import fmt_fixed, fmt_int, gib_gb_text, gib_text
 from .strings import STRINGS, lang_or_default, t
+from .units import GiB, MiB
 
 __all__ = ["gib_gb", "result_dict", "recommendation_dict", "serve_command", "build_report", "error_message"]
 
@@ -288,6 +289,12 @@ def _notes(lang: str, a: Analysis) -> list[str]:
         notes.append(t(lang, "note.hma_off"))
     if v.grouping.num_padding_layers:
         notes.append(t(lang, "note.padding", n=v.grouping.num_padding_layers))
+    if v.mamba is not None and v.mamba.mamba_cache_mode != "all":
+        page = v.mamba.mamba_page_size_padded or v.mamba.mamba_page_size_bytes
+        states = (2 if v.mamba.mamba_cache_mode == "align" else 1) + v.mamba.num_speculative_blocks
+        notes.append(t(lang, "note.mamba", mode=v.mamba.mamba_cache_mode, block=v.mamba.attention_block_size,
+                       page=gib_text(page, lang) if page >= GiB else f"{fmt_fixed(page / MiB, 2, lang)} MiB",
+                       states=states))
     notes.append(t(lang, "note.rules", rules=v.deployment.rules.description))
     return notes
 

@@ -109,6 +109,7 @@ EN: dict[str, str] = {
     "note.rules": "Rules of {rules}.",
     "note.hma_off": "Hybrid KV cache manager off: sliding-window layers reserve memory for every token.",
     "note.padding": "vLLM pads the KV cache groups of this model with {n} layers.",
+    "note.mamba": "Mamba cache mode {mode}: attention blocks of {block} tokens, each Mamba layer's state padded to one {page} page; a request holds {states} state pages per Mamba group whatever its length.",
     # errors (CalcError codes)
     "err.not_an_integer": "{field}: \"{value}\" is not a whole number (examples: 32768, 32k, 32K).",
     "err.binary_suffix_decimal": "{field}: decimals are not allowed with binary suffixes (K, M, G); write \"{value}\" with a lowercase decimal suffix or as a whole number.",
@@ -291,6 +292,7 @@ ES: dict[str, str] = {
     "note.rules": "Reglas de {rules}.",
     "note.hma_off": "Gestor híbrido de caché KV desactivado: las capas de ventana deslizante reservan memoria para todos los tokens.",
     "note.padding": "vLLM rellena los grupos de caché KV de este modelo con {n} capas.",
+    "note.mamba": "Modo de caché Mamba {mode}: bloques de atención de {block} tokens y el estado de cada capa Mamba rellenado hasta una página de {page}; cada petición ocupa {states} páginas de estado por grupo Mamba, sea cual sea su longitud.",
     "err.not_an_integer": "{field}: «{value}» no es un número entero (ejemplos: 32768, 32k, 32K).",
     "err.binary_suffix_decimal": "{field}: los sufijos binarios (K, M, G) no admiten decimales; escriba «{value}» con un sufijo decimal en minúscula o como número entero.",
     "err.out_of_range": "{field}: {value} está fuera del intervalo permitido ({minimum} a {maximum}).",
@@ -469,6 +471,7 @@ ZH: dict[str, str] = {
     "note.rules": "按 {rules} 的规则计算。",
     "note.hma_off": "混合 KV 缓存管理器已关闭：滑动窗口层也要为所有 token 预留显存。",
     "note.padding": "vLLM 会为该模型的 KV 缓存组补齐 {n} 层。",
+    "note.mamba": "Mamba 缓存模式 {mode}：注意力块为 {block} 个 token，每个 Mamba 层的状态补齐为一页 {page}；无论请求多长，每个请求在每个 Mamba 组中占用 {states} 页状态。",
     "err.not_an_integer": "{field}：“{value}” 不是整数（例如 32768、32k、32K）。",
     "err.binary_suffix_decimal": "{field}：二进制后缀（K、M、G）不能带小数；请把 “{value}” 改用小写的十进制后缀或写成整数。",
     "err.out_of_range": "{field}：{value} 超出允许范围（{minimum} 到 {maximum}）。",

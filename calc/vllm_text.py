@@ -16,6 +16,7 @@ __all__ = [
     "auto_fit_line", "auto_fit_error", "CONSERVING_MEMORY_URL",
     "attention_block_size_line", "mamba_padding_line", "MAMBA_ALL_FALLBACK_WARNING",
     "MAMBA_NONE_WITHOUT_PREFIX_CACHING_WARNING", "HMA_PROMOTION_ERROR", "mamba_blocks_error",
+    "nemotron_h_ssm_dtype_line",
 ]
 
 CONSERVING_MEMORY_URL = "https://docs.vllm.ai/en/latest/configuration/conserving_memory/"
@@ -141,3 +142,8 @@ def mamba_blocks_error(*, max_num_seqs: int, num_blocks: int) -> str:
     return (f"max_num_seqs ({max_num_seqs}) exceeds available Mamba cache blocks ({num_blocks}). Each decode "
             f"sequence requires one Mamba cache block, so CUDA graph capture cannot proceed. Please lower "
             f"max_num_seqs to at most {num_blocks} or increase gpu_memory_utilization.")
+
+
+def nemotron_h_ssm_dtype_line(dtype: str) -> str:
+    """vllm/model_executor/models/config.py ``NemotronHForCausalLMConfig``."""
+    return f"Updating mamba_ssm_cache_dtype to '{dtype}' for NemotronH model"

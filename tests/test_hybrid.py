@@ -28,6 +28,8 @@ JAMBA = "ai21labs/AI21-Jamba-1.5-Mini"
 
 SETTING = "Setting attention block size to {} tokens to ensure that attention page size is >= mamba page size."
 PADDING = "Padding mamba page size by {} to ensure that mamba page size and attention page size are exactly equal."
+# NemotronHForCausalLMConfig: --mamba-ssm-cache-dtype auto becomes the config's mamba_ssm_cache_dtype (float32).
+NEMOTRON_SSM = "Updating mamba_ssm_cache_dtype to 'float32' for NemotronH model"
 
 
 def _mamba(model_id: str, **kw: object):
@@ -105,14 +107,14 @@ def test_nemotron_h_alignment_tp1_and_tp4() -> None:
     p = _mamba(NEMOTRON)
     assert p.dtypes == ("bfloat16", "float32") and p.mamba_page_size_bytes == 2_134_016
     assert (p.attention_block_size, p.mamba_page_size_padded) == (2096, 2_146_304)
-    assert p.lines == (SETTING.format(2096), PADDING.format("0.58%"))
+    assert p.lines == (NEMOTRON_SSM, SETTING.format(2096), PADDING.format("0.58%"))
     # TP4: 8 groups % 4 == 0 (no extra groups): conv (3, 1536) = 9,216; temporal (16, 64, 128) f32 = 524,288
     # -> 533,504. attn_tok = 1 * 256 * 2 = 512; block = 16 * cdiv(533,504, 8,192) = 16 * 66 = 1,056;
     # page 540,672; padding 7,168 / 533,504 = 1.3436% -> "1.34%".
     p4 = _mamba(NEMOTRON, tensor_parallel_size=4)
     assert p4.mamba_page_size_bytes == 533_504
     assert (p4.attention_block_size, p4.mamba_page_size_padded) == (1056, 540_672)
-    assert p4.lines == (SETTING.format(1056), PADDING.format("1.34%"))
+    assert p4.lines == (NEMOTRON_SSM, SETTING.format(1056), PADDING.format("1.34%"))
 
 
 def test_nemotron_h_all_mode_aligns_to_the_chunk() -> None:
@@ -122,10 +124,10 @@ def test_nemotron_h_all_mode_aligns_to_the_chunk() -> None:
     p = _mamba(NEMOTRON, mamba_cache_mode="all")
     assert p.mamba_cache_mode == MambaCacheMode.ALL
     assert (p.attention_block_size, p.mamba_block_size, p.mamba_page_size_padded) == (2176, 2176, 2_228_224)
-    assert p.lines == (SETTING.format(2176), PADDING.format("4.41%"))
+    assert p.lines == (NEMOTRON_SSM, SETTING.format(2176), PADDING.format("4.41%"))
     # TP4: cdiv(533,504, 512) = 1,042 -> 128 * 9 = 1,152; page 589,824; 56,320 / 533,504 = 10.557% -> "10.56%".
     p4 = _mamba(NEMOTRON, mamba_cache_mode="all", tensor_parallel_size=4)
-    assert p4.attention_block_size == 1152 and p4.lines[1] == PADDING.format("10.56%")
+    assert p4.attention_block_size == 1152 and p4.lines[2] == PADDING.format("10.56%")
 
 
 def test_all_mode_falls_back_to_align_without_model_support() -> None:
