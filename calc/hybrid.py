@@ -96,6 +96,8 @@ def _cache_mode(model: ModelSpec, dep: Deployment, lines: list[str]) -> tuple[bo
         # otherwise vLLM disabled prefix caching for the model.
         if prefix and model.mamba.supports_all_mode:
             return True, MambaCacheMode.ALL
+        if prefix:
+            lines.append(vllm_text.MAMBA_PREFIX_CACHING_DISABLED)
         return False, MambaCacheMode.NONE
     mode = MambaCacheMode(asked or MambaCacheMode.NONE)
     if prefix:

@@ -16,7 +16,7 @@ __all__ = [
     "auto_fit_line", "auto_fit_error", "CONSERVING_MEMORY_URL",
     "attention_block_size_line", "mamba_padding_line", "MAMBA_ALL_FALLBACK_WARNING",
     "MAMBA_NONE_WITHOUT_PREFIX_CACHING_WARNING", "HMA_PROMOTION_ERROR", "mamba_blocks_error",
-    "nemotron_h_ssm_dtype_line",
+    "nemotron_h_ssm_dtype_line", "MAMBA_PREFIX_CACHING_DISABLED",
 ]
 
 CONSERVING_MEMORY_URL = "https://docs.vllm.ai/en/latest/configuration/conserving_memory/"
@@ -125,6 +125,8 @@ MAMBA_ALL_FALLBACK_WARNING = ("Hybrid or mamba-based model detected without supp
                               "Mamba cache 'all' mode: falling back to 'align' mode.")
 MAMBA_NONE_WITHOUT_PREFIX_CACHING_WARNING = "Mamba cache mode is set to 'none' when prefix caching is disabled"
 HMA_PROMOTION_ERROR = "Failed to promote local KV cache specs to one unified type."
+# Before mamba_cache_mode (#30877): --enable-prefix-caching on a model without Mamba prefix caching.
+MAMBA_PREFIX_CACHING_DISABLED = "Hybrid or mamba-based model detected without support for prefix caching: disabling."
 
 
 def attention_block_size_line(block_size: int) -> str:

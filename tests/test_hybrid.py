@@ -462,3 +462,22 @@ def test_max_num_seqs_above_mamba_blocks_stops_cuda_graph_capture() -> None:
     for kw in ({"max_num_seqs": 2}, {"enforce_eager": True}, {"version": "0.19.0"}):
         assert run(QWEN36, available_gib=5.33, tensor_parallel_size=2, kv_cache_dtype="fp8", max_model_len=262_144,
                    **kw).fits, kw
+
+
+def test_before_mamba_cache_mode_prefix_caching_is_disabled() -> None:
+    # vLLM 0.13.0 (before #30877), Qwen3-Next, TP 2, fp8 KV, --enable-prefix-caching, max_model_len 32,768:
+    # Qwen3-Next lacks Mamba prefix caching -> disabled (one state per request).
+    # conv (3, 4,096) bf16 = 24,576 + temporal (16, 128, 128) bf16 = 524,288 -> 548,864;
+    # attn_tok = 1 * 512 * 1 = 512 -> block 16 * cdiv(548,864, 8,192) = 16 * 67 = 1,072, page 548,864: no padding.
+    # Block id 12 * 548,864 = 6,586,368; A = 2,866 block ids. Tokens the old way (before #41069):
+    # 2,866 // 4 groups * 1,072 = 767,552; per request cdiv(32,768, 1,072) + 3 = 31 + 3 = 34 -> 84.29x.
+    v = run(QWEN3_NEXT, available_bytes=2866 * 6_586_368, version="0.13.0", tensor_parallel_size=2,
+            kv_cache_dtype="fp8", max_model_len=32_768, enable_prefix_caching=True, max_num_seqs=8)
+    assert v.mamba.mamba_cache_mode == MambaCacheMode.NONE and not v.mamba.enable_prefix_caching
+    assert v.vllm_lines == (
+        "Hybrid or mamba-based model detected without support for prefix caching: disabling.",
+        SETTING.format(1072), "Available KV cache memory: 17.58 GiB", "GPU KV cache size: 767,552 tokens",
+        "Maximum concurrency for 32,768 tokens per request: 84.29x")
+    # Nemotron-H supported it: prefix caching cached a state per block (today's 'all'), chunk-aligned block 2,176.
+    n = run(NEMOTRON, available_gib=60, version="0.13.0", enable_prefix_caching=True)
+    assert n.mamba.mamba_cache_mode == MambaCacheMode.ALL and n.block_size == 2176
