@@ -599,6 +599,8 @@ def _count_parameters(text: Mapping[str, object], *, hidden: int, heads: int, kv
     total = 0
     for i in range(layers):
         moe_layer = experts > 0 and i >= dense_first and i not in mlp_only and (i + 1) % step == 0
+        if text.get("expert_layer_period"):  # Jamba: experts on layers i % period == offset
+            moe_layer = experts > 0 and i % n("expert_layer_period") == n("expert_layer_offset")
         if moe_layer:
             routed = experts * 3 * hidden * moe_inter
             expert_params += routed
