@@ -481,3 +481,52 @@ def test_before_mamba_cache_mode_prefix_caching_is_disabled() -> None:
     # Nemotron-H supported it: prefix caching cached a state per block (today's 'all'), chunk-aligned block 2,176.
     n = run(NEMOTRON, available_gib=60, version="0.13.0", enable_prefix_caching=True)
     assert n.mamba.mamba_cache_mode == MambaCacheMode.ALL and n.block_size == 2176
+
+
+def test_state_shapes_per_mixer() -> None:
+    from kvcalc.kv_spec import mamba_state_shapes
+    from kvcalc.model import MambaConfig
+    # Mamba2 with G = 1 < TP 4: extra_groups_for_head_shards pads G to 4. I = 3,072, N = 128, H = 48, P = 64, K = 4:
+    # conv (3, (3,072 + 2*4*128) / 4 = 1,024), temporal (48/4 = 12, 64, 128); at TP 1: (3, 3,072 + 2*1*128 = 3,328).
+    m2 = MambaConfig(mixer=MambaMixer.MAMBA2, intermediate_size=3072, n_groups=1, num_heads=48, head_dim=64,
+                     state_size=128, conv_kernel=4)
+    assert mamba_state_shapes(m2, tensor_parallel_size=4) == ((3, 1024), (12, 64, 128))
+    assert mamba_state_shapes(m2, tensor_parallel_size=1) == ((3, 3328), (48, 64, 128))
+    # two speculative tokens add conv rows: (3 + 2, ...)
+    assert mamba_state_shapes(m2, tensor_parallel_size=1, num_spec=2)[0] == (5, 3328)
+    # Mamba1 (Jamba: I = 8,192, N = 16, K = 4) at TP 2: (3, 4,096), (4,096, 16).
+    m1 = MambaConfig(mixer=MambaMixer.MAMBA1, intermediate_size=8192, state_size=16, conv_kernel=4)
+    assert mamba_state_shapes(m1, tensor_parallel_size=2) == ((3, 4096), (4096, 16))
+    # Short conv (LFM2: C = 2,048, K = 3) at TP 2: one state (2, 1,024).
+    sc = MambaConfig(mixer=MambaMixer.SHORT_CONV, conv_dim=2048, conv_kernel=3)
+    assert mamba_state_shapes(sc, tensor_parallel_size=2) == ((2, 1024),)
+    # Linear attention (MiniMax: H = 64, D = 128): floor division, 64 // 3 = 21 heads.
+    la = MambaConfig(mixer=MambaMixer.LINEAR_ATTENTION, num_heads=64, head_dim=128)
+    assert mamba_state_shapes(la, tensor_parallel_size=3) == ((21, 128, 128),)
+
+
+def test_other_hybrid_families_normalize() -> None:
+    # Granite-4.0-H style layer_types; a config whose layers are all attention is not hybrid (granite-4.0-micro).
+    granite = {"model_type": "granitemoehybrid", "num_hidden_layers": 4, "num_attention_heads": 12, "hidden_size": 1536,
+               "num_key_value_heads": 4, "layer_types": ["mamba", "mamba", "attention", "mamba"], "mamba_n_heads": 48,
+               "mamba_d_head": 64, "mamba_d_state": 128, "mamba_d_conv": 4, "mamba_n_groups": 1, "mamba_expand": 2}
+    g = normalize_config(granite)
+    assert g.layer_kinds == (LayerKind.MAMBA, LayerKind.MAMBA, LayerKind.FULL, LayerKind.MAMBA)
+    assert g.mamba.intermediate_size == 3072 and g.mamba.supports_all_mode
+    micro = normalize_config({**granite, "layer_types": ["attention"] * 4})
+    assert micro.mamba is None and set(micro.layer_kinds) == {LayerKind.FULL}
+    # LFM2: "conv" layers keep a short-conv state of conv_dim channels.
+    lfm2 = normalize_config({"model_type": "lfm2", "num_hidden_layers": 3, "num_attention_heads": 16, "hidden_size": 1024,
+                             "num_key_value_heads": 8, "layer_types": ["conv", "full_attention", "conv"],
+                             "conv_L_cache": 3, "conv_dim": 1024, "max_position_embeddings": 128000})
+    assert lfm2.layer_kinds == (LayerKind.MAMBA, LayerKind.FULL, LayerKind.MAMBA)
+    assert lfm2.mamba.mixer == MambaMixer.SHORT_CONV and lfm2.mamba.conv_dim == 1024
+    # MiniMax-Text-01: attn_type_list 0 = lightning (linear) attention, 1 = softmax attention.
+    mm = normalize_config({"model_type": "minimax", "num_hidden_layers": 4, "num_attention_heads": 64, "hidden_size": 6144,
+                           "num_key_value_heads": 8, "head_dim": 128, "attn_type_list": [0, 0, 0, 1]})
+    assert mm.layer_kinds == (LayerKind.MAMBA,) * 3 + (LayerKind.FULL,) and mm.mamba.head_dim == 128
+    # A small LFM2 plans end to end: conv (2, 1,024) bf16 = 4,096 B; head 1,024 / 16 = 64,
+    # attn_tok = 8 heads * (64 + 64) * 2 = 2,048 B/token
+    # -> block 16 * cdiv(4,096, 32,768) = 16 (no raise, no line); page 32,768, padding 28,672 / 4,096 = 700.00%.
+    v = plan_with(lfm2, available_gib=1, max_model_len=4096)
+    assert v.block_size == 16 and v.vllm_lines[0] == PADDING.format("700.00%")
