@@ -31,7 +31,9 @@ MIN_KERNEL_BLOCK_SIZE = 16
 MLA_HYBRID_ALIGNMENT = 128
 """``_align_hybrid_block_size``: MLA hybrids align the attention block to 128 (#50000)."""
 _OLD_MLA_ALIGNMENT = 64
-"""Before #37467: ``kernel_block_alignment_size`` 64 for MLA (128 only with VLLM_ATTENTION_BACKEND=CUTLASS_MLA)."""
+"""Before #37467: ``kernel_block_alignment_size`` 64 for MLA (128 only with VLLM_ATTENTION_BACKEND=CUTLASS_MLA;
+a Kimi-Linear 0.11 log confirms 64). From #37467 to #50000 it is the MLA backend's smallest kernel block:
+FlashMLA's 64 (the Hopper default) is assumed; TritonMLA would give 16, CUTLASS MLA 128."""
 
 
 @dataclass(frozen=True, kw_only=True)

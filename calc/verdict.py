@@ -5,7 +5,8 @@ project onto workers, override, auto-fit, per-worker check, num_blocks, min over
 workers) and vllm/v1/engine/core.py ``_initialize_kv_caches`` (capacity log).
 "Does not fit" is a value here, never an exception; only bad input raises.
 
-The steps, in vLLM's order: ``_planning`` resolves the engine defaults and the
+The steps, in vLLM's order: ``_planning`` resolves the engine defaults (for Mamba
+hybrids the cache mode and the block-size alignment, hybrid.plan_mamba) and the
 per-stage workers; ``_check_length`` validates the requested length;
 ``_auto_fit`` picks a length for ``--max-model-len auto``; ``_stage_plans`` runs
 the per-worker check; ``_capacity`` counts blocks and concurrency for a start
@@ -23,9 +24,9 @@ from .budget import MemoryBudget, memory_budget
 from .deployment import Deployment, batch_defaults
 from .errors import CalcError
 from .grouping import Grouping, get_kv_cache_groups, project_to_worker
+from .hybrid import MambaPlan, plan_mamba
 from .kv_spec import AttentionSpec, SizingContext, UniformTypeSpec
 from .model import LayerKind, ModelSpec
-from .hybrid import MambaPlan, plan_mamba
 from .planner import (
     blocks_per_request,
     build_layer_specs,
@@ -56,11 +57,11 @@ class VerdictStatus(StrEnum):
     AUTO_FIT_FAILED = "auto_fit_failed"
     """``--max-model-len auto`` cannot fit even one token."""
     WEIGHTS_EXCEED_GPU = "weights_exceed_gpu"
+    """The weights alone are larger than the GPU: CUDA runs out of memory while loading them,
+    before vLLM measures anything or logs an available KV figure."""
     MAMBA_BLOCKS_BELOW_MAX_NUM_SEQS = "mamba_blocks_below_max_num_seqs"
     """A Mamba hybrid whose pool holds fewer blocks than ``max_num_seqs``: CUDA-graph capture stops
     (vllm/config/compilation.py, #32936; not with ``--enforce-eager``)."""
-    """The weights alone are larger than the GPU: CUDA runs out of memory while loading them,
-    before vLLM measures anything or logs an available KV figure."""
 
 
 @dataclass(frozen=True, kw_only=True)
