@@ -41,7 +41,8 @@ SCENARIOS = {
     "MLA DeepSeek-V3 / H200 / TP8": {"model": "deepseek-ai/DeepSeek-V3", "gpu": "H200", "tensor_parallel_size": 8},
     "hybrid Gemma 3 27B / H100": {"model": "google/gemma-3-27b-it", "gpu": "H100-80GB"},
     "hybrid gpt-oss-120b / H100": {"model": "openai/gpt-oss-120b", "gpu": "H100-80GB"},
-    "PP 2 Llama-3.1-70B / A100": {"model": "meta-llama/Llama-3.1-70B-Instruct", "gpu": "A100-80GB", "tensor_parallel_size": 4, "pipeline_parallel_size": 2},
+    "PP 2 Llama-3.1-70B / A100": {"model": "meta-llama/Llama-3.1-70B-Instruct", "gpu": "A100-80GB",
+                                  "tensor_parallel_size": 4, "pipeline_parallel_size": 2},
 }
 
 
@@ -86,23 +87,24 @@ def main(argv: list[str] | None = None) -> None:
     print("\nplan() per call, uncached (median of 30 runs × 50 calls):")
     for name, inputs in SCENARIOS.items():
         s = scenario_from_inputs(inputs)
-        ms = _median_ms(lambda: uncached(s.model, s.deployment), runs=30, inner=50)
+        ms = _median_ms(lambda s=s: uncached(s.model, s.deployment), runs=30, inner=50)
         print(f"  {name:36s} {ms:7.3f} ms (target < 1 ms)")
     print("\nweb.compute() per call, plan + advice + report (median of 15 runs):")
     for name, inputs in SCENARIOS.items():
         req = json.dumps({"action": "plan", "lang": "en", "inputs": inputs})
 
-        def cold() -> None:
+        def cold(req: str = req) -> None:
             plan.cache_clear()
             compute(req)
 
         print(f"  {name:36s} {_median_ms(cold, runs=15):7.2f} ms with an empty plan cache, "
-              f"{_median_ms(lambda: compute(req), runs=15):6.2f} ms repeated")
+              f"{_median_ms(lambda req=req: compute(req), runs=15):6.2f} ms repeated")
     text = SAMPLE_LOG.read_text(encoding="utf-8")
     print("\nlog reading (median of 30 runs):")
     print(f"  parse_log(sample, {len(text):,} chars)          {_median_ms(lambda: parse_log(text), runs=30):7.2f} ms")
     print(f"  diagnose(sample) incl. recompute        {_median_ms(lambda: diagnose(text), runs=30):7.2f} ms")
-    noise = Path("/dev/urandom").open("rb").read(5_000_000).decode("utf-8", errors="replace")
+    with Path("/dev/urandom").open("rb") as f:
+        noise = f.read(5_000_000).decode("utf-8", errors="replace")
     print(f"  parse_log(5 MB random bytes)            {_median_ms(lambda: parse_log(noise), runs=5):7.1f} ms")
     # The shapes that make backtracking regexes explode (tests/test_logparse.py, adversarial repetition).
     rng = random.Random(7)

@@ -4,11 +4,11 @@ Standard library only, so the same code runs in CPython and in Pyodide.
 """
 from __future__ import annotations
 
+from .analysis import Analysis, analyze
 from .deployment import Deployment, Measured
 from .errors import CalcError
-from .model import ModelSpec, normalize_config
-from .analysis import Analysis, analyze
 from .inputs import Scenario, scenario_from_inputs
+from .model import ModelSpec, normalize_config
 from .verdict import Verdict, plan
 
 __all__ = ["Analysis", "CalcError", "Deployment", "Measured", "ModelSpec", "Scenario", "Verdict", "analyze",

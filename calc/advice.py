@@ -83,10 +83,10 @@ def readable_length(est: int) -> int:
         if lo <= k * 3 // 2 <= hi:
             candidates[1].append(k * 3 // 2)
         k *= 2
-    for step, bucket in ((1024, 2), (256, 3), (16, 4)):
+    for step, rank in ((1024, 2), (256, 3), (16, 4)):
         n = int(hi) // step * step
         if n >= lo and n > 0:
-            candidates[bucket].append(n)
+            candidates[rank].append(n)
     for bucket in candidates:
         if bucket:
             return max(bucket)

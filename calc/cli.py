@@ -59,7 +59,7 @@ def _parser() -> argparse.ArgumentParser:
     for flag in ("--tensor-parallel-size", "--pipeline-parallel-size", "--max-model-len", "--max-num-seqs",
                  "--max-num-batched-tokens", "--gpu-memory-utilization", "--kv-cache-memory-bytes", "--block-size",
                  "--num-gpu-blocks-override", "--vllm-version", "--available-kv-bytes", "--available-kv-gib",
-                 "--weights-gib", "--activation-gib", "--non-torch-gib", "--cudagraph-gib"):
+                 "--weights-gib", "--activation-gib", "--non-torch-gib", "--cudagraph-gib", "--cpu-offload-gb"):
         pl.add_argument(flag)
     pl.add_argument("--kv-cache-dtype", choices=KV_CACHE_DTYPES[:-2] + ("fp8_inc", "fp8_ds_mla"))
     pl.add_argument("--disable-hybrid-kv-cache-manager", action="store_true")
@@ -221,7 +221,7 @@ def _text_report(report: dict[str, Any]) -> str:
 _PLAN_KEYS = ("model", "gpu", "gpu_memory_gib", "tensor_parallel_size", "pipeline_parallel_size", "max_model_len",
             "max_num_seqs", "max_num_batched_tokens", "kv_cache_dtype", "gpu_memory_utilization",
             "kv_cache_memory_bytes", "block_size", "num_gpu_blocks_override", "vllm_version", "available_kv_bytes",
-            "available_kv_gib", "weights_gib", "activation_gib", "non_torch_gib", "cudagraph_gib")
+            "available_kv_gib", "weights_gib", "activation_gib", "non_torch_gib", "cudagraph_gib", "cpu_offload_gb")
 
 
 def _form(args: argparse.Namespace, stdin: TextIO) -> dict[str, object]:
@@ -304,21 +304,25 @@ def _log_text(lang: str, d: Diagnosis) -> str:
 
 def _catalog(args: argparse.Namespace, out: TextIO) -> int:
     """``kvcalc models`` / ``kvcalc gpus``: the ids ``--model`` and ``--gpu`` accept."""
+    rows: list[dict[str, object]]
+    cells: list[tuple[str, ...]]
     if args.command == "models":
-        rows = [{"id": m.id, "family": m.family, "num_parameters": m.num_parameters} for m in catalog.models()]
-        head = ("id", "family", "parameters")
-        cells = [(r["id"], r["family"], f"{r['num_parameters'] / 1e9:.1f}B" if r["num_parameters"] else "-") for r in rows]
+        models = catalog.models()
+        rows = [{"id": m.id, "family": m.family, "num_parameters": m.num_parameters} for m in models]
+        head: tuple[str, ...] = ("id", "family", "parameters")
+        cells = [(m.id, m.family, f"{m.num_parameters / 1e9:.1f}B" if m.num_parameters else "-") for m in models]
     else:
+        gpus = catalog.gpus()
         rows = [{"id": g.id, "name": g.name, "vendor": g.vendor, "segment": g.segment, "memory_bytes": g.memory_bytes}
-                for g in catalog.gpus()]
+                for g in gpus]
         head = ("id", "name", "memory")
-        cells = [(r["id"], r["name"], f"{r['memory_bytes'] / (1 << 30):.2f} GiB") for r in rows]
+        cells = [(g.id, g.name, f"{g.memory_bytes / (1 << 30):.2f} GiB") for g in gpus]
     if args.json:
         out.write(_json(rows) + "\n")
         return 0
     widths = [max(len(str(c[i])) for c in (head, *cells)) for i in range(len(head))]
     for row in (head, *cells):
-        out.write("  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip() + "\n")
+        out.write("  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() + "\n")
     return 0
 
 

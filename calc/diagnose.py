@@ -4,9 +4,8 @@ Shared by ``kvcalc log`` and the calculator's "paste your log" box.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-
 from collections.abc import Mapping
+from dataclasses import dataclass, replace
 
 from . import catalog
 from .advice import RecCode, Recommendation, free_memory_ladder, readable_length

@@ -13,8 +13,15 @@ from enum import StrEnum
 
 from .errors import CalcError
 from .kv_spec import (
-    AttentionSpec, ChunkedLocalAttentionSpec, FullAttentionSpec, KVSpec, MambaSpec, SlidingWindowSpec,
-    UniformTypeSpec, mergeable, promote_to_full,
+    AttentionSpec,
+    ChunkedLocalAttentionSpec,
+    FullAttentionSpec,
+    KVSpec,
+    MambaSpec,
+    SlidingWindowSpec,
+    UniformTypeSpec,
+    mergeable,
+    promote_to_full,
 )
 from .units import cdiv
 

@@ -18,8 +18,14 @@ from . import vllm_text
 from .deployment import Deployment
 from .errors import CalcError
 from .kv_spec import (
-    FullAttentionSpec, MambaCacheMode, MambaSpec, MLAAttentionSpec, kv_dtype_bytes, mamba_page_size_bytes,
-    mamba_state_dtypes, mamba_state_shapes,
+    FullAttentionSpec,
+    MambaCacheMode,
+    MambaSpec,
+    MLAAttentionSpec,
+    kv_dtype_bytes,
+    mamba_page_size_bytes,
+    mamba_state_dtypes,
+    mamba_state_shapes,
 )
 from .model import REMOVED_MODEL_TYPES, LayerKind, ModelSpec
 from .units import cdiv

@@ -7,8 +7,9 @@ names in snake_case, as in the CLI contract and the calculator's URL.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 from . import catalog
 from .deployment import Deployment, Measured
@@ -27,9 +28,9 @@ INPUT_KEYS = (
     "max_num_seqs", "max_num_batched_tokens", "kv_cache_dtype", "gpu_memory_utilization", "kv_cache_memory_bytes",
     "block_size", "num_gpu_blocks_override", "vllm_version", "available_kv_gib", "available_kv_bytes", "weights_gib",
     "activation_gib", "non_torch_gib", "cudagraph_gib", "enforce_eager", "disable_hybrid_kv_cache_manager",
-    "no_async_scheduling",
-    "enable_prefix_caching", "mamba_cache_mode", "mamba_ssm_cache_dtype",
+    "no_async_scheduling", "enable_prefix_caching", "mamba_cache_mode", "mamba_ssm_cache_dtype", "cpu_offload_gb",
 )
+_Entry = TypeVar("_Entry")
 BLOCK_SIZES = (1, 8, 16, 32, 64, 128, 256)  # vllm/config/cache.py BlockSize
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
@@ -88,7 +89,7 @@ def _model(inputs: Mapping[str, object]) -> tuple[ModelSpec, str]:
     raise CalcError("missing_model", "give a model (--model, a catalog id) or a config.json (--config)", field="model")
 
 
-def _lookup(find, inputs: Mapping[str, object], key: str):
+def _lookup(find: Callable[[str], _Entry], inputs: Mapping[str, object], key: str) -> _Entry:
     """A catalog entry by id; a miss becomes ``unknown_<key>`` (with up to three suggestions) or
     ``ambiguous_<key>`` (with the candidates), both listed in ``params["suggestions"]``."""
     raw = inputs[key]
@@ -117,33 +118,42 @@ def _choice(inputs: Mapping[str, object], key: str, choices: tuple[str, ...]) ->
     return value
 
 
-def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
-    """Validate raw inputs; missing ones mean vLLM's defaults."""
-    unknown = [k for k in inputs if k not in INPUT_KEYS and k not in ("lang",)]
-    if unknown:
-        name = shorten(unknown[0])
-        raise CalcError("unknown_input", f"unknown input {name!r}", field=name, value=name)
-    model, label = _model(inputs)
-    gpu_name = gpu_id = None
-    gpu_bytes = None
+def _optional_int(inputs: Mapping[str, object], key: str, *, maximum: int, minimum: int = 1) -> int | None:
+    return parse_int(inputs[key], field=key, minimum=minimum, maximum=maximum) if _present(inputs, key) else None
+
+
+def _flag(inputs: Mapping[str, object], key: str) -> bool:
+    return parse_bool(inputs.get(key, False), field=key)
+
+
+def _gpu(inputs: Mapping[str, object]) -> tuple[str | None, str | None, int | None]:
+    """(catalog id, product name, total bytes): a typed memory size wins over a catalog GPU."""
     if _present(inputs, "gpu_memory_gib"):
-        gpu_bytes = gib_to_bytes(parse_float(inputs["gpu_memory_gib"], field="gpu_memory_gib", minimum=0.0,
-                                             maximum=4096.0, exclusive_minimum=True))
-    elif _present(inputs, "gpu"):
+        return None, None, gib_to_bytes(parse_float(inputs["gpu_memory_gib"], field="gpu_memory_gib", minimum=0.0,
+                                                    maximum=4096.0, exclusive_minimum=True))
+    if _present(inputs, "gpu"):
         gpu = _lookup(catalog.find_gpu, inputs, "gpu")
-        gpu_id, gpu_name, gpu_bytes = gpu.id, gpu.name, gpu.memory_bytes
-    tp = parse_int(inputs["tensor_parallel_size"], field="tensor_parallel_size", maximum=1024) if _present(inputs, "tensor_parallel_size") else 1
-    pp = parse_int(inputs["pipeline_parallel_size"], field="pipeline_parallel_size", maximum=1024) if _present(inputs, "pipeline_parallel_size") else 1
+        return gpu.id, gpu.name, gpu.memory_bytes
+    return None, None, None
+
+
+def _parallelism(inputs: Mapping[str, object], model: ModelSpec) -> tuple[int, int]:
+    """TP and PP sizes as vLLM's config validation accepts them (vllm/config/parallel.py)."""
+    tp = _optional_int(inputs, "tensor_parallel_size", maximum=1024) or 1
+    pp = _optional_int(inputs, "pipeline_parallel_size", maximum=1024) or 1
     if model.num_attention_heads % tp:
-        # vllm/config/parallel.py verify_with_model_config
-        raise CalcError("tp_not_divisor", f"total number of attention heads ({model.num_attention_heads}) must be divisible by tensor parallel size ({tp})",
+        raise CalcError("tp_not_divisor", f"total number of attention heads ({model.num_attention_heads}) "
+                        f"must be divisible by tensor parallel size ({tp})",
                         field="tensor_parallel_size", value=tp, limit=model.num_attention_heads)
     if pp > model.num_layers:
         raise CalcError("out_of_range", f"pipeline_parallel_size {pp} is larger than the model's {model.num_layers} layers",
                         field="pipeline_parallel_size", value=pp, maximum=model.num_layers, minimum=1)
-    max_len = parse_max_model_len(inputs["max_model_len"]) if _present(inputs, "max_model_len") else None
-    raw_dtype = inputs.get("kv_cache_dtype") or "auto"
-    dtype = raw_dtype.strip() if isinstance(raw_dtype, str) else shorten(raw_dtype)
+    return tp, pp
+
+
+def _kv_cache_dtype(inputs: Mapping[str, object], model: ModelSpec) -> str:
+    raw = inputs.get("kv_cache_dtype") or "auto"
+    dtype = raw.strip() if isinstance(raw, str) else shorten(raw)
     if dtype not in KV_CACHE_DTYPES:
         dtype = shorten(dtype)
         raise CalcError("bad_choice", f"kv_cache_dtype must be one of {', '.join(KV_CACHE_DTYPES)}, got {dtype!r}",
@@ -151,46 +161,69 @@ def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
     if dtype == "fp8_ds_mla" and not model.is_mla:
         raise CalcError("bad_choice", "kv_cache_dtype fp8_ds_mla applies to MLA models only", field="kv_cache_dtype",
                         value=dtype, choices=", ".join(KV_CACHE_DTYPES))
-    util = (parse_float(inputs["gpu_memory_utilization"], field="gpu_memory_utilization", minimum=0.0, maximum=1.0,
-                        exclusive_minimum=True) if _present(inputs, "gpu_memory_utilization") else None)
-    kv_bytes = None
-    if _present(inputs, "kv_cache_memory_bytes"):
-        kv_bytes = parse_int(inputs["kv_cache_memory_bytes"], field="kv_cache_memory_bytes", minimum=1, maximum=MAX_BYTES)
-    block = None
-    if _present(inputs, "block_size"):
-        block = parse_int(inputs["block_size"], field="block_size", maximum=1 << 20)
-        if block not in BLOCK_SIZES:
-            raise CalcError("bad_choice", f"block_size must be one of {', '.join(map(str, BLOCK_SIZES))}, got {block}",
-                            field="block_size", value=block, choices=", ".join(map(str, BLOCK_SIZES)))
+    return dtype
+
+
+def _block_size(inputs: Mapping[str, object]) -> int | None:
+    block = _optional_int(inputs, "block_size", maximum=1 << 20)
+    if block is not None and block not in BLOCK_SIZES:
+        raise CalcError("bad_choice", f"block_size must be one of {', '.join(map(str, BLOCK_SIZES))}, got {block}",
+                        field="block_size", value=block, choices=", ".join(map(str, BLOCK_SIZES)))
+    return block
+
+
+def _measured(inputs: Mapping[str, object]) -> Measured:
+    """Figures read off a real run; ``available_kv_bytes`` is never negative (a log's negative figure means no memory)."""
     available = _gib(inputs, "available_kv_gib")
     if _present(inputs, "available_kv_bytes"):
-        # Like --available-kv-gib: a measured figure, never negative (a log's negative figure means no memory).
         available = parse_int(inputs["available_kv_bytes"], field="available_kv_bytes", minimum=0, maximum=MAX_BYTES)
-    if available is None and kv_bytes is None and gpu_bytes is None:
-        raise CalcError("missing_gpu", "give a GPU (--gpu) or its memory (--gpu-memory-gib), or the measured --available-kv-gib",
-                        field="gpu")
-    prefix_caching = (parse_bool(inputs["enable_prefix_caching"], field="enable_prefix_caching")
-                      if _present(inputs, "enable_prefix_caching") else None)
-    mamba_mode = _choice(inputs, "mamba_cache_mode", tuple(MambaCacheMode)) if _present(inputs, "mamba_cache_mode") else None
-    ssm_dtype = _choice(inputs, "mamba_ssm_cache_dtype", MAMBA_DTYPES) if _present(inputs, "mamba_ssm_cache_dtype") else "auto"
+    return Measured(available_kv_bytes=available, weights_bytes=_gib(inputs, "weights_gib"),
+                    activation_bytes=_gib(inputs, "activation_gib"), non_torch_bytes=_gib(inputs, "non_torch_gib"),
+                    cudagraph_bytes=_gib(inputs, "cudagraph_gib"))
+
+
+def _hybrid_settings(inputs: Mapping[str, object]) -> tuple[bool | None, str | None, str]:
+    """(enable_prefix_caching, mamba_cache_mode, mamba_ssm_cache_dtype), None/auto meaning vLLM's defaults
+    (vllm/config/cache.py)."""
+    prefix = (parse_bool(inputs["enable_prefix_caching"], field="enable_prefix_caching")
+              if _present(inputs, "enable_prefix_caching") else None)
+    mode = _choice(inputs, "mamba_cache_mode", tuple(MambaCacheMode)) if _present(inputs, "mamba_cache_mode") else None
+    ssm = _choice(inputs, "mamba_ssm_cache_dtype", MAMBA_DTYPES) if _present(inputs, "mamba_ssm_cache_dtype") else "auto"
+    return prefix, mode, ssm
+
+
+def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
+    """Validate raw inputs; missing ones mean vLLM's defaults."""
+    unknown = [k for k in inputs if k not in INPUT_KEYS and k not in ("lang",)]
+    if unknown:
+        name = shorten(unknown[0])
+        raise CalcError("unknown_input", f"unknown input {name!r}", field=name, value=name)
+    model, label = _model(inputs)
+    gpu_id, gpu_name, gpu_bytes = _gpu(inputs)
+    prefix_caching, mamba_mode, ssm_dtype = _hybrid_settings(inputs)
+    tp, pp = _parallelism(inputs, model)
+    kv_bytes = _optional_int(inputs, "kv_cache_memory_bytes", maximum=MAX_BYTES)
+    measured = _measured(inputs)
+    if measured.available_kv_bytes is None and kv_bytes is None and gpu_bytes is None:
+        raise CalcError("missing_gpu", "give a GPU (--gpu) or its memory (--gpu-memory-gib), or the measured "
+                        "--available-kv-gib", field="gpu")
     dep = Deployment(
         gpu_id=gpu_id, gpu_name=gpu_name, gpu_memory_bytes=gpu_bytes, tensor_parallel_size=tp, pipeline_parallel_size=pp,
-        max_model_len=max_len,
-        max_num_seqs=parse_int(inputs["max_num_seqs"], field="max_num_seqs", maximum=1 << 20) if _present(inputs, "max_num_seqs") else None,
-        max_num_batched_tokens=(parse_int(inputs["max_num_batched_tokens"], field="max_num_batched_tokens", maximum=1 << 24)
-                                if _present(inputs, "max_num_batched_tokens") else None),
-        kv_cache_dtype=dtype, gpu_memory_utilization=util, kv_cache_memory_bytes=kv_bytes, block_size=block,
-        num_gpu_blocks_override=(parse_int(inputs["num_gpu_blocks_override"], field="num_gpu_blocks_override",
-                                           maximum=MAX_LEN)
-                                 if _present(inputs, "num_gpu_blocks_override") else None),
-        disable_hybrid_kv_cache_manager=parse_bool(inputs.get("disable_hybrid_kv_cache_manager", False), field="disable_hybrid_kv_cache_manager"),
-        async_scheduling=not parse_bool(inputs.get("no_async_scheduling", False), field="no_async_scheduling"),
-        enforce_eager=parse_bool(inputs.get("enforce_eager", False), field="enforce_eager"),
-        enable_prefix_caching=prefix_caching, mamba_cache_mode=mamba_mode, mamba_ssm_cache_dtype=ssm_dtype,
+        max_model_len=parse_max_model_len(inputs["max_model_len"]) if _present(inputs, "max_model_len") else None,
+        max_num_seqs=_optional_int(inputs, "max_num_seqs", maximum=1 << 20),
+        max_num_batched_tokens=_optional_int(inputs, "max_num_batched_tokens", maximum=1 << 24),
+        kv_cache_dtype=_kv_cache_dtype(inputs, model),
+        gpu_memory_utilization=(parse_float(inputs["gpu_memory_utilization"], field="gpu_memory_utilization", minimum=0.0,
+                                            maximum=1.0, exclusive_minimum=True)
+                                if _present(inputs, "gpu_memory_utilization") else None),
+        kv_cache_memory_bytes=kv_bytes, block_size=_block_size(inputs),
+        num_gpu_blocks_override=_optional_int(inputs, "num_gpu_blocks_override", maximum=MAX_LEN),
+        disable_hybrid_kv_cache_manager=_flag(inputs, "disable_hybrid_kv_cache_manager"),
+        async_scheduling=not _flag(inputs, "no_async_scheduling"), enforce_eager=_flag(inputs, "enforce_eager"),
+        cpu_offload_bytes=_gib(inputs, "cpu_offload_gb") or 0,
         rules=rules_for(inputs["vllm_version"] if _present(inputs, "vllm_version") else None),
-        measured=Measured(available_kv_bytes=available, weights_bytes=_gib(inputs, "weights_gib"),
-                          activation_bytes=_gib(inputs, "activation_gib"), non_torch_bytes=_gib(inputs, "non_torch_gib"),
-                          cudagraph_bytes=_gib(inputs, "cudagraph_gib")),
+        enable_prefix_caching=prefix_caching, mamba_cache_mode=mamba_mode, mamba_ssm_cache_dtype=ssm_dtype,
+        measured=measured,
     )
     return Scenario(model=model, deployment=dep, model_label=label)
 

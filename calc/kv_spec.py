@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Union
 
 from .errors import CalcError
 from .model import LayerKind, MambaConfig, MambaMixer
@@ -274,7 +273,7 @@ class MambaSpec:
                 self.num_speculative_blocks)
 
 
-AttentionSpec = Union[FullAttentionSpec, MLAAttentionSpec, SlidingWindowSpec, ChunkedLocalAttentionSpec, MambaSpec]
+AttentionSpec = FullAttentionSpec | MLAAttentionSpec | SlidingWindowSpec | ChunkedLocalAttentionSpec | MambaSpec
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -298,8 +297,8 @@ class UniformTypeSpec:
         return blocks * self.page_size_bytes
 
 
-KVSpec = Union[FullAttentionSpec, MLAAttentionSpec, SlidingWindowSpec, ChunkedLocalAttentionSpec, MambaSpec,
-               UniformTypeSpec]
+KVSpec = (FullAttentionSpec | MLAAttentionSpec | SlidingWindowSpec | ChunkedLocalAttentionSpec | MambaSpec
+          | UniformTypeSpec)
 
 
 def mergeable(a: AttentionSpec, b: AttentionSpec) -> bool:

@@ -38,8 +38,8 @@ import ast
 import math
 import re
 import shlex
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from .errors import CalcError
 from .limits import MAX_GIB, python_literal_ok
@@ -309,7 +309,7 @@ def _typed(key: str, raw: object) -> object:
         return _size_value(str(raw))
     if key == "gpu_memory_utilization":
         try:
-            value = float(raw) if isinstance(raw, (int, float)) or len(str(raw)) <= _MAX_NUMBER_CHARS else None
+            value = float(raw) if isinstance(raw, (int, float)) else (float(str(raw)) if len(str(raw)) <= _MAX_NUMBER_CHARS else None)
         except (TypeError, ValueError, OverflowError):
             return None
         return value if value is not None and math.isfinite(value) else None

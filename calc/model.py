@@ -279,7 +279,9 @@ def _head_size(text: Mapping[str, object], hidden: int, num_heads: int) -> int:
             if size and size > 0:
                 return size
     if hidden % num_heads:
-        raise CalcError("config_bad_value", f"config.json: hidden_size {hidden} is not divisible by num_attention_heads {num_heads} and no head_dim is given",
+        raise CalcError("config_bad_value",
+                        f"config.json: hidden_size {hidden} is not divisible by num_attention_heads {num_heads} "
+                        "and no head_dim is given",
                         field="config", key="head_dim", value=hidden)
     return hidden // num_heads
 
@@ -292,7 +294,8 @@ def _layer_kinds(text: Mapping[str, object], num_layers: int) -> tuple[tuple[Lay
     layer_types = text.get("layer_types")
     if isinstance(layer_types, list) and layer_types:
         if len(layer_types) < num_layers:
-            raise CalcError("config_bad_value", f"config.json: layer_types lists {len(layer_types)} layers, num_hidden_layers is {num_layers}",
+            raise CalcError("config_bad_value",
+                            f"config.json: layer_types lists {len(layer_types)} layers, num_hidden_layers is {num_layers}",
                             field="config", key="layer_types", value=len(layer_types))
         kinds: list[LayerKind] = []
         for t in layer_types[:num_layers]:
@@ -304,7 +307,8 @@ def _layer_kinds(text: Mapping[str, object], num_layers: int) -> tuple[tuple[Lay
                 kinds.append(LayerKind.CHUNKED)
             else:
                 raise CalcError("unsupported_architecture",
-                                f"layer type {shorten(t)} ({shorten(mt)}) is a Mamba/linear-attention layer; hybrid models of this kind are not supported yet",
+                                f"layer type {shorten(t)} ({shorten(mt)}) is a Mamba/linear-attention layer; "
+                                "hybrid models of this kind are not supported yet",
                                 field="config", model_type=shorten(mt), value=shorten(t))
         if LayerKind.SLIDING in kinds and window is None:
             raise CalcError("config_missing_key", "config.json has sliding_attention layers but no sliding_window",
@@ -655,7 +659,8 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
     if mt in UNSUPPORTED_HYBRID_TYPES or (mt not in MAMBA_HYBRID_TYPES and (
             "layers_block_type" in text or "hybrid_override_pattern" in text)):
         raise CalcError("unsupported_architecture",
-                        f"{mt}: this model's Mamba/linear-attention state layout is not covered by the calculator yet; give --available-kv-gib and read vLLM's own log instead",
+                        f"{mt}: this model's Mamba/linear-attention state layout is not covered by the calculator yet; "
+                        "give --available-kv-gib and read vLLM's own log instead",
                         field="config", model_type=mt)
     layers = (_int(text, "num_hidden_layers", maximum=_MAX_LAYERS) or _int(text, "n_layer", maximum=_MAX_LAYERS)
               or _int(text, "num_layers", maximum=_MAX_LAYERS))

@@ -8,12 +8,19 @@ vllm/distributed/utils.py ``get_pp_indices`` at vLLM main 6adad087….
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from .grouping import Grouping, GroupingKind
 from .kv_spec import (
-    AttentionSpec, ChunkedLocalAttentionSpec, FullAttentionSpec, MambaSpec, MLAAttentionSpec, SizingContext,
-    SlidingWindowSpec, UniformTypeSpec, kv_dtype_bytes,
+    AttentionSpec,
+    ChunkedLocalAttentionSpec,
+    FullAttentionSpec,
+    MambaSpec,
+    MLAAttentionSpec,
+    SizingContext,
+    SlidingWindowSpec,
+    UniformTypeSpec,
+    kv_dtype_bytes,
 )
 from .model import LayerKind, ModelSpec
 from .units import cdiv
@@ -83,7 +90,7 @@ def max_memory_usage_bytes(grouping: Grouping, ctx: SizingContext) -> int:
     return grouping.group_size * page * blocks
 
 
-def legacy_max_memory_usage_bytes(layer_specs: dict[str, AttentionSpec], ctx: SizingContext) -> int:
+def legacy_max_memory_usage_bytes(layer_specs: Mapping[str, AttentionSpec], ctx: SizingContext) -> int:
     """Before the group-based check (2026-04-28): Σ over layers of each layer's max memory."""
     return sum(s.max_memory_usage_bytes(ctx) for s in layer_specs.values())
 
@@ -134,7 +141,7 @@ def max_concurrency(grouping: Grouping, ctx: SizingContext, blocks: int, *, sum_
     return blocks / blocks_per_request(grouping, ctx, sum_groups=sum_groups)
 
 
-def kv_bytes_per_token(layer_specs: dict[str, AttentionSpec]) -> int:
+def kv_bytes_per_token(layer_specs: Mapping[str, AttentionSpec]) -> int:
     """Bytes one token adds across all layers of one GPU, at full length (page ÷ block size).
 
     Mamba states do not grow with the request: they are left out.

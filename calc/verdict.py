@@ -206,7 +206,7 @@ def _model_layer_specs(grouping: Grouping) -> dict[str, AttentionSpec]:
         if isinstance(g.spec, UniformTypeSpec):
             out.update(g.spec.layer_specs)
         else:
-            out.update({n: g.spec for n in g.layer_names})  # type: ignore[misc]
+            out.update({n: g.spec for n in g.layer_names})
     return out
 
 

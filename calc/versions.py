@@ -28,6 +28,7 @@ import json
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
+from typing import Any
 
 from .data_files import read_data
 from .errors import CalcError
@@ -150,15 +151,17 @@ def _key(v: str) -> Version:
 
 
 @lru_cache(maxsize=1)
-def _table() -> dict[str, object]:
-    return json.loads(read_data("vllm_releases.json"))
+def _table() -> dict[str, Any]:
+    """The one release table (calc/data/vllm_releases.json)."""
+    table: dict[str, Any] = json.loads(read_data("vllm_releases.json"))
+    return table
 
 
 @lru_cache(maxsize=1)
 def known_releases() -> tuple[tuple[str, date], ...]:
     """(version, release date) from the bundled table, sorted by version."""
     rows = []
-    for r in _table().get("releases", []):  # type: ignore[union-attr]
+    for r in _table().get("releases", []):
         d = r.get("release_date") or r.get("code_date")
         if r.get("version") and d:
             rows.append((str(r["version"]).lstrip("v"), date.fromisoformat(str(d))))
@@ -167,7 +170,7 @@ def known_releases() -> tuple[tuple[str, date], ...]:
 
 @lru_cache(maxsize=1)
 def _pr_table() -> dict[str, Version]:
-    return {pr: _key(v) for pr, v in _table()["pr_first_release"].items()}  # type: ignore[union-attr]
+    return {pr: _key(v) for pr, v in _table()["pr_first_release"].items()}
 
 
 def first_release(pr: str) -> Version:

@@ -8,11 +8,12 @@ public logs in tests/data/logs/.
 """
 from __future__ import annotations
 
-from .units import GiB, fmt_int, format_gib, format_gib_legacy
+from .units import fmt_int, format_gib, format_gib_legacy
 from .versions import RuleSet
 
 __all__ = [
-    "gib", "available_kv_line", "kv_cache_too_small_error", "no_memory_error", "capacity_lines", "v0_too_small_error", "v0_blocks_line", "override_line",
+    "gib", "available_kv_line", "kv_cache_too_small_error", "no_memory_error", "capacity_lines", "v0_too_small_error",
+    "v0_blocks_line", "override_line",
     "auto_fit_line", "auto_fit_error", "CONSERVING_MEMORY_URL",
     "attention_block_size_line", "mamba_padding_line", "MAMBA_ALL_FALLBACK_WARNING",
     "MAMBA_NONE_WITHOUT_PREFIX_CACHING_WARNING", "HMA_PROMOTION_ERROR", "mamba_blocks_error",

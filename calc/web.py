@@ -26,9 +26,10 @@ def localized_error(lang: str, err: CalcError) -> dict[str, object]:
     suggestions = err.params.get("suggestions")
     out: dict[str, object] = {"code": err.code, "field": err.field, "message": message}
     if isinstance(suggestions, list):
-        out["suggestions"] = [str(x) for x in suggestions]
-        if suggestions and err.code.startswith("unknown_"):
-            out["message"] = f"{message} {t(lang, 'err.did_you_mean', choices=', '.join(out['suggestions']))}"
+        names = [str(x) for x in suggestions]
+        out["suggestions"] = names
+        if names and err.code.startswith("unknown_"):
+            out["message"] = f"{message} {t(lang, 'err.did_you_mean', choices=', '.join(names))}"
     return out
 
 
@@ -127,7 +128,7 @@ def _strict(response: dict[str, object], lang: str) -> str:
         return strict_json(_error(lang, CalcError("unrepresentable", "the result holds a non-finite number", field=None)))
 
 
-def compute(request_json: str) -> str:
+def compute(request_json: object) -> str:
     """``compute('{"action": "plan", "lang": "es", "inputs": {...}}')`` → strict JSON text.
 
     Never raises, never answers ``NaN``/``Infinity``: the request is measured (size, nesting)

@@ -138,7 +138,7 @@ def template_elements(lang: str) -> str:
 # A small DOM: just enough to fill a template the way the browser does
 # ---------------------------------------------------------------------------
 
-_VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
+_VOID = frozenset(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"])
 _DROPS_LEADING_NEWLINE = frozenset(("pre", "textarea", "listing"))
 
 

@@ -14,8 +14,8 @@ from functools import lru_cache
 
 from kvcalc import CalcError, catalog, plan
 from kvcalc.advice import readable_length
-from kvcalc.inputs import scenario_from_inputs
 from kvcalc.analysis import FEASIBLE_LENGTHS
+from kvcalc.inputs import scenario_from_inputs
 from kvcalc.units import GiB, fmt_int, format_gib
 
 from .strings import t
@@ -88,6 +88,10 @@ def vllm_lines(lang: str, **inputs: object) -> str:
     return "```text\n" + "\n".join(v.vllm_lines) + "\n```"
 
 
+def _derived_max_model_len(model_id: str) -> int:
+    return scenario_from_inputs({"model": model_id, "available_kv_bytes": _HUGE}).model.derived_max_model_len
+
+
 def _md(headers: list[str], rows: list[list[str]], align: str) -> str:
     out = ["| " + " | ".join(headers) + " |", "|" + "|".join(":---" if a == "l" else "---:" for a in align) + "|"]
     out += ["| " + " | ".join(r) + " |" for r in rows]
@@ -104,7 +108,7 @@ def kv_bytes_table(lang: str) -> str:
         except LookupError:
             continue
         s, v = _plan({"model": entry.id, "available_kv_bytes": _HUGE, "kv_cache_dtype": "bfloat16",
-                      "max_model_len": min(32768, scenario_from_inputs({"model": entry.id, "available_kv_bytes": _HUGE}).model.derived_max_model_len)})
+                      "max_model_len": min(32768, _derived_max_model_len(entry.id))})
         m = s.model
         need_32k = f"{v.needed_kv_bytes / GiB:.2f}" if v.max_model_len == 32768 else "–"
         heads = "1 (latent)" if m.is_mla else str(m.total_num_kv_heads)

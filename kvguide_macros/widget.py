@@ -266,7 +266,8 @@ def calculator(lang: str, preset: str | None = None, *, page_url: str, sections:
         "assets": root_prefix(page_url) + "assets/",
         "inputs": values,
         "names": list(INPUT_NAMES),
-        "strings": {"load_failed": t(lang, "widget.load_failed"), "url_dropped": core_strings.t(lang, "err.url_value_dropped")},  # a link value that cannot be read
+        # url_dropped: a link value that cannot be read
+        "strings": {"load_failed": t(lang, "widget.load_failed"), "url_dropped": core_strings.t(lang, "err.url_value_dropped")},
         "tables": tables,
     }
     result = response.get("result")

@@ -61,7 +61,7 @@ SITE_URL = "http://127.0.0.1:8000/"
 # ---------------------------------------------------------------------------
 
 _VOID = frozenset(
-    "area base br col embed hr img input link meta param source track wbr".split()
+    ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"]
 )
 
 
@@ -151,14 +151,7 @@ def normalize_space(text: str) -> str:
 #: Frequent Spanish function words that are not also common English words
 #: ("a", "no", "me", "he", "e", "o" left out so English log lines stay neutral).
 SPANISH_WORDS = frozenset(
-    """
-    de la que el en y los las del se por con una un para es al lo como más pero
-    sus su le ya este sí porque esta entre cuando muy sin sobre también hasta hay
-    donde desde todo nos durante todos uno les ni contra otros ese eso ante ellos
-    esto antes algunos qué unos otro otras otra él tanto esa estos mucho cual
-    poco ella estar estas algunas algo cada puede son está están ser tiene usted
-    cuántas cuánto si aunque mientras según
-    """.split()
+    ["de", "la", "que", "el", "en", "y", "los", "las", "del", "se", "por", "con", "una", "un", "para", "es", "al", "lo", "como", "más", "pero", "sus", "su", "le", "ya", "este", "sí", "porque", "esta", "entre", "cuando", "muy", "sin", "sobre", "también", "hasta", "hay", "donde", "desde", "todo", "nos", "durante", "todos", "uno", "les", "ni", "contra", "otros", "ese", "eso", "ante", "ellos", "esto", "antes", "algunos", "qué", "unos", "otro", "otras", "otra", "él", "tanto", "esa", "estos", "mucho", "cual", "poco", "ella", "estar", "estas", "algunas", "algo", "cada", "puede", "son", "está", "están", "ser", "tiene", "usted", "cuántas", "cuánto", "si", "aunque", "mientras", "según"]
 )
 _LATIN_WORD = re.compile(r"[a-záéíóúüñ]+")
 _LATIN_RUN = re.compile(r"[A-Za-zÀ-ÿ]+")
@@ -412,7 +405,7 @@ def _resolve(site: BuiltSite, page: Path, href: str) -> tuple[Path, str] | None:
     return target, unquote(parts.fragment)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def ids_of(path: Path) -> frozenset[str]:
     """The ids (and ``<a name>``) a built page offers as link targets."""
     root = parse_html(path.read_text(encoding="utf-8"))

@@ -19,10 +19,20 @@ import pytest
 
 from kvcalc.errors import CalcError
 from kvcalc.grouping import (
-    HMA_DISABLED_WARNING, PADDING_WARNING, Grouping, GroupingKind, get_kv_cache_groups, project_to_worker,
+    HMA_DISABLED_WARNING,
+    PADDING_WARNING,
+    Grouping,
+    GroupingKind,
+    get_kv_cache_groups,
+    project_to_worker,
 )
 from kvcalc.kv_spec import (
-    ChunkedLocalAttentionSpec, FullAttentionSpec, MLAAttentionSpec, SizingContext, SlidingWindowSpec, UniformTypeSpec,
+    ChunkedLocalAttentionSpec,
+    FullAttentionSpec,
+    MLAAttentionSpec,
+    SizingContext,
+    SlidingWindowSpec,
+    UniformTypeSpec,
 )
 
 

@@ -315,14 +315,14 @@ def run_cli(argv: list[str], stdin: object, files: dict[str, Path], tmp_path: Pa
     """Run ``python -m kvcalc`` with a watchdog; (exit, stdout, stderr, seconds, peak RSS bytes)."""
     out_path, err_path = tmp_path / "out", tmp_path / "err"
     if stdin is None:
-        stdin_file = open(os.devnull, "rb")
+        stdin_path = Path(os.devnull)
     elif isinstance(stdin, bytes):
-        (tmp_path / "in").write_bytes(stdin)
-        stdin_file = open(tmp_path / "in", "rb")
+        stdin_path = tmp_path / "in"
+        stdin_path.write_bytes(stdin)
     else:
-        stdin_file = open(_resolve(str(stdin), files), "rb")
+        stdin_path = Path(_resolve(str(stdin), files))
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
-    with stdin_file, open(out_path, "wb") as out, open(err_path, "wb") as err:
+    with open(stdin_path, "rb") as stdin_file, open(out_path, "wb") as out, open(err_path, "wb") as err:
         start = time.perf_counter()
         proc = subprocess.Popen([sys.executable, "-m", "kvcalc", *[_resolve(a, files) for a in argv]],
                                 stdin=stdin_file, stdout=out, stderr=err, cwd=ROOT, env=env)

@@ -10,8 +10,8 @@ tests are at the end. A = 60 GiB = 64,424,509,440 B where a test says so.
 from __future__ import annotations
 
 import pytest
-
 from factories import deployment, model, plan_with, replace, run
+
 from kvcalc.errors import CalcError
 from kvcalc.grouping import GroupingKind, get_kv_cache_groups
 from kvcalc.hybrid import plan_mamba

@@ -80,6 +80,8 @@ BAD_CASES = [
     ("activation_gib", "x", "not_a_number"),
     ("non_torch_gib", "-1", "out_of_range"),
     ("cudagraph_gib", "inf", "not_a_number"),
+    ("cpu_offload_gb", "-1", "out_of_range"),
+    ("cpu_offload_gb", "nan", "not_a_number"),
     ("enforce_eager", "maybe", "not_a_boolean"),
     ("disable_hybrid_kv_cache_manager", "2", "not_a_boolean"),
     ("no_async_scheduling", "nope", "not_a_boolean"),

@@ -9,18 +9,17 @@
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from kvcalc import catalog
-from kvcalc.advice import recommend
+from kvcalc.analysis import analyze
 from kvcalc.errors import CalcError
 from kvcalc.inputs import INPUT_KEYS, scenario_from_inputs
 from kvcalc.kv_spec import mamba_state_shapes
 from kvcalc.model import ModelSpec, normalize_config
-from kvcalc.analysis import analyze
 from kvcalc.report import build_report, result_dict
 from kvcalc.verdict import Verdict, plan
 
@@ -34,7 +33,7 @@ AVAILABLE = st.integers(20, 36).flatmap(lambda e: st.integers(1 << e, 1 << (e + 
 FAST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-@lru_cache(maxsize=None)
+@cache
 def spec(model_id: str) -> ModelSpec:
     m = catalog.find_model(model_id)
     return normalize_config(m.config, model_id=m.id, num_parameters=m.num_parameters)

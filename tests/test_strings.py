@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from kvcalc.advice import RecCode
-
 from kvcalc.inputs import scenario_from_inputs
 from kvcalc.logparse import DIAGNOSES
 from kvcalc.strings import LANGS, STRINGS

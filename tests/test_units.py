@@ -10,8 +10,19 @@ import pytest
 
 from kvcalc.errors import CalcError
 from kvcalc.units import (
-    GB, GiB, KiB, MiB, cdiv, fmt_int, format_gib, format_gib_legacy, gib_to_bytes, parse_float, parse_human_int,
-    parse_int, parse_max_model_len,
+    GB,
+    GiB,
+    KiB,
+    MiB,
+    cdiv,
+    fmt_int,
+    format_gib,
+    format_gib_legacy,
+    gib_to_bytes,
+    parse_float,
+    parse_human_int,
+    parse_int,
+    parse_max_model_len,
 )
 
 

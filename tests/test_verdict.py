@@ -7,8 +7,8 @@ from the code. Model facts come from each model's config.json in the catalog.
 from __future__ import annotations
 
 import pytest
+from factories import model, plan_with, run
 
-from factories import deployment, model, plan_with, run
 from kvcalc.errors import CalcError
 from kvcalc.units import GiB
 

@@ -43,7 +43,12 @@ import pytest
 
 from kvcalc.grouping import HMA_DISABLED_WARNING, Grouping, KVCacheGroup, get_kv_cache_groups, project_to_worker
 from kvcalc.kv_spec import (
-    ChunkedLocalAttentionSpec, FullAttentionSpec, MLAAttentionSpec, SizingContext, SlidingWindowSpec, UniformTypeSpec,
+    ChunkedLocalAttentionSpec,
+    FullAttentionSpec,
+    MLAAttentionSpec,
+    SizingContext,
+    SlidingWindowSpec,
+    UniformTypeSpec,
     mergeable,
 )
 from kvcalc.planner import estimate_max_model_len, max_concurrency, max_memory_usage_bytes, num_blocks
@@ -323,7 +328,7 @@ def _blocks_per_worker(worker_specs: list[dict], available: list[int]) -> int:
     for specs in worker_specs:
         whole.update(specs)
     g = get_kv_cache_groups(whole)
-    return min(num_blocks(project_to_worker(g, set(specs)), a) for specs, a in zip(worker_specs, available))
+    return min(num_blocks(project_to_worker(g, set(specs)), a) for specs, a in zip(worker_specs, available, strict=True))
 
 
 def test_multiple_workers_same_specs():
@@ -375,7 +380,7 @@ def test_get_kv_cache_configs_pp_sharding(asymmetric):
     available = [P * 33, P * 66] if asymmetric else [P * 33, P * 33]
     g = get_kv_cache_groups(specs[0] | specs[1])
     ctx = SizingContext(max_model_len=512)
-    for worker, a in zip(specs, available):
+    for worker, a in zip(specs, available, strict=True):
         stage = project_to_worker(g, set(worker))
         assert max_memory_usage_bytes(stage, ctx) == 32 * P <= a
     assert _blocks_per_worker(specs, available) == 33

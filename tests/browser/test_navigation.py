@@ -26,7 +26,6 @@ from urllib.parse import parse_qsl, urldefrag, urlencode, urljoin, urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-
 REPO = Path(__file__).resolve().parents[2]
 LANGS = ("es", "zh", "en")
 PREFIX = {"es": "", "zh": "zh/", "en": "en/"}
