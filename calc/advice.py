@@ -277,7 +277,8 @@ def _larger_gpu(s: Scenario) -> Recommendation | None:
     for gpu in sorted(catalog.gpus(), key=lambda g: g.memory_bytes):
         if gpu.memory_bytes <= dep.gpu_memory_bytes:
             continue
-        trial = _try(s, replace(dep, gpu_id=gpu.id, gpu_name=gpu.name, gpu_memory_bytes=gpu.memory_bytes))
+        trial = _try(s, replace(dep, gpu_id=gpu.id, gpu_name=gpu.name, gpu_memory_bytes=gpu.memory_bytes,
+                                   gpu_memory_source=gpu.memory_source_kind))
         if trial is not None and trial.fits:
             return Recommendation(code=RecCode.LARGER_GPU, anchor="no-memory-for-cache-blocks",
                                   settings={"gpu": gpu.id}, verdict=trial, params={"gpu": gpu.id})

@@ -80,7 +80,8 @@ def _model(inputs: Mapping[str, object]) -> tuple[ModelSpec, str]:
         return normalize_config(raw, model_id=name), name
     if _present(inputs, "model"):
         entry = _lookup(catalog.find_model, inputs, "model")
-        return normalize_config(entry.config, model_id=entry.id, num_parameters=entry.num_parameters), entry.id
+        return normalize_config(entry.config, model_id=entry.id, num_parameters=entry.num_parameters,
+                                checkpoint_bytes=entry.weights_bytes), entry.id
     raise CalcError("missing_model", "give a model (--model, a catalog id) or a config.json (--config)", field="model")
 
 
@@ -108,12 +109,14 @@ def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
     model, label = _model(inputs)
     gpu_name = gpu_id = None
     gpu_bytes = None
+    gpu_source = "cuda"
     if _present(inputs, "gpu_memory_gib"):
         gpu_bytes = gib_to_bytes(parse_float(inputs["gpu_memory_gib"], field="gpu_memory_gib", minimum=0.0,
                                              maximum=4096.0, exclusive_minimum=True))
     elif _present(inputs, "gpu"):
         gpu = _lookup(catalog.find_gpu, inputs, "gpu")
         gpu_id, gpu_name, gpu_bytes = gpu.id, gpu.name, gpu.memory_bytes
+        gpu_source = gpu.memory_source_kind
     tp = parse_int(inputs["tensor_parallel_size"], field="tensor_parallel_size", maximum=1024) if _present(inputs, "tensor_parallel_size") else 1
     pp = parse_int(inputs["pipeline_parallel_size"], field="pipeline_parallel_size", maximum=1024) if _present(inputs, "pipeline_parallel_size") else 1
     if model.num_attention_heads % tp:
@@ -155,7 +158,7 @@ def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
         raise CalcError("missing_gpu", "give a GPU (--gpu) or its memory (--gpu-memory-gib), or the measured --available-kv-gib",
                         field="gpu")
     dep = Deployment(
-        gpu_id=gpu_id, gpu_name=gpu_name, gpu_memory_bytes=gpu_bytes, tensor_parallel_size=tp, pipeline_parallel_size=pp,
+        gpu_id=gpu_id, gpu_name=gpu_name, gpu_memory_bytes=gpu_bytes, gpu_memory_source=gpu_source, tensor_parallel_size=tp, pipeline_parallel_size=pp,
         max_model_len=max_len,
         max_num_seqs=parse_int(inputs["max_num_seqs"], field="max_num_seqs", maximum=1 << 20) if _present(inputs, "max_num_seqs") else None,
         max_num_batched_tokens=(parse_int(inputs["max_num_batched_tokens"], field="max_num_batched_tokens", maximum=1 << 24)
