@@ -66,14 +66,17 @@ class Estimate:
 # stays allocated):
 #  * the sampler warm-up on max_num_seqs dummy requests: fp32 logits over the full
 #    vocabulary plus the sampler's copies (softmax probabilities, top-k/top-p work
-#    buffers). Fitted: 4.15 copies of the fp32 logits (≈16.6 bytes per request per
-#    vocabulary entry). Vocabulary-parallel logits are gathered, so TP does not
-#    divide this term (Llama-3.3-70B at TP 2 measured 1.96 GiB, same as 8B at TP 1).
+#    buffers). Fitted on the fit half of data/validation.json (the median of the
+#    sampler-dominated rows: Gemma 2/3, Llama 3.1, Qwen 2.5, Mistral Small, Llama 4):
+#    3.9 copies of the fp32 logits (≈15.6 bytes per request per vocabulary entry).
+#    Vocabulary-parallel logits are gathered, so TP does not divide this term
+#    (Llama-3.3-70B at TP 2 measured 1.96 GiB, as 8B at TP 1).
 #  * the forward pass over max_num_batched_tokens tokens: the MLP's gate/up output
 #    and activation (3 × intermediate per token, divided by TP), for MoE the routed
-#    copies (× experts per token), plus two hidden-size buffers. Fitted factor 1.35.
-_SAMPLER_COPIES = 4.15
-_FORWARD_FACTOR = 1.35
+#    copies (× experts per token), plus two hidden-size buffers. Fitted factor 1.22
+#    (the forward-dominated fit rows: CodeLlama-7B, Granite-3.1-8B, phi-2).
+_SAMPLER_COPIES = 3.9
+_FORWARD_FACTOR = 1.22
 
 
 def activation_peak_bytes(
@@ -108,17 +111,17 @@ def activation_peak_bytes(
     per_token = (3 * routed / tp + 2 * hidden_size) * dtype_bytes
     if v0_engine:
         logits = _V0_LOGITS_COPIES * max_num_seqs * vocab_size * 4
-        return int(max(_V0_FORWARD_FACTOR * max_num_batched_tokens * per_token, logits))
+        return int(max(_FORWARD_FACTOR * max_num_batched_tokens * per_token, logits))
     sampler = _SAMPLER_COPIES * max_num_seqs * vocab_size * 4
     forward = _FORWARD_FACTOR * max_num_batched_tokens * per_token
     return int(max(sampler, forward))
 
 
-# V0 (fit half, see tests/test_estimates.py): the forward pass over the profile tokens
-# measured 1.08× the same per-token MLP width (Llama-3.1-8B on an RTX 3090 in 0.6.4:
-# 2.07 GiB at 20,000 tokens, 2.99 GiB at 29,000); the V0 sampler keeps one fp32
-# logits row per sequence, which only wins for tiny profile budgets.
-_V0_FORWARD_FACTOR = 1.08
+# V0: the same forward model and factor as V1 over the V0 profile tokens (one factor for
+# both engines: the median of the forward-dominated fit rows, V1 CodeLlama-7B 1.22,
+# Granite-3.1-8B 1.20, phi-2 1.32 and V0 Llama-3.1-8B on an A10 1.13, Llama-3-8B on an
+# H100 1.61); the V0 sampler keeps one fp32 logits row per sequence, which only wins for
+# tiny profile budgets.
 _V0_LOGITS_COPIES = 1.0
 V0_DEFAULT_MAX_NUM_SEQS = 256
 """vllm/config.py SchedulerConfig (V0): ``max_num_seqs`` default."""
@@ -159,12 +162,12 @@ def activation_estimate(**kwargs: object) -> Estimate:
 # 0.05-0.35 GiB at TP 1 in V0 (0.6-0.8 logs); 2.07-2.10 GiB at TP 2 on H100 (0.19) and
 # 2.10 GiB at TP 8 on A100-40GB (0.7.1): NVLink parts; 0.25 GiB at TP 2 on RTX 4090
 # (0.7) and 0.36 GiB at TP 8 on L40S (0.6.6): PCIe parts without NVLink; 0.07 GiB on
-# each stage of PP 2 without TP. Beyond TP 2 we assume +0.07 GiB per further rank on
-# NVLink parts (a guess: the same sweep reports 2.21 GiB at TP 4).
+# each stage of PP 2 without TP. At TP 4 the 0.19 sweep measured 2.17-2.21 GiB and at TP 8
+# (A100, 0.7.1) 2.10 GiB: flat beyond TP 2, taken as 2.15 GiB.
 _NT_SINGLE = 0.25
 _NT_PP_STAGE = 0.07
 _NT_TP2 = 2.08
-_NT_PER_EXTRA_RANK = 0.07
+_NT_TP_WIDE = 2.15
 _NT_PCIE_TP = 0.30
 
 NVLINK_GPU_IDS = frozenset({"H100-80GB", "H200", "B200", "GH200", "H20", "A100-40GB", "A100-80GB", "MI300X"})
@@ -188,7 +191,7 @@ def non_torch_estimate(*, tensor_parallel_size: int, pipeline_parallel_size: int
     """``non_torch_bytes`` with its band; ``nvlink=None`` = unknown interconnect (A100: SXM or PCIe)."""
     tp = max(1, tensor_parallel_size)
     if tp > 1:
-        nv = _NT_TP2 + _NT_PER_EXTRA_RANK * (tp - 2)
+        nv = _NT_TP2 if tp == 2 else _NT_TP_WIDE
         if nvlink is None:
             gib, lo, hi = nv, _NT_PCIE_TP - 0.1, nv + 0.15
         elif nvlink:
