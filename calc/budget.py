@@ -208,7 +208,8 @@ def _memory_budget(model: ModelSpec, dep: Deployment, *, max_num_batched_tokens:
     else:
         profile_tokens, seqs = max_num_batched_tokens, max_num_seqs
     activation = _measured_or(m.activation_bytes, lambda: estimates.activation_estimate(
-        hidden_size=model.hidden_size, intermediate_size=model.intermediate_size, vocab_size=model.vocab_size,
+        hidden_size=model.hidden_size, intermediate_size=model.moe_intermediate_size or model.intermediate_size,
+        vocab_size=model.vocab_size,
         num_attention_heads=model.num_attention_heads, num_layers=model.num_layers,
         max_num_batched_tokens=profile_tokens, max_num_seqs=seqs,
         tensor_parallel_size=dep.tensor_parallel_size, dtype_bytes=elem, is_moe=model.is_moe,

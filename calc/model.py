@@ -99,6 +99,8 @@ class ModelSpec:
     quant: WeightQuant
     is_moe: bool
     num_experts_per_tok: int
+    moe_intermediate_size: int = 0
+    """Per-expert MLP width (``moe_intermediate_size``); 0 = ``intermediate_size`` is already per expert (Mixtral, gpt-oss)."""
     tie_word_embeddings: bool = False
     """The output projection shares the input embedding (stored once)."""
     vision_parameters: int = 0
@@ -453,5 +455,6 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         num_parameters=num_parameters if num_parameters else counted, num_expert_parameters=expert_params,
         quant=_quant(text), is_moe=expert_params > 0, num_experts_per_tok=experts_per_tok,
         vision_parameters=vision, checkpoint_bytes=checkpoint_bytes,
+        moe_intermediate_size=(_int(text, "moe_intermediate_size") or 0) if expert_params else 0,
         tie_word_embeddings=bool(text.get("tie_word_embeddings") or config.get("tie_word_embeddings")),
     )
