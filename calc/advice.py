@@ -307,7 +307,14 @@ def free_memory_ladder(*, free_bytes: int | None, total_bytes: int | None) -> li
 
 
 def recommend(s: Scenario, v: Verdict) -> list[Recommendation]:
-    """The ladder that fits this verdict, in the guide's order."""
+    """The ladder that fits this verdict, in the guide's order.
+
+    An estimated budget is a band: every what-if is planned at its pessimistic edge
+    (``budget_edge="low"``), so a fix counts only if vLLM starts whatever it measures.
+    """
+    if v.budget.has_band and s.deployment.budget_edge != "low":
+        s = replace(s, deployment=replace(s.deployment, budget_edge="low"))
+        v = plan(s.model, s.deployment)
     if v.status in (VerdictStatus.NO_MEMORY, VerdictStatus.AUTO_FIT_FAILED, VerdictStatus.WEIGHTS_EXCEED_GPU):
         return _weights_ladder(s, v)
     if not v.fits:

@@ -193,6 +193,11 @@ EN: dict[str, str] = {
     "widget.copy_link": "Copy link to this scenario", "widget.feasible": "Feasible settings", "widget.charts": "Charts",
     "widget.notes": "Notes", "widget.preset_note": "Example computed when the page was built; edit any field to recompute.",
     "widget.diagnosis": "Diagnosis of the pasted log", "widget.explain": "Explained in the guide",
+    # issue 9: the estimated budget as a band
+    "fig.available_band": "{value}, likely {low}–{high} GiB",
+    "verdict.borderline.title": "Borderline: it depends on what vLLM measures at start-up",
+    "verdict.borderline.summary": "One request of {max_model_len} tokens needs {needed} of KV cache. The estimate leaves {available} for it, likely between {low} and {high} GiB: inside that range vLLM may start or refuse. The advice below holds at the pessimistic end.",
+    "note.band": "The available KV memory is a range: each estimated term carries the error seen against public vLLM logs, and the fixes are checked at the range's pessimistic end.",
 }
 
 ES: dict[str, str] = {
@@ -371,6 +376,11 @@ ES: dict[str, str] = {
     "widget.copy_link": "Copiar el enlace a este escenario", "widget.feasible": "Configuraciones viables", "widget.charts": "Gráficos",
     "widget.notes": "Notas", "widget.preset_note": "Ejemplo calculado al generar la página; edite cualquier campo para recalcular.",
     "widget.diagnosis": "Diagnóstico del registro pegado", "widget.explain": "Explicado en la guía",
+    # issue 9: el presupuesto estimado como intervalo
+    "fig.available_band": "{value}; probablemente entre {low} y {high} GiB",
+    "verdict.borderline.title": "En el límite: depende de lo que vLLM mida al arrancar",
+    "verdict.borderline.summary": "Una petición de {max_model_len} tokens necesita {needed} de caché KV. La estimación deja {available} para ella, probablemente entre {low} y {high} GiB: dentro de ese intervalo vLLM puede arrancar o negarse. Los consejos siguientes valen también en el extremo pesimista.",
+    "note.band": "La memoria disponible para la caché KV es un intervalo: cada término estimado arrastra el error observado frente a registros públicos de vLLM, y las soluciones se comprueban en su extremo pesimista.",
 }
 
 ZH: dict[str, str] = {
@@ -549,6 +559,11 @@ ZH: dict[str, str] = {
     "widget.copy_link": "复制此场景的链接", "widget.feasible": "可行的设置", "widget.charts": "图表",
     "widget.notes": "说明", "widget.preset_note": "构建页面时计算的示例；修改任意字段即可重新计算。",
     "widget.diagnosis": "粘贴日志的诊断", "widget.explain": "指南中的说明",
+    # issue 9：估算的显存预算是一个区间
+    "fig.available_band": "{value}，很可能在 {low}–{high} GiB 之间",
+    "verdict.borderline.title": "临界：取决于 vLLM 启动时实测的数值",
+    "verdict.borderline.summary": "一个 {max_model_len} token 的请求需要 {needed} KV 缓存。估算留给它的是 {available}，很可能在 {low} 到 {high} GiB 之间：在这个区间内，vLLM 可能启动，也可能拒绝启动。下面的建议在最悲观的一端也成立。",
+    "note.band": "可用 KV 缓存显存是一个区间：每个估算项都带着与公开 vLLM 日志对比得到的误差，调整建议按区间最悲观的一端检验。",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}
