@@ -225,7 +225,8 @@ def _memory_budget(model: ModelSpec, dep: Deployment, *, max_num_batched_tokens:
         cudagraph = _measured_or(m.cudagraph_bytes, lambda: estimates.cudagraph_estimate(
             num_layers=model.num_layers // dep.pipeline_parallel_size, hidden_size=model.hidden_size,
             max_num_seqs=max_num_seqs, tensor_parallel_size=dep.tensor_parallel_size,
-            enforce_eager=dep.enforce_eager, dtype_bytes=elem, is_moe=model.is_moe), "cudagraph", estimated)
+            enforce_eager=dep.enforce_eager, dtype_bytes=elem, is_moe=model.is_moe,
+            max_num_batched_tokens=max_num_batched_tokens), "cudagraph", estimated)
     costs = (weights, activation, non_torch, cudagraph)
     requested = requested_bytes(total.bytes, util, ceil=rules.request_ceil)
     available = requested - sum(c.bytes for c in costs)

@@ -361,3 +361,22 @@ def test_exact_checkpoint_total_is_used() -> None:
     # meta-llama/Llama-3.1-8B-Instruct: model.safetensors.index.json metadata.total_size 16,060,522,496
     spec = catalog_model("meta-llama/Llama-3.1-8B-Instruct")
     assert spec.checkpoint_bytes == 16_060_522_496 == weight_bytes(spec)
+
+
+def test_graph_memory_by_release_eager_and_capture_sizes() -> None:
+    # #38284: subtracted before the KV sizing from 0.20.0 on; never in V0, never with --enforce-eager.
+    assert _h100_budget().cudagraph_bytes == 0                       # 0.19.0
+    gpu = find_gpu("H100-80GB")
+    spec = catalog_model("meta-llama/Llama-3.1-8B-Instruct")
+
+    def graphs(version: str, **kw: object) -> int:
+        dep = Deployment(gpu_id=gpu.id, gpu_name=gpu.name, gpu_memory_bytes=gpu.memory_bytes, rules=rules_for(version),
+                         max_model_len=8192, **kw)  # type: ignore[arg-type]
+        tokens, seqs = batch_defaults(dep)
+        return memory_budget(spec, dep, max_num_batched_tokens=tokens, max_num_seqs=seqs).cudagraph_bytes
+
+    assert graphs("0.20.0") == int(0.828 * GIB)  # (0.54 + 0.009 x 32) GiB, 51 sizes at 1024 sequences
+    assert graphs("0.20.0", enforce_eager=True) == 0
+    assert graphs("0.6.4") == 0
+    # the capture sizes stop at max_num_batched_tokens: 1, 2, 4, 8 ... 96 = 15 sizes at 100 tokens
+    assert cudagraph_capture_sizes(1024, 100) == [1, 2, 4] + list(range(8, 97, 8))
