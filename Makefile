@@ -9,7 +9,7 @@ PIP     := $(VENV)/bin/pip
 MKDOCS  := NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs
 HOST    ?= 127.0.0.1:8000
 
-.PHONY: all venv node_modules chromium web-assets site serve test test-core bench catalog clean
+.PHONY: all venv node_modules chromium cjk-fonts web-assets site serve lint test test-core bench catalog clean
 
 all: site
 
@@ -29,6 +29,15 @@ node_modules/.installed: package.json package-lock.json
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
+# A CJK font, so that Chinese pages render glyphs (not empty boxes) in the browser tests.
+cjk-fonts:
+	@fc-list :lang=zh 2>/dev/null | grep -q . || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk >/dev/null; }
+
+# Static checks: ruff (lint and import order) and mypy --strict on the core, zero findings.
+lint: venv
+	$(VENV)/bin/ruff check calc kvguide_macros tests scripts bench hooks.py
+	$(VENV)/bin/mypy
+
 # The core as a py3-none-any wheel and the self-hosted Pyodide runtime, into docs/assets/.
 web-assets: venv node_modules
 	$(PY) scripts/build_web_assets.py
@@ -40,10 +49,10 @@ serve: site
 	$(MKDOCS) serve --dev-addr $(HOST)
 
 # Every test: unit, property, vLLM's own cases, docs build, Pyodide under Node, real browser.
-test: venv node_modules chromium site
+test: venv node_modules chromium cjk-fonts lint site
 	$(PY) -m pytest
 
-test-core: venv
+test-core: venv lint
 	$(PY) -m pytest tests --ignore=tests/browser -q
 
 bench: venv site

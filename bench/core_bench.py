@@ -1,12 +1,19 @@
-"""Core speed: time per ``plan`` call, per ``log`` reading, per ``web.compute`` and the import time.
+"""Core speed: time per ``plan`` call, per ``log`` reading, per ``web.compute``, the import time and
+the strict docs build.
 
 Prints medians of many runs (these machines are noisy). Targets (issue 2):
-under 1 ms per ``plan`` call and under 50 ms to import in CPython.
-Run: ``.venv/bin/python bench/core_bench.py``.
+under 1 ms per ``plan`` call, under 50 ms to import in CPython, ``kvcalc log`` under a
+second on 5 MB of random bytes, and every parser under 50 ms on each 100,000-character
+adversarial string. The tests check only that these give the right answer; how fast they
+are is measured here (wall-clock limits in tests flake on a shared 2-core machine).
+Run: ``.venv/bin/python bench/core_bench.py [--no-site]``.
 """
 from __future__ import annotations
 
+import io
 import json
+import os
+import random
 import statistics
 import subprocess
 import sys
@@ -16,11 +23,18 @@ import zipfile
 from pathlib import Path
 
 from kvcalc import plan
+from kvcalc.cli import main as cli_main
 from kvcalc.diagnose import diagnose
+from kvcalc.errors import CalcError
 from kvcalc.inputs import scenario_from_inputs
+from kvcalc.limits import check_json_depth, python_literal_ok
 from kvcalc.logparse import parse_log
-from kvcalc.tables import sample_log
+from kvcalc.units import parse_human_int
+from kvcalc.versions import rules_for
 from kvcalc.web import compute
+
+#: The real vLLM log the guide's "paste your log" presets show (the site's file, not the wheel's).
+SAMPLE_LOG = Path(__file__).resolve().parents[1] / "kvguide_macros" / "data" / "sample.log"
 
 SCENARIOS = {
     "dense Qwen3-8B / RTX-4090 / 32K": {"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090", "max_model_len": "32k"},
@@ -61,7 +75,8 @@ def _import_ms(module: str, runs: int = 11) -> tuple[float, float]:
     return statistics.median(samples), max(samples)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    site = "--no-site" not in (sys.argv[1:] if argv is None else argv)
     print(f"python {sys.version.split()[0]}")
     for module in ("kvcalc", "kvcalc.web", "kvcalc.cli"):
         med, worst = _import_ms(module)
@@ -71,7 +86,7 @@ def main() -> None:
     print("\nplan() per call, uncached (median of 30 runs × 50 calls):")
     for name, inputs in SCENARIOS.items():
         s = scenario_from_inputs(inputs)
-        ms = _median_ms(lambda: uncached(s.model, s.deployment, gpu_name=s.gpu_name), runs=30, inner=50)
+        ms = _median_ms(lambda: uncached(s.model, s.deployment), runs=30, inner=50)
         print(f"  {name:36s} {ms:7.3f} ms (target < 1 ms)")
     print("\nweb.compute() per call, plan + advice + report (median of 15 runs):")
     for name, inputs in SCENARIOS.items():
@@ -83,12 +98,75 @@ def main() -> None:
 
         print(f"  {name:36s} {_median_ms(cold, runs=15):7.2f} ms with an empty plan cache, "
               f"{_median_ms(lambda: compute(req), runs=15):6.2f} ms repeated")
-    text = sample_log()
+    text = SAMPLE_LOG.read_text(encoding="utf-8")
     print("\nlog reading (median of 30 runs):")
     print(f"  parse_log(sample, {len(text):,} chars)          {_median_ms(lambda: parse_log(text), runs=30):7.2f} ms")
     print(f"  diagnose(sample) incl. recompute        {_median_ms(lambda: diagnose(text), runs=30):7.2f} ms")
     noise = Path("/dev/urandom").open("rb").read(5_000_000).decode("utf-8", errors="replace")
     print(f"  parse_log(5 MB random bytes)            {_median_ms(lambda: parse_log(noise), runs=5):7.1f} ms")
+    # The shapes that make backtracking regexes explode (tests/test_logparse.py, adversarial repetition).
+    rng = random.Random(7)
+    line = "GiB KV memory Free memory on device (" + "9" * 2000 + " " * 2000 + "x\n"
+    adversarial = "".join(line if rng.random() < 0.5 else "vllm serve --max-model-len " + "1" * 3000 + "\n"
+                          for _ in range(400))
+    print(f"  parse_log(adversarial, {len(adversarial):,} chars)   "
+          f"{_median_ms(lambda: parse_log(adversarial), runs=5):7.1f} ms")
+    # `kvcalc log FILE --json` end to end on 5 MiB of random bytes (tests/test_cli.py; target < 1 s).
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "noise.log"
+        path.write_bytes(random.Random(20260814).randbytes(5 * 1024 * 1024))
+        cli = lambda: cli_main(["log", str(path), "--json"], stdout=io.StringIO(), stderr=io.StringIO())  # noqa: E731
+        print(f"  kvcalc log <5 MiB random> --json        {_median_ms(cli, runs=5):7.1f} ms (target < 1000 ms)")
+    adversarial_parse()
+    if site:
+        print(f"\nmkdocs build --strict (3 languages)     {_site_build_s():7.2f} s (median of 3)")
+
+
+def _site_build_s(runs: int = 3) -> float:
+    """Wall-clock of the strict docs build, as tests/test_docs_site.py runs it (it used to assert < 15 s)."""
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    samples = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", tmp], cwd=root, env=env,
+                           check=True, capture_output=True)
+            samples.append(time.perf_counter() - t0)
+    return statistics.median(samples)
+
+
+N = 100_000
+ADVERSARIAL = {
+    "digits": "9" * N, "digit_dots": "1." * (N // 2), "rc": "0.1" + "rc" * (N // 2), "local": "0.1+" + "a." * (N // 2),
+    "word": "a" * N, "pairs": "a=" * (N // 2), "quotes": "a='" * (N // 3), "escaped_quotes": '"' + '\\"' * (N // 2),
+    "brackets": "[" * N, "signs": "-" * N, "gib": "Available KV cache memory: " + "1" * N,
+    "engine": "Initializing a V1 LLM engine (v" + "1." * (N // 2), "args": "non-default args: {'a': " + "-" * N + "1}",
+    "config_pairs": "Initializing a V1 LLM engine (v0.1) with config: " + "a" * N,
+}
+
+
+def adversarial_parse() -> None:
+    """Slowest parser per 100,000-character adversarial string (target < 50 ms each)."""
+    parsers = {
+        "parse_log": parse_log, "rules_for": rules_for, "parse_human_int": lambda t: parse_human_int(t, field="x"),
+        "check_json_depth": lambda t: check_json_depth(t, field="config"), "python_literal_ok": python_literal_ok,
+        "compute(log)": lambda t: compute(json.dumps({"action": "log", "log": t})),
+    }
+
+    def guarded(fn, text):
+        def run() -> None:
+            try:
+                fn(text)
+            except CalcError:
+                pass
+        return run
+
+    print("\nadversarial parse, 100,000 chars (median of 5 runs; target < 50 ms each):")
+    for name, text in ADVERSARIAL.items():
+        times = {p: _median_ms(guarded(fn, text), runs=5) for p, fn in parsers.items()}
+        slowest = max(times, key=times.__getitem__)
+        print(f"  {name:16s} slowest {slowest:18s} {times[slowest]:7.2f} ms")
 
 
 if __name__ == "__main__":

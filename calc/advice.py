@@ -186,7 +186,7 @@ def _enforce_eager(s: Scenario, v: Verdict) -> Recommendation | None:
     if dep.enforce_eager:
         return None
     measured = dep.measured.available_kv_bytes is not None
-    return Recommendation(code=RecCode.ENFORCE_EAGER, anchor="no-memory-for-cache-blocks",
+    return Recommendation(code=RecCode.ENFORCE_EAGER, anchor="cuda-graph-memory",
                           settings={"enforce_eager": True},
                           verdict=None if measured else _try(s, replace(dep, enforce_eager=True)), params={})
 
@@ -196,10 +196,16 @@ def _quantize_weights(s: Scenario) -> Recommendation | None:
     if s.model.quant.method != "none":
         return None
     q_model = replace(s.model, quant=WeightQuant(method="awq", bits=4, group_size=128))
-    measured = s.deployment.measured.available_kv_bytes is not None
-    return Recommendation(code=RecCode.QUANTIZE_WEIGHTS, anchor="no-memory-for-cache-blocks",
+    return Recommendation(code=RecCode.QUANTIZE_WEIGHTS, anchor="weights-and-hardware",
                           settings={"quantization": "awq"},
-                          verdict=None if measured else _try(replace(s, model=q_model), s.deployment), params={})
+                          verdict=None if _weights_measured(s) else _try(replace(s, model=q_model), s.deployment),
+                          params={})
+
+
+def _weights_measured(s: Scenario) -> bool:
+    """vLLM's own weight figure is given: a what-if that changes the weights cannot be computed."""
+    m = s.deployment.measured
+    return m.available_kv_bytes is not None or m.weights_bytes is not None
 
 
 def _add_gpus(s: Scenario) -> Recommendation | None:
@@ -208,9 +214,10 @@ def _add_gpus(s: Scenario) -> Recommendation | None:
     tp = dep.tensor_parallel_size * 2
     if s.model.num_attention_heads % tp or dep.measured.available_kv_bytes is not None:
         return None
-    return Recommendation(code=RecCode.ADD_GPUS, anchor="tensor-and-pipeline-parallel",
+    return Recommendation(code=RecCode.ADD_GPUS, anchor="weights-and-hardware",
                           settings={"tensor_parallel_size": tp},
-                          verdict=_try(s, replace(dep, tensor_parallel_size=tp)), params={"tp": tp})
+                          verdict=None if _weights_measured(s) else _try(s, replace(dep, tensor_parallel_size=tp)),
+                          params={"tp": tp})
 
 
 def _cpu_offload(s: Scenario, v: Verdict) -> Recommendation | None:
@@ -235,7 +242,7 @@ def _cpu_offload(s: Scenario, v: Verdict) -> Recommendation | None:
         else:
             lo = mid + 1
     total_gib = dep.cpu_offload_bytes // GiB + hi
-    return Recommendation(code=RecCode.CPU_OFFLOAD, anchor="cpu-offload", settings={"cpu_offload_gb": total_gib},
+    return Recommendation(code=RecCode.CPU_OFFLOAD, anchor="weights-and-hardware", settings={"cpu_offload_gb": total_gib},
                           verdict=best, params={"gib": total_gib})
 
 
@@ -280,7 +287,7 @@ def _larger_gpu(s: Scenario) -> Recommendation | None:
         trial = _try(s, replace(dep, gpu_id=gpu.id, gpu_name=gpu.name, gpu_memory_bytes=gpu.memory_bytes,
                                    gpu_memory_source=gpu.memory_source_kind))
         if trial is not None and trial.fits:
-            return Recommendation(code=RecCode.LARGER_GPU, anchor="no-memory-for-cache-blocks",
+            return Recommendation(code=RecCode.LARGER_GPU, anchor="weights-and-hardware",
                                   settings={"gpu": gpu.id}, verdict=trial, params={"gpu": gpu.id})
     return None
 

@@ -164,69 +164,91 @@ def memory_budget(model: ModelSpec, dep: Deployment, *, max_num_batched_tokens: 
                           max_num_seqs=max_num_seqs).at_edge(dep.budget_edge)
 
 
+def _given_budget(dep: Deployment, util: float) -> MemoryBudget | None:
+    """A fixed ``--kv-cache-memory-bytes`` or a measured "Available KV cache memory": nothing to estimate."""
+    if dep.kv_cache_memory_bytes is not None:
+        source, kv = BudgetSource.KV_CACHE_MEMORY_BYTES, dep.kv_cache_memory_bytes
+    elif dep.measured.available_kv_bytes is not None:
+        source, kv = BudgetSource.MEASURED, dep.measured.available_kv_bytes
+    else:
+        return None
+    return MemoryBudget(source=source, total_bytes=dep.gpu_memory_bytes, gpu_memory_utilization=util,
+                        requested_bytes=None, weights_bytes=0, activation_bytes=0, non_torch_bytes=0,
+                        cudagraph_bytes=0, estimated=(), available_kv_bytes=kv,
+                        available_kv_bytes_low=kv, available_kv_bytes_high=kv)
+
+
+def _weights_estimate(model: ModelSpec, dep: Deployment) -> estimates.Estimate:
+    """One GPU's loaded weights (an even TP × PP share) with their band.
+
+    vllm/model_executor/models/utils.py maybe_offload_to_cpu: up to ``--cpu-offload-gb``
+    stays on the host, at every edge of the band alike.
+    """
+    share = dep.tensor_parallel_size * dep.pipeline_parallel_size
+    whole = estimates.weights_estimate(weight_bytes(model), exact=bool(model.checkpoint_bytes),
+                                       mxfp4_expert_bytes=mxfp4_expert_bytes(model), hidden_size=model.hidden_size)
+    off = dep.cpu_offload_bytes
+    return estimates.Estimate(bytes=max(whole.bytes // share - off, 0), low_bytes=max(whole.low_bytes // share - off, 0),
+                              high_bytes=max(whole.high_bytes // share - off, 0))
+
+
+def _activation_estimate(model: ModelSpec, dep: Deployment, max_num_batched_tokens: int,
+                         max_num_seqs: int) -> estimates.Estimate:
+    """The profile run's peak: V1 runs ``max_num_batched_tokens``; V0 its own scheduler budget."""
+    v0 = dep.rules.v0_engine
+    if v0:
+        length = dep.max_model_len if dep.max_model_len and dep.max_model_len > 0 else model.derived_max_model_len
+        tokens = estimates.v0_profile_tokens(max_model_len=length, max_num_batched_tokens=dep.max_num_batched_tokens,
+                                             enable_chunked_prefill=dep.enable_chunked_prefill)
+        seqs = dep.max_num_seqs or estimates.V0_DEFAULT_MAX_NUM_SEQS
+    else:
+        tokens, seqs = max_num_batched_tokens, max_num_seqs
+    return estimates.activation_estimate(
+        hidden_size=model.hidden_size, intermediate_size=model.moe_intermediate_size or model.intermediate_size,
+        vocab_size=model.vocab_size, num_attention_heads=model.num_attention_heads, num_layers=model.num_layers,
+        max_num_batched_tokens=tokens, max_num_seqs=seqs, tensor_parallel_size=dep.tensor_parallel_size,
+        dtype_bytes=_ELEMENT_BYTES, is_moe=model.is_moe, num_experts_per_tok=model.num_experts_per_tok, v0_engine=v0)
+
+
+def _non_torch_estimate(dep: Deployment, total_bytes: int) -> estimates.Estimate:
+    # A100 comes as SXM (NVLink) and PCIe boards: its band spans both.
+    nvlink: bool | None = None if dep.gpu_id in ("A100-40GB", "A100-80GB") else (
+        dep.gpu_id in estimates.NVLINK_GPU_IDS if dep.gpu_id else None)
+    return estimates.non_torch_estimate(tensor_parallel_size=dep.tensor_parallel_size,
+                                        pipeline_parallel_size=dep.pipeline_parallel_size,
+                                        total_gpu_memory_bytes=total_bytes, nvlink=nvlink, v0_engine=dep.rules.v0_engine)
+
+
+def _cudagraph_estimate(model: ModelSpec, dep: Deployment, max_num_batched_tokens: int,
+                        max_num_seqs: int) -> estimates.Estimate:
+    return estimates.cudagraph_estimate(
+        num_layers=model.num_layers // dep.pipeline_parallel_size, hidden_size=model.hidden_size,
+        max_num_seqs=max_num_seqs, tensor_parallel_size=dep.tensor_parallel_size, enforce_eager=dep.enforce_eager,
+        dtype_bytes=_ELEMENT_BYTES, is_moe=model.is_moe, max_num_batched_tokens=max_num_batched_tokens)
+
+
 def _memory_budget(model: ModelSpec, dep: Deployment, *, max_num_batched_tokens: int, max_num_seqs: int) -> MemoryBudget:
     util = dep.effective_utilization
-    m = dep.measured
-    if dep.kv_cache_memory_bytes is not None:
-        kv = dep.kv_cache_memory_bytes
-        return MemoryBudget(source=BudgetSource.KV_CACHE_MEMORY_BYTES, total_bytes=dep.gpu_memory_bytes, gpu_memory_utilization=util,
-                            requested_bytes=None, weights_bytes=0, activation_bytes=0, non_torch_bytes=0,
-                            cudagraph_bytes=0, estimated=(), available_kv_bytes=kv,
-                            available_kv_bytes_low=kv, available_kv_bytes_high=kv)
-    if m.available_kv_bytes is not None:
-        kv = m.available_kv_bytes
-        return MemoryBudget(source=BudgetSource.MEASURED, total_bytes=dep.gpu_memory_bytes, gpu_memory_utilization=util,
-                            requested_bytes=None, weights_bytes=0, activation_bytes=0, non_torch_bytes=0,
-                            cudagraph_bytes=0, estimated=(), available_kv_bytes=kv,
-                            available_kv_bytes_low=kv, available_kv_bytes_high=kv)
+    given = _given_budget(dep, util)
+    if given is not None:
+        return given
     if dep.gpu_memory_bytes is None:
         raise CalcError("missing_gpu", "give a GPU (--gpu) or its memory (--gpu-memory-gib), or the measured --available-kv-gib",
                         field="gpu")
-    rules = dep.rules
-    v0 = rules.v0_engine
+    m, rules = dep.measured, dep.rules
     estimated: list[str] = []
     total = estimates.cuda_visible_total(dep.gpu_memory_bytes, dep.gpu_memory_source)
     if total.low_bytes != total.high_bytes:
         estimated.append("total")
-    share = dep.tensor_parallel_size * dep.pipeline_parallel_size
-
-    def weights_est() -> estimates.Estimate:
-        # vllm/model_executor/models/utils.py maybe_offload_to_cpu: up to --cpu-offload-gb stays on the host.
-        whole = estimates.weights_estimate(weight_bytes(model), exact=bool(model.checkpoint_bytes),
-                                           mxfp4_expert_bytes=mxfp4_expert_bytes(model), hidden_size=model.hidden_size)
-        off = dep.cpu_offload_bytes
-        return estimates.Estimate(bytes=max(whole.bytes // share - off, 0), low_bytes=max(whole.low_bytes // share - off, 0),
-                                  high_bytes=max(whole.high_bytes // share - off, 0))
-
-    weights = _measured_or(m.weights_bytes, weights_est, "weights", estimated)
-    elem = _ELEMENT_BYTES
-    if v0:
-        length = dep.max_model_len if dep.max_model_len and dep.max_model_len > 0 else model.derived_max_model_len
-        profile_tokens = estimates.v0_profile_tokens(max_model_len=length, max_num_batched_tokens=dep.max_num_batched_tokens,
-                                                     enable_chunked_prefill=dep.enable_chunked_prefill)
-        seqs = dep.max_num_seqs or estimates.V0_DEFAULT_MAX_NUM_SEQS
-    else:
-        profile_tokens, seqs = max_num_batched_tokens, max_num_seqs
-    activation = _measured_or(m.activation_bytes, lambda: estimates.activation_estimate(
-        hidden_size=model.hidden_size, intermediate_size=model.moe_intermediate_size or model.intermediate_size,
-        vocab_size=model.vocab_size,
-        num_attention_heads=model.num_attention_heads, num_layers=model.num_layers,
-        max_num_batched_tokens=profile_tokens, max_num_seqs=seqs,
-        tensor_parallel_size=dep.tensor_parallel_size, dtype_bytes=elem, is_moe=model.is_moe,
-        num_experts_per_tok=model.num_experts_per_tok, v0_engine=v0), "activation", estimated)
-    nvlink: bool | None = None if dep.gpu_id in ("A100-40GB", "A100-80GB") else (
-        dep.gpu_id in estimates.NVLINK_GPU_IDS if dep.gpu_id else None)
-    non_torch = _measured_or(m.non_torch_bytes, lambda: estimates.non_torch_estimate(
-        tensor_parallel_size=dep.tensor_parallel_size, pipeline_parallel_size=dep.pipeline_parallel_size,
-        total_gpu_memory_bytes=total.bytes, nvlink=nvlink, v0_engine=v0), "non_torch", estimated)
-    if v0 or not rules.subtract_cudagraphs or dep.enforce_eager:
+    weights = _measured_or(m.weights_bytes, lambda: _weights_estimate(model, dep), "weights", estimated)
+    activation = _measured_or(m.activation_bytes, lambda: _activation_estimate(
+        model, dep, max_num_batched_tokens, max_num_seqs), "activation", estimated)
+    non_torch = _measured_or(m.non_torch_bytes, lambda: _non_torch_estimate(dep, total.bytes), "non_torch", estimated)
+    if rules.v0_engine or not rules.subtract_cudagraphs or dep.enforce_eager:
         cudagraph = estimates.Estimate.exact(0)  # graphs come out of the KV budget only since 0.20.0 (#38284); eager captures none
     else:
-        cudagraph = _measured_or(m.cudagraph_bytes, lambda: estimates.cudagraph_estimate(
-            num_layers=model.num_layers // dep.pipeline_parallel_size, hidden_size=model.hidden_size,
-            max_num_seqs=max_num_seqs, tensor_parallel_size=dep.tensor_parallel_size,
-            enforce_eager=dep.enforce_eager, dtype_bytes=elem, is_moe=model.is_moe,
-            max_num_batched_tokens=max_num_batched_tokens), "cudagraph", estimated)
+        cudagraph = _measured_or(m.cudagraph_bytes, lambda: _cudagraph_estimate(
+            model, dep, max_num_batched_tokens, max_num_seqs), "cudagraph", estimated)
     costs = (weights, activation, non_torch, cudagraph)
     requested = requested_bytes(total.bytes, util, ceil=rules.request_ceil)
     available = requested - sum(c.bytes for c in costs)

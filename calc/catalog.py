@@ -9,23 +9,24 @@ Pyodide alike.
 
 from __future__ import annotations
 
-from .data_files import read_data
-
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
+from .data_files import read_data
+
 __all__ = [
     "CatalogGpu",
     "CatalogModel",
+    "NotFound",
     "find_gpu",
     "find_model",
     "gpus",
     "models",
+    "normalize_id",
 ]
 
 
@@ -110,64 +111,115 @@ def gpus() -> tuple[CatalogGpu, ...]:
     )
 
 
-def _suggest(wanted: str, choices: list[str]) -> str:
+class NotFound(LookupError):
+    """No catalog entry for an id: ``candidates`` are the entries a prefix fits (``ambiguous``)
+    or up to three close spellings ("did you mean")."""
+
+    def __init__(self, message: str, *, candidates: tuple[str, ...] = (), ambiguous: bool = False) -> None:
+        super().__init__(message)
+        self.candidates = candidates
+        self.ambiguous = ambiguous
+
+
+def normalize_id(text: str) -> str:
+    """Case- and punctuation-insensitive form of an id: letters and digits only, casefolded."""
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+def _tokens(text: str) -> list[str]:
+    """The letter-and-digit runs of an id: ``H100-80GB`` → ``["h100", "80gb"]``."""
+    out, cur = [], []
+    for ch in text.casefold():
+        if ch.isalnum():
+            cur.append(ch)
+        elif cur:
+            out.append("".join(cur))
+            cur = []
+    if cur:
+        out.append("".join(cur))
+    return out
+
+
+def _token_prefixes(text: str) -> set[str]:
+    """Every concatenation of the first k whole tokens (k ≥ 1): the prefixes a reader may type."""
+    tokens = _tokens(text)
+    return {"".join(tokens[:k]) for k in range(1, len(tokens) + 1)}
+
+
+_MIN_PREFIX = 3
+
+
+def _match(kind: str, wanted: str, entries: list[tuple[str, tuple[str, ...]]]) -> str:
+    """The id ``wanted`` names, by the catalog's one matching rule (README, "Ids").
+
+    1. exact: the normalized text equals one entry's normalized id or alias (GPU: the full
+       product name, with or without the vendor; model: the name after the ``/``);
+    2. prefix: it has at least 3 characters and equals whole leading tokens of exactly one
+       entry's id or alias (``llama-3.1-8b`` → ``meta-llama/Llama-3.1-8B-Instruct``);
+    3. several entries fit → ``NotFound(ambiguous=True)`` listing them; none → ``NotFound``
+       with up to three close spellings (difflib).
+    """
+    key = normalize_id(wanted)
+    if key:
+        exact = [entry_id for entry_id, aliases in entries
+                 if any(normalize_id(a) == key for a in (entry_id, *aliases))]
+        if len(exact) == 1:
+            return exact[0]
+        if len(exact) > 1:
+            raise NotFound(f"{kind} {wanted!r} is ambiguous; choose one of {', '.join(exact)}",
+                           candidates=tuple(exact), ambiguous=True)
+    if len(key) >= _MIN_PREFIX:
+        fits = [entry_id for entry_id, aliases in entries
+                if any(key in _token_prefixes(a) for a in (entry_id, *aliases))]
+        if len(fits) == 1:
+            return fits[0]
+        if len(fits) > 1:
+            raise NotFound(f"{kind} {wanted!r} is ambiguous; choose one of {', '.join(fits)}",
+                           candidates=tuple(fits), ambiguous=True)
     import difflib  # only on a miss: keeps the import of the package fast
 
-    close = difflib.get_close_matches(wanted, choices, n=3, cutoff=0.5)
-    return f"; did you mean {', '.join(close)}?" if close else ""
+    by_key: dict[str, str] = {}
+    for entry_id, aliases in entries:
+        for name in (entry_id, *aliases):
+            by_key.setdefault(normalize_id(name), entry_id)
+    close = difflib.get_close_matches(key, list(by_key), n=6, cutoff=0.5) if key else []
+    suggestions = tuple(dict.fromkeys(by_key[c] for c in close))[:3]
+    hint = f"; did you mean {', '.join(suggestions)}?" if suggestions else ""
+    raise NotFound(f"{kind} {wanted!r} is not in the catalog{hint}", candidates=suggestions)
+
+
+@lru_cache(maxsize=1)
+def _model_entries() -> list[tuple[str, tuple[str, ...]]]:
+    return [(m.id, (m.id.rpartition("/")[2],)) for m in models()]
+
+
+@lru_cache(maxsize=1)
+def _gpu_entries() -> list[tuple[str, tuple[str, ...]]]:
+    out = []
+    for g in gpus():
+        bare = g.name
+        for vendor in ("NVIDIA ", "AMD ", "Tesla "):
+            bare = bare.removeprefix(vendor)
+        out.append((g.id, (g.name, bare)))
+    return out
 
 
 def find_model(model_id: str) -> CatalogModel:
-    """The catalog model with this Hugging Face id (case-insensitive).
+    """The catalog model this id names (see :func:`_match` for the rule).
 
-    Raises LookupError naming close matches when there is none.
+    ``Qwen/Qwen3-8B``, ``qwen/qwen3_8b`` and ``Qwen3-8B`` all name Qwen/Qwen3-8B.
+    Raises :class:`NotFound` (a LookupError) with the candidates or close matches.
     """
-    wanted = model_id.strip().lower()
-    for model in models():
-        if model.id.lower() == wanted:
-            return model
-    ids = [m.id for m in models()]
-    by_lower = {i.lower(): i for i in ids}
-    import difflib  # only on a miss
-
-    close = difflib.get_close_matches(wanted, list(by_lower), n=3, cutoff=0.5)
-    hint = f"; did you mean {', '.join(by_lower[c] for c in close)}?" if close else ""
-    raise LookupError(f"model {model_id!r} is not in the catalog{hint}")
-
-
-_SEPARATORS = re.compile(r"[\s_\-]+")
-_MEMORY_SUFFIX = re.compile(r"\d+gb")
-
-
-def _gpu_key(text: str) -> str:
-    """Spelling-insensitive key: ``"rtx 4090"``, ``"RTX_4090"``, ``"rtx-4090"`` match."""
-    return _SEPARATORS.sub("", text.strip().lower())
+    wanted = _match("model", model_id.strip(), _model_entries())
+    return next(m for m in models() if m.id == wanted)
 
 
 def find_gpu(gpu_id: str) -> CatalogGpu:
-    """The catalog GPU with this id, ignoring case, spaces, ``_`` and ``-``.
+    """The catalog GPU this id names (see :func:`_match` for the rule).
 
-    A bare name that is unique among the ids (``"h100"`` -> ``H100-80GB``) also
-    matches. Raises LookupError naming close matches when there is none.
+    ``RTX-4090``, ``rtx 4090`` and ``NVIDIA GeForce RTX 4090`` name RTX-4090; ``h100``
+    fits both H100-80GB and H100-NVL and is refused listing them; ``h`` or ``H1`` name
+    nothing (too short, not a whole token). Raises :class:`NotFound` (a LookupError).
     """
-    key = _gpu_key(gpu_id)
-    catalog = gpus()
-    for gpu in catalog:
-        if _gpu_key(gpu.id) == key:
-            return gpu
-    for gpu in catalog:
-        if _gpu_key(gpu.name) == key or _gpu_key(gpu.name.removeprefix("NVIDIA ").removeprefix("AMD ")) == key:
-            return gpu
-    prefixed = [gpu for gpu in catalog if key and _gpu_key(gpu.id).startswith(key)]
-    if len(prefixed) == 1:
-        return prefixed[0]
-    # "h100" means the plain memory variant (H100-80GB), not H100-NVL.
-    sized = [g for g in prefixed if _MEMORY_SUFFIX.fullmatch(_gpu_key(g.id)[len(key):])]
-    if len(sized) == 1:
-        return sized[0]
-    if len(prefixed) > 1:
-        raise LookupError(
-            f"GPU {gpu_id!r} is ambiguous; choose one of {', '.join(g.id for g in prefixed)}"
-        )
-    hint = _suggest(gpu_id.strip().upper(), [g.id for g in catalog])
-    raise LookupError(f"GPU {gpu_id!r} is not in the catalog{hint}")
+    wanted = _match("GPU", gpu_id.strip(), _gpu_entries())
+    return next(g for g in gpus() if g.id == wanted)

@@ -1,21 +1,36 @@
-"""``kvcalc plan`` and ``kvcalc log``: exit 0 fits, 1 does not fit, 2 bad input.
+"""``kvcalc plan``, ``kvcalc log``, ``kvcalc models``, ``kvcalc gpus``: exit 0 fits, 1 does not fit, 2 bad input.
 
 Flag names mirror vLLM's engine arguments. The core never prints; this module
 is the only place that writes to stdout/stderr.
+
+Reads are bounded and regular: ``--config`` and the log are regular files or
+standard input (``-``); a device, FIFO or folder is refused after ``os.stat``,
+before it is opened (and it is opened with ``O_NONBLOCK``, so a FIFO swapped in
+meanwhile cannot block); at most limit + 1 bytes are read. A log longer than
+5 MB keeps its last 5 MB, and says so on stderr. Standard input is decoded with
+``errors="replace"``; everything written is valid UTF-8 (``limits.clean_text``)
+and JSON output is strict (``allow_nan=False``).
 """
 from __future__ import annotations
 
 import argparse
-import json
+import os
+import stat
 import sys
-from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn, TextIO
 
+from . import catalog
 from .analysis import analyze
 from .errors import CalcError
 from .inputs import scenario_from_inputs
 from .kv_spec import KV_CACHE_DTYPES
-from .report import build_report, error_message, recommendation_dict, result_dict
+from .limits import MAX_CONFIG_BYTES, MAX_LOG_BYTES, clean_text, shorten, strict_json
+from .report import build_log_report, build_report, recommendation_dict, result_dict
+from .strings import t
+from .web import localized_error
+
+if TYPE_CHECKING:
+    from .diagnose import Diagnosis
 
 __all__ = ["main", "entry"]
 
@@ -46,7 +61,7 @@ def _parser() -> argparse.ArgumentParser:
                  "--num-gpu-blocks-override", "--vllm-version", "--available-kv-bytes", "--available-kv-gib",
                  "--weights-gib", "--activation-gib", "--non-torch-gib", "--cudagraph-gib"):
         pl.add_argument(flag)
-    pl.add_argument("--kv-cache-dtype", choices=KV_CACHE_DTYPES)
+    pl.add_argument("--kv-cache-dtype", choices=KV_CACHE_DTYPES[:-2] + ("fp8_inc", "fp8_ds_mla"))
     pl.add_argument("--disable-hybrid-kv-cache-manager", action="store_true")
     pl.add_argument("--no-async-scheduling", action="store_true")
     pl.add_argument("--enforce-eager", action="store_true")
@@ -56,21 +71,120 @@ def _parser() -> argparse.ArgumentParser:
     lg.add_argument("path", nargs="?", default="-", help="log file, or - for standard input")
     lg.add_argument("--lang", default="en", choices=("en", "es", "zh"))
     lg.add_argument("--json", action="store_true")
+    lm = lg.add_mutually_exclusive_group()
+    lm.add_argument("--model", help="the model the log serves, when the log does not name it")
+    lm.add_argument("--config", help="its config.json, when the model is not in the catalog")
+    lg.add_argument("--gpu", help="catalog GPU id, when the log does not name it")
+    for name, what in (("models", "list the catalog's models"), ("gpus", "list the catalog's GPUs")):
+        c = sub.add_parser(name, help=what)
+        c.add_argument("--json", action="store_true", help="print one JSON array")
     return p
 
 
-def _read_config(path: str) -> str:
-    p = Path(path)
-    if p.is_dir():
-        p = p / "config.json"
+_STDIN_CAP_BYTES = 64 * MAX_LOG_BYTES  # a stream longer than this is refused, not read for ever
+_CHUNK = 1 << 20
+
+
+def _not_regular(path: str, field: str) -> CalcError:
+    return CalcError("not_a_regular_file", f"{shorten(path)} is not a regular file (a device, a FIFO or a folder); "
+                     "give a file, or - for standard input", field=field, value=shorten(path))
+
+
+def _open_regular(path: str, field: str) -> tuple[int, int]:
+    """``(fd, size)`` of a regular file: checked with ``os.stat`` before opening (a device or
+    FIFO is never opened), opened non-blocking, and checked again on the open descriptor."""
+    unreadable = "config_unreadable" if field == "config" else "log_unreadable"
     try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise CalcError("config_not_json", f"{p} is not UTF-8 text", field="config", line=1, column=1) from None
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            raise _not_regular(path, field)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
-        raise CalcError("config_unreadable", f"cannot read {p}: {exc.strerror or exc}", field="config", value=str(p)) from None
+        raise CalcError(unreadable, f"cannot read {shorten(path)}: {exc.strerror or exc}", field=field,
+                        value=shorten(path)) from None
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):  # swapped for something else between stat and open
+        os.close(fd)
+        raise _not_regular(path, field)
+    return fd, st.st_size
+
+
+def _read_fd(fd: int, limit: int) -> bytes:
+    parts, total = [], 0
+    while total < limit:
+        chunk = os.read(fd, min(_CHUNK, limit - total))
+        if not chunk:
+            break
+        parts.append(chunk)
+        total += len(chunk)
+    return b"".join(parts)
+
+
+def _read_file(path: str, *, limit: int, field: str, keep_tail: bool) -> tuple[bytes, bool]:
+    """At most ``limit`` bytes of a regular file, plus whether it was longer: the head plus one byte
+    (to detect the excess), or, with ``keep_tail``, the last ``limit`` bytes."""
+    fd, size = _open_regular(path, field)
+    try:
+        if keep_tail and size > limit:
+            os.lseek(fd, size - limit, os.SEEK_SET)
+            return _read_fd(fd, limit), True
+        data = _read_fd(fd, limit + 1)
+        return data[:limit], len(data) > limit
+    finally:
+        os.close(fd)
+
+
+def _read_stdin(stdin: TextIO, *, limit: int, field: str) -> tuple[str, bool]:
+    """Standard input: a pipe, a terminal or a redirected regular file (a redirected device is refused).
+    Keeps the last ``limit`` characters of a stream (bounded memory); refuses one over 320 MB."""
+    buffer: BinaryIO | None = getattr(stdin, "buffer", None)
+    try:
+        fd = stdin.fileno()
+    except (AttributeError, OSError, ValueError):
+        fd = None
+    if fd is not None:
+        mode = os.fstat(fd).st_mode
+        if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or os.isatty(fd)):
+            raise _not_regular("standard input", field)
+    reader = buffer.read if buffer is not None else stdin.read
+    kept: list[bytes | str] = []
+    kept_len = total = 0
+    truncated = False
+    while True:
+        chunk = reader(_CHUNK)
+        if not chunk:
+            break
+        total += len(chunk)
+        if total > _STDIN_CAP_BYTES:
+            raise CalcError("log_too_large", f"standard input is longer than {_STDIN_CAP_BYTES} bytes",
+                            field=field, limit=_STDIN_CAP_BYTES)
+        kept.append(chunk)
+        kept_len += len(chunk)
+        while kept_len - len(kept[0]) >= limit + 1:  # drop whole chunks that lie before the tail
+            kept_len -= len(kept.pop(0))
+            truncated = True
+    joined = b"".join(kept) if buffer is not None else "".join(kept)  # type: ignore[arg-type]
+    if len(joined) > limit:
+        joined, truncated = joined[-limit:], True
+    text = joined.decode("utf-8", errors="replace") if isinstance(joined, bytes) else joined
+    return text, truncated
+
+
+def _read_config(path: str, stdin: TextIO) -> str:
+    if path == "-":
+        text, over = _read_stdin(stdin, limit=MAX_CONFIG_BYTES, field="config")
+    else:
+        if os.path.isdir(path):
+            path = os.path.join(path, "config.json")
+        data, over = _read_file(path, limit=MAX_CONFIG_BYTES, field="config", keep_tail=False)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise CalcError("config_not_json", f"{shorten(path)} is not UTF-8 text", field="config", line=1, column=1) from None
+    if over:
+        raise CalcError("config_too_large", "config.json is larger than 2 MB; paste only config.json", field="config")
     if not text.strip():
-        raise CalcError("config_not_json", f"{p} is empty", field="config", line=1, column=1)
+        raise CalcError("config_not_json", f"{shorten(path)} is empty", field="config", line=1, column=1)
     return text
 
 
@@ -80,9 +194,12 @@ def _table(rows: list[tuple[str, str]]) -> str:
 
 
 def _text_report(report: dict[str, Any]) -> str:
+    """The view model as plain text: verdict, figures, vLLM's lines, the fixes with their commands."""
     out = [report["verdict"]["title"], report["verdict"]["summary"], ""]
-    out.append(_table([(f["label"], str(f["value"])) for f in report["figures"]]))
-    out += ["", "vLLM:"] + [f"  {line}" for line in report["vllm_lines"]]
+    if report["figures"]:
+        out.append(_table([(f["label"], str(f["value"])) for f in report["figures"]]))
+    if report["vllm_lines"]:
+        out += ["", "vLLM:"] + [f"  {line}" for line in report["vllm_lines"]]
     if report["recommendations"]:
         out.append("")
         for i, r in enumerate(report["recommendations"], 1):
@@ -90,60 +207,115 @@ def _text_report(report: dict[str, Any]) -> str:
             out.append(f"   {r['detail']}")
             for fig in r["figures"]:
                 out.append(f"   {fig['value']}")
+            out.append(f"   (#{r['anchor']})")
             out.append("   " + r["serve_command"].replace("\n", "\n   "))
-    out += ["", report["serve_command"], ""] + [f"* {n}" for n in report["notes"]]
+    if report["serve_command"]:
+        out += ["", report["serve_command_label"] + ":", report["serve_command"]]
+    out += [""] + [f"* {n}" for n in report["notes"]]
     return "\n".join(out)
 
 
-def _plan(args: argparse.Namespace, out: TextIO) -> int:
-    keys = ("model", "gpu", "gpu_memory_gib", "tensor_parallel_size", "pipeline_parallel_size", "max_model_len",
+_PLAN_KEYS = ("model", "gpu", "gpu_memory_gib", "tensor_parallel_size", "pipeline_parallel_size", "max_model_len",
             "max_num_seqs", "max_num_batched_tokens", "kv_cache_dtype", "gpu_memory_utilization",
             "kv_cache_memory_bytes", "block_size", "num_gpu_blocks_override", "vllm_version", "available_kv_bytes",
             "available_kv_gib", "weights_gib", "activation_gib", "non_torch_gib", "cudagraph_gib")
-    inputs: dict[str, object] = {k: getattr(args, k) for k in keys if getattr(args, k) is not None}
-    if args.config:
-        inputs["config"] = _read_config(args.config)
+
+
+def _form(args: argparse.Namespace, stdin: TextIO) -> dict[str, object]:
+    """The flags given, as the form's inputs (snake_case, as the calculator's URL names them)."""
+    inputs: dict[str, object] = {k: getattr(args, k) for k in _PLAN_KEYS if getattr(args, k, None) is not None}
+    if getattr(args, "config", None):
+        inputs["config"] = _read_config(args.config, stdin)
     for flag in ("disable_hybrid_kv_cache_manager", "no_async_scheduling", "enforce_eager"):
-        if getattr(args, flag):
+        if getattr(args, flag, False):
             inputs[flag] = True
-    a = analyze(scenario_from_inputs(inputs))
+    return inputs
+
+
+def _plan(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    a = analyze(scenario_from_inputs(_form(args, stdin)))
     if args.json:
-        out.write(json.dumps(result_dict(a), ensure_ascii=False) + "\n")
+        out.write(_json(result_dict(a)) + "\n")
     else:
-        out.write(_text_report(build_report(args.lang, a)) + "\n")
+        out.write(clean_text(_text_report(build_report(args.lang, a))) + "\n")
     return 0 if a.verdict.fits else 1
 
 
-def _log(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+def _json(obj: object) -> str:
+    try:
+        return strict_json(obj)
+    except ValueError:
+        raise CalcError("unrepresentable", "the result holds a non-finite number", field=None) from None
+
+
+def _log(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO) -> int:
     from .diagnose import diagnose  # only `kvcalc log` needs the log reader
 
     if args.path == "-":
-        text = stdin.read()
+        text, truncated = _read_stdin(stdin, limit=MAX_LOG_BYTES, field="log")
     else:
-        try:
-            raw = Path(args.path).read_bytes()
-        except OSError as exc:
-            raise CalcError("log_unreadable", f"cannot read {args.path}: {exc.strerror or exc}", field="log",
-                            value=args.path) from None
-        text = raw.decode("utf-8", errors="replace")
-    d = diagnose(text)
-    recs = [recommendation_dict(r) for r in d.recommendations]
+        data, truncated = _read_file(args.path, limit=MAX_LOG_BYTES, field="log", keep_tail=True)
+        text = data.decode("utf-8", errors="replace")
+    if truncated:
+        cut = text.find("\n", 0, 4096)  # the kept part starts mid-line: from the next line on
+        text = text[cut + 1:] if cut >= 0 else text
+        err.write(f"kvcalc: note: {t(args.lang, 'note.log_truncated')}\n")
+    d = diagnose(text, _form(args, stdin))
     payload = {"diagnosis": d.reading.diagnosis, "facts": dict(d.reading.facts), "inputs": d.inputs,
-               "recommendations": recs,
+               "recommendations": [recommendation_dict(r) for r in d.recommendations],
                "plan": result_dict(d.analysis) if d.analysis is not None else None}
     if args.json:
-        out.write(json.dumps(payload, ensure_ascii=False) + "\n")
+        out.write(_json(payload) + "\n")
     else:
-        lines = [f"diagnosis: {d.reading.diagnosis}"]
-        lines.append(_table([(k, str(v)) for k, v in d.reading.facts.items()]) if d.reading.facts else "  (no facts found)")
-        if d.analysis is not None:
-            lines += ["", "recomputed:"] + [f"  {x}" for x in d.analysis.verdict.vllm_lines]
-        elif d.replan_error is not None:
-            lines += ["", f"not recomputed: {error_message(args.lang, d.replan_error)}"]
-        for i, r in enumerate(recs, 1):
-            lines.append(f"{i}. {r['code']} {r['settings']} (see #{r['anchor']})")
-        out.write("\n".join(lines) + "\n")
+        out.write(clean_text(_log_text(args.lang, d)) + "\n")
     return 1 if d.reading.diagnosis in _FAILED_DIAGNOSES else 0
+
+
+def _fact_text(key: str, value: object) -> str:
+    """A fact with its unit, as the key names it (``available_kv_gib`` → ``5.1 GiB``)."""
+    for suffix, unit in (("_gib", "GiB"), ("_mib", "MiB")):
+        if key.endswith(suffix):
+            return f"{value} {unit}"
+    return str(value)
+
+
+def _log_text(lang: str, d: Diagnosis) -> str:
+    """``kvcalc log``: the diagnosis in words, the facts with units, then the recomputed plan or what the log alone answers."""
+    lines = [f"{t(lang, 'cli.log.diagnosis')}: {t(lang, f'diag.{d.reading.diagnosis}')}", ""]
+    if d.reading.facts:
+        lines += [t(lang, "cli.log.facts") + ":", _table([(k, _fact_text(k, v)) for k, v in d.reading.facts.items()])]
+    else:
+        lines.append(t(lang, "cli.log.no_facts"))
+    report = build_report(lang, d.analysis) if d.analysis is not None else build_log_report(lang, d)
+    if report is not None:
+        lines += ["", _text_report(report)]
+    if d.analysis is None and d.replan_error is not None:
+        lines += ["", f"{t(lang, 'cli.log.not_recomputed')}: {localized_error(lang, d.replan_error)['message']}"]
+    return "\n".join(lines)
+
+
+def _catalog(args: argparse.Namespace, out: TextIO) -> int:
+    """``kvcalc models`` / ``kvcalc gpus``: the ids ``--model`` and ``--gpu`` accept."""
+    if args.command == "models":
+        rows = [{"id": m.id, "family": m.family, "num_parameters": m.num_parameters} for m in catalog.models()]
+        head = ("id", "family", "parameters")
+        cells = [(r["id"], r["family"], f"{r['num_parameters'] / 1e9:.1f}B" if r["num_parameters"] else "-") for r in rows]
+    else:
+        rows = [{"id": g.id, "name": g.name, "vendor": g.vendor, "segment": g.segment, "memory_bytes": g.memory_bytes}
+                for g in catalog.gpus()]
+        head = ("id", "name", "memory")
+        cells = [(r["id"], r["name"], f"{r['memory_bytes'] / (1 << 30):.2f} GiB") for r in rows]
+    if args.json:
+        out.write(_json(rows) + "\n")
+        return 0
+    widths = [max(len(str(c[i])) for c in (head, *cells)) for i in range(len(head))]
+    for row in (head, *cells):
+        out.write("  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip() + "\n")
+    return 0
+
+
+def _one_line(text: str) -> str:
+    return clean_text(" ".join(text.split()))
 
 
 def main(argv: list[str] | None = None, *, stdout: TextIO | None = None, stderr: TextIO | None = None,
@@ -154,18 +326,30 @@ def main(argv: list[str] | None = None, *, stdout: TextIO | None = None, stderr:
         args = _parser().parse_args(argv)
         lang = getattr(args, "lang", "en")
         if args.command == "plan":
-            return _plan(args, out)
-        return _log(args, out, inp)
+            return _plan(args, out, inp)
+        if args.command in ("models", "gpus"):
+            return _catalog(args, out)
+        return _log(args, out, err, inp)
     except _UsageError as exc:
-        err.write(f"kvcalc: error: {exc}\n")
+        err.write(f"kvcalc: error: {_one_line(str(exc))}\n")
         return 2
     except CalcError as exc:
-        err.write(f"kvcalc: error: {error_message(lang, exc)}\n")
+        err.write(f"kvcalc: error: {_one_line(str(localized_error(lang, exc)['message']))}\n")
         return 2
     except RecursionError:
         err.write("kvcalc: error: input nested too deeply\n")
         return 2
+    except MemoryError:
+        err.write("kvcalc: error: out of memory reading the input\n")
+        return 2
 
 
 def entry() -> None:
-    raise SystemExit(main())
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:  # `kvcalc gpus | head -1`
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        code = 0
+    raise SystemExit(code)

@@ -14,8 +14,9 @@ from . import catalog
 from .deployment import Deployment, Measured
 from .errors import CalcError
 from .kv_spec import KV_CACHE_DTYPES
+from .limits import MAX_BYTES, MAX_CONFIG_BYTES, MAX_GIB, MAX_ID_CHARS, MAX_LEN, check_json_depth, shorten
 from .model import ModelSpec, normalize_config
-from .units import gib_to_bytes, parse_float, parse_human_int, parse_int, parse_max_model_len
+from .units import gib_to_bytes, parse_float, parse_int, parse_max_model_len
 from .versions import rules_for
 
 __all__ = ["INPUT_KEYS", "Scenario", "scenario_from_inputs", "canonical_query", "parse_bool", "BLOCK_SIZES"]
@@ -31,8 +32,7 @@ INPUT_KEYS = (
 BLOCK_SIZES = (1, 8, 16, 32, 64, 128, 256)  # vllm/config/cache.py BlockSize
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
-_MAX_CONFIG_CHARS = 2_000_000
-_MAX_GIB = 1_048_576.0  # 1 PiB: far above any GPU, far below float overflow
+_MAX_LABEL_CHARS = 256  # a pasted config's _name_or_path, as shown in reports and commands
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -65,18 +65,21 @@ def _model(inputs: Mapping[str, object]) -> tuple[ModelSpec, str]:
     if _present(inputs, "config"):
         raw = inputs["config"]
         if isinstance(raw, str):
-            if len(raw) > _MAX_CONFIG_CHARS:
+            if len(raw) > MAX_CONFIG_BYTES:
                 raise CalcError("config_too_large", "config.json is larger than 2 MB; paste only config.json", field="config")
+            check_json_depth(raw, field="config")  # before json.loads: deep nesting kills Pyodide's stack
             try:
                 raw = json.loads(raw)
-            except RecursionError:
-                raise CalcError("config_not_json", "config.json is nested too deeply", field="config", line=1, column=1) from None
             except json.JSONDecodeError as exc:
                 raise CalcError("config_not_json", f"config.json is not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}",
                                 field="config", line=exc.lineno, column=exc.colno) from None
+            except (ValueError, RecursionError):  # an integer of more than 4300 digits
+                raise CalcError("config_not_json", "config.json holds a number too long to read", field="config",
+                                line=1, column=1) from None
         if not isinstance(raw, Mapping):
             raise CalcError("config_not_object", "config.json must be a JSON object", field="config")
-        name = str(raw.get("_name_or_path") or "").strip() or "<your-model>"
+        name_raw = raw.get("_name_or_path")
+        name = (name_raw.strip() if isinstance(name_raw, str) else "")[:_MAX_LABEL_CHARS] or "<your-model>"
         return normalize_config(raw, model_id=name), name
     if _present(inputs, "model"):
         entry = _lookup(catalog.find_model, inputs, "model")
@@ -86,26 +89,32 @@ def _model(inputs: Mapping[str, object]) -> tuple[ModelSpec, str]:
 
 
 def _lookup(find, inputs: Mapping[str, object], key: str):
-    """A catalog entry by id; a miss becomes ``unknown_<key>`` with the catalog's close matches."""
-    value = str(inputs[key]).strip()
+    """A catalog entry by id; a miss becomes ``unknown_<key>`` (with up to three suggestions) or
+    ``ambiguous_<key>`` (with the candidates), both listed in ``params["suggestions"]``."""
+    raw = inputs[key]
+    value = raw.strip() if isinstance(raw, str) else ""
+    if not value or len(value) > MAX_ID_CHARS:
+        raise CalcError(f"unknown_{key}", f"unknown {key} {shorten(raw)!r}", field=key, value=shorten(raw), suggestions=[])
     try:
         return find(value)
-    except LookupError as exc:
-        hint = exc.args[0] if exc.args else ""
-        raise CalcError(f"unknown_{key}", f"unknown {key} {value!r}; {hint}".rstrip("; "), field=key, value=value) from None
+    except catalog.NotFound as exc:
+        code = f"ambiguous_{key}" if exc.ambiguous else f"unknown_{key}"
+        raise CalcError(code, str(exc), field=key, value=shorten(value), suggestions=list(exc.candidates),
+                        choices=", ".join(exc.candidates)) from None
 
 
 def _gib(inputs: Mapping[str, object], key: str) -> int | None:
     if not _present(inputs, key):
         return None
-    return gib_to_bytes(parse_float(inputs[key], field=key, minimum=0.0, maximum=_MAX_GIB))
+    return gib_to_bytes(parse_float(inputs[key], field=key, minimum=0.0, maximum=float(MAX_GIB)))
 
 
 def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
     """Validate raw inputs; missing ones mean vLLM's defaults."""
     unknown = [k for k in inputs if k not in INPUT_KEYS and k not in ("lang",)]
     if unknown:
-        raise CalcError("unknown_input", f"unknown input {unknown[0]!r}", field=unknown[0], value=unknown[0])
+        name = shorten(unknown[0])
+        raise CalcError("unknown_input", f"unknown input {name!r}", field=name, value=name)
     model, label = _model(inputs)
     gpu_name = gpu_id = None
     gpu_bytes = None
@@ -127,8 +136,10 @@ def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
         raise CalcError("out_of_range", f"pipeline_parallel_size {pp} is larger than the model's {model.num_layers} layers",
                         field="pipeline_parallel_size", value=pp, maximum=model.num_layers, minimum=1)
     max_len = parse_max_model_len(inputs["max_model_len"]) if _present(inputs, "max_model_len") else None
-    dtype = str(inputs.get("kv_cache_dtype") or "auto").strip()
+    raw_dtype = inputs.get("kv_cache_dtype") or "auto"
+    dtype = raw_dtype.strip() if isinstance(raw_dtype, str) else shorten(raw_dtype)
     if dtype not in KV_CACHE_DTYPES:
+        dtype = shorten(dtype)
         raise CalcError("bad_choice", f"kv_cache_dtype must be one of {', '.join(KV_CACHE_DTYPES)}, got {dtype!r}",
                         field="kv_cache_dtype", value=dtype, choices=", ".join(KV_CACHE_DTYPES))
     if dtype == "fp8_ds_mla" and not model.is_mla:
@@ -138,22 +149,17 @@ def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
                         exclusive_minimum=True) if _present(inputs, "gpu_memory_utilization") else None)
     kv_bytes = None
     if _present(inputs, "kv_cache_memory_bytes"):
-        kv_bytes = parse_human_int(inputs["kv_cache_memory_bytes"], field="kv_cache_memory_bytes")
-        if kv_bytes <= 0:
-            raise CalcError("out_of_range", f"kv_cache_memory_bytes must be positive, got {kv_bytes}",
-                            field="kv_cache_memory_bytes", value=kv_bytes, minimum=1, maximum=None)
+        kv_bytes = parse_int(inputs["kv_cache_memory_bytes"], field="kv_cache_memory_bytes", minimum=1, maximum=MAX_BYTES)
     block = None
     if _present(inputs, "block_size"):
-        block = parse_int(inputs["block_size"], field="block_size")
+        block = parse_int(inputs["block_size"], field="block_size", maximum=1 << 20)
         if block not in BLOCK_SIZES:
             raise CalcError("bad_choice", f"block_size must be one of {', '.join(map(str, BLOCK_SIZES))}, got {block}",
                             field="block_size", value=block, choices=", ".join(map(str, BLOCK_SIZES)))
     available = _gib(inputs, "available_kv_gib")
     if _present(inputs, "available_kv_bytes"):
-        available = parse_human_int(inputs["available_kv_bytes"], field="available_kv_bytes")
-        if abs(available) > _MAX_GIB * (1 << 30):
-            raise CalcError("out_of_range", f"available_kv_bytes {available} is out of range", field="available_kv_bytes",
-                            value=available, minimum=0, maximum=int(_MAX_GIB) << 30)
+        # Like --available-kv-gib: a measured figure, never negative (a log's negative figure means no memory).
+        available = parse_int(inputs["available_kv_bytes"], field="available_kv_bytes", minimum=0, maximum=MAX_BYTES)
     if available is None and kv_bytes is None and gpu_bytes is None:
         raise CalcError("missing_gpu", "give a GPU (--gpu) or its memory (--gpu-memory-gib), or the measured --available-kv-gib",
                         field="gpu")
@@ -164,12 +170,13 @@ def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
         max_num_batched_tokens=(parse_int(inputs["max_num_batched_tokens"], field="max_num_batched_tokens", maximum=1 << 24)
                                 if _present(inputs, "max_num_batched_tokens") else None),
         kv_cache_dtype=dtype, gpu_memory_utilization=util, kv_cache_memory_bytes=kv_bytes, block_size=block,
-        num_gpu_blocks_override=(parse_int(inputs["num_gpu_blocks_override"], field="num_gpu_blocks_override")
+        num_gpu_blocks_override=(parse_int(inputs["num_gpu_blocks_override"], field="num_gpu_blocks_override",
+                                           maximum=MAX_LEN)
                                  if _present(inputs, "num_gpu_blocks_override") else None),
         disable_hybrid_kv_cache_manager=parse_bool(inputs.get("disable_hybrid_kv_cache_manager", False), field="disable_hybrid_kv_cache_manager"),
         async_scheduling=not parse_bool(inputs.get("no_async_scheduling", False), field="no_async_scheduling"),
         enforce_eager=parse_bool(inputs.get("enforce_eager", False), field="enforce_eager"),
-        rules=rules_for(str(inputs["vllm_version"]) if _present(inputs, "vllm_version") else None),
+        rules=rules_for(inputs["vllm_version"] if _present(inputs, "vllm_version") else None),
         measured=Measured(available_kv_bytes=available, weights_bytes=_gib(inputs, "weights_gib"),
                           activation_bytes=_gib(inputs, "activation_gib"), non_torch_bytes=_gib(inputs, "non_torch_gib"),
                           cudagraph_bytes=_gib(inputs, "cudagraph_gib")),

@@ -13,8 +13,15 @@ Design notes
   ``vllm-1  | `` prefixes, timestamps, Markdown quote markers, ``\\r\\n`` and bare
   ``\\r`` line ends, and error lines that a terminal or GitHub wrapped.
 * Fast on garbage: a line is only given to a regex when it contains one of a few
-  literal anchors (cheap substring tests); every regex is linear (no nested
-  quantifiers), so 5 MB of random bytes is read in well under a second.
+  literal anchors (cheap substring tests); every regex is linear (no nested or
+  overlapping quantifiers, and each starts with a literal), so 5 MB of random bytes
+  is read in well under a second and a 100,000-character adversarial line in
+  milliseconds (tests/test_hostile.py, bench/core_bench.py).
+* Bounded facts: a number longer than 32 characters, a non-finite one (a 400-digit
+  GiB figure) or one beyond the input limits (``limits.py``) is dropped, never
+  passed on as ``Infinity``; a text fact is at most 512 characters. The
+  ``non-default args`` dict is given to ``ast.literal_eval`` only when it is a plain
+  literal at most 64 levels deep (``limits.python_literal_ok``).
 * The diagnosis precedence is fixed (see ``_FATAL_ORDER``): a fatal error always
   wins over signs that the engine started, and the most specific vLLM check wins
   over a generic CUDA out-of-memory that may only be its consequence.
@@ -28,10 +35,15 @@ capacity texts), ``vllm/v1/worker/gpu_worker.py`` and ``vllm/worker/worker.py``
 from __future__ import annotations
 
 import ast
+import math
 import re
 import shlex
 from dataclasses import dataclass, field
 from typing import Mapping
+
+from .errors import CalcError
+from .limits import MAX_GIB, python_literal_ok
+from .units import parse_human_int
 
 __all__ = ["LogReading", "parse_log", "DIAGNOSES"]
 
@@ -97,6 +109,7 @@ class _Facts:
         self.prio: dict[str, int] = {}
 
     def put(self, key: str, value: object, line: str, prio: int) -> None:
+        value = _bounded(key, value)
         if value is None:
             return
         if key in self.values and self.prio[key] >= prio:
@@ -106,12 +119,38 @@ class _Facts:
         self.prio[key] = prio
 
 
-def _num(text: str) -> float:
-    return float(text.replace(",", ""))
+_MAX_FACT_CHARS = 512
+_MAX_NUMBER_CHARS = 32
+_MAX_INT = 1 << 53
+_MAX_RATIO = float(1 << 40)
 
 
-def _int(text: str) -> int:
-    return int(text.replace(",", ""))
+def _bounded(key: str, value: object) -> object:
+    """A fact as the core may pass it on: finite, within the input limits, short; else None (dropped)."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        return value if -_MAX_INT <= value <= _MAX_INT else None
+    if isinstance(value, float):
+        limit = float(MAX_GIB) if key.endswith("_gib") else _MAX_RATIO
+        return value if math.isfinite(value) and -limit <= value <= limit else None
+    if isinstance(value, str):
+        return value if len(value) <= _MAX_FACT_CHARS else None
+    return None
+
+
+def _num(text: str) -> float | None:
+    """A printed number (``1,234.5``); None when it is too long to be real or not finite."""
+    if len(text) > _MAX_NUMBER_CHARS:
+        return None
+    value = float(text.replace(",", ""))
+    return value if math.isfinite(value) else None
+
+
+def _int(text: str) -> int | None:
+    """A printed integer (``1,234``); None beyond 18 digits (no count vLLM prints is longer)."""
+    digits = text.replace(",", "")
+    return int(digits) if len(digits) <= 18 else None
 
 
 # --------------------------------------------------------------------------- #
@@ -185,7 +224,8 @@ _UTIL_EQUIV = re.compile(r"The current --gpu-memory-utilization=" + _F + r" is e
 # Config -------------------------------------------------------------------- #
 _ENGINE_VERSION = re.compile(r"Initializing an? (?:V1 )?LLM engine \(v([0-9][0-9A-Za-z.+_-]*)\)")
 _BANNER_VERSION = re.compile(r"(?:vLLM API server version|█\s+version) v?([0-9]+\.[0-9]+[0-9A-Za-z.+_-]*)")
-_CONFIG_PAIR = re.compile(r"(\w+)=('[^']*'|[^,\s)]+)")
+# Starts only at the beginning of a word, so a long run of word characters is scanned once.
+_CONFIG_PAIR = re.compile(r"(?<!\w)(\w+)=('[^']*'|[^,\s)]+)")
 _USING_LEN = re.compile(r"Using max model len (\d+)")
 _CHUNKED = re.compile(r"max_num_batched_tokens=(\d+)")
 _DEFAULTING = re.compile(r"Defaulting (max_num_batched_tokens|max_num_seqs) to (\d+)")
@@ -248,24 +288,12 @@ _INT_KEYS = {"max_model_len", "tensor_parallel_size", "pipeline_parallel_size", 
 # --------------------------------------------------------------------------- #
 
 def _size_value(text: str) -> int | None:
-    """Parse ``32768``, ``32k`` (×1000), ``32K`` (×1024), ``4G``/``4g`` like vLLM's CLI."""
+    """``32768``, ``32k`` (×1000), ``32K`` (×1024), ``-1``: vLLM's ``human_readable_int``
+    (``units.parse_human_int``, the core's one size parser); None for what vLLM would refuse."""
     text = text.strip().strip("'\"")
-    if not text or len(text) > 24:  # no real setting is longer; refuse garbage
-        return None
-    mult = 1
-    last = text[-1]
-    decimal = {"k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
-    binary = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
-    if last in decimal:
-        mult, text = decimal[last], text[:-1]
-    elif last in binary:
-        mult, text = binary[last], text[:-1]
     try:
-        value = float(text)
-        if value < 0:
-            return int(value)  # -1 means "auto"
-        return int(value * mult)
-    except (ValueError, OverflowError):
+        return parse_human_int(text, field="log")
+    except CalcError:
         return None
 
 
@@ -281,9 +309,10 @@ def _typed(key: str, raw: object) -> object:
         return _size_value(str(raw))
     if key == "gpu_memory_utilization":
         try:
-            return float(raw)
-        except (TypeError, ValueError):
+            value = float(raw) if isinstance(raw, (int, float)) or len(str(raw)) <= _MAX_NUMBER_CHARS else None
+        except (TypeError, ValueError, OverflowError):
             return None
+        return value if value is not None and math.isfinite(value) else None
     if key == "enforce_eager":
         return str(raw).strip("'\"") == "True"
     text = str(raw).strip().strip("'\"")
@@ -318,9 +347,12 @@ def _read_non_default_args(line: str, facts: _Facts) -> None:
     end = line.rfind("}")
     if start < 0 or end <= start or end - start > 20000:
         return
+    literal = line[start:end + 1]
+    if not python_literal_ok(literal):  # before the parser: deep nesting kills Pyodide's C stack
+        return
     try:
-        args = ast.literal_eval(line[start:end + 1])
-    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        args = ast.literal_eval(literal)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError, OverflowError):
         return
     if not isinstance(args, dict):
         return
@@ -363,31 +395,31 @@ def _read_memory_lines(line: str, facts: _Facts) -> None:
     if "GiB" in line or "GB" in line:
         m = _AVAILABLE.search(line)
         if m:
-            facts.put("available_kv_gib", float(m.group(1)), line, _P_LOG)
+            facts.put("available_kv_gib", _num(m.group(1)), line, _P_LOG)
         m = _WEIGHTS_TAKE.search(line)
         if m:
-            facts.put("model_weights_gib", float(m.group(1)), line, _P_LOG)
+            facts.put("model_weights_gib", _num(m.group(1)), line, _P_LOG)
         m = _NON_TORCH_TAKES.search(line)
         if m:
-            facts.put("non_torch_gib", float(m.group(1)), line, _P_LOG)
+            facts.put("non_torch_gib", _num(m.group(1)), line, _P_LOG)
         m = _ACT_TAKES.search(line)
         if m:
-            facts.put("activation_peak_gib", float(m.group(1)), line, _P_LOG)
+            facts.put("activation_peak_gib", _num(m.group(1)), line, _P_LOG)
         m = _REST_KV.search(line) or _AVAIL_TABLE.search(line)
         if m:
-            facts.put("available_kv_gib", float(m.group(1)), line, _P_LOG)
+            facts.put("available_kv_gib", _num(m.group(1)), line, _P_LOG)
         m = _TOTAL_X_UTIL.search(line)
         if m:
-            facts.put("total_gpu_memory_gib", float(m.group(1)), line, _P_LOG)
-            facts.put("gpu_memory_utilization", float(m.group(2)), line, _P_LOG)
-            facts.put("requested_memory_gib", float(m.group(3)), line, _P_LOG)
+            facts.put("total_gpu_memory_gib", _num(m.group(1)), line, _P_LOG)
+            facts.put("gpu_memory_utilization", _num(m.group(2)), line, _P_LOG)
+            facts.put("requested_memory_gib", _num(m.group(3)), line, _P_LOG)
         else:
             m = _TOTAL_TABLE.search(line)
             if m and "=" not in line:
-                facts.put("total_gpu_memory_gib", float(m.group(1)), line, _P_LOG)
+                facts.put("total_gpu_memory_gib", _num(m.group(1)), line, _P_LOG)
             m = _INSTANCE_TABLE.search(line)
             if m:
-                facts.put("requested_memory_gib", float(m.group(1)), line, _P_LOG)
+                facts.put("requested_memory_gib", _num(m.group(1)), line, _P_LOG)
         if "=" in line and ("total_gpu_memory=" in line or "kv_cache_size=" in line):
             for key, value in _KEYVAL_PROFILE.findall(line):
                 name = {
@@ -397,77 +429,77 @@ def _read_memory_lines(line: str, facts: _Facts) -> None:
                     "gpu_memory_utilization": "gpu_memory_utilization",
                     "peak_torch_memory": "peak_torch_memory_gib",
                 }[key]
-                facts.put(name, float(value), line, _P_LOG)
+                facts.put(name, _num(value), line, _P_LOG)
         m = _V019_PROFILE.search(line)
         if m:
-            facts.put("activation_peak_gib", float(m.group(1)), line, _P_LOG)
-            facts.put("non_torch_gib", float(m.group(2)), line, _P_LOG)
-            facts.put("model_weights_gib", float(m.group(3)), line, _P_LOG)
+            facts.put("activation_peak_gib", _num(m.group(1)), line, _P_LOG)
+            facts.put("non_torch_gib", _num(m.group(2)), line, _P_LOG)
+            facts.put("model_weights_gib", _num(m.group(3)), line, _P_LOG)
         m = _FREE_STARTUP.search(line)
         if m:
-            facts.put("free_memory_gib", float(m.group(1)), line, _P_LOG)
-            facts.put("total_gpu_memory_gib", float(m.group(2)), line, _P_LOG)
-            facts.put("gpu_memory_utilization", float(m.group(3)), line, _P_LOG)
-            facts.put("requested_memory_gib", float(m.group(4)), line, _P_LOG)
+            facts.put("free_memory_gib", _num(m.group(1)), line, _P_LOG)
+            facts.put("total_gpu_memory_gib", _num(m.group(2)), line, _P_LOG)
+            facts.put("gpu_memory_utilization", _num(m.group(3)), line, _P_LOG)
+            facts.put("requested_memory_gib", _num(m.group(4)), line, _P_LOG)
         m = _ACTUAL_OLD.search(line)
         if m:
-            facts.put("model_weights_gib", float(m.group(1)), line, _P_LOG)
-            facts.put("activation_peak_gib", float(m.group(2)), line, _P_LOG)
-            facts.put("non_torch_gib", float(m.group(3)), line, _P_LOG)
-            facts.put("cudagraph_gib", float(m.group(4)), line, _P_LOG)
+            facts.put("model_weights_gib", _num(m.group(1)), line, _P_LOG)
+            facts.put("activation_peak_gib", _num(m.group(2)), line, _P_LOG)
+            facts.put("non_torch_gib", _num(m.group(3)), line, _P_LOG)
+            facts.put("cudagraph_gib", _num(m.group(4)), line, _P_LOG)
         m = _ACTUAL_NEW.search(line)
         if m:
-            facts.put("consumed_memory_gib", float(m.group(1)), line, _P_LOG)
-            facts.put("activation_peak_gib", float(m.group(2)), line, _P_LOG)
-            facts.put("cudagraph_gib", float(m.group(3)), line, _P_LOG)
+            facts.put("consumed_memory_gib", _num(m.group(1)), line, _P_LOG)
+            facts.put("activation_peak_gib", _num(m.group(2)), line, _P_LOG)
+            facts.put("cudagraph_gib", _num(m.group(3)), line, _P_LOG)
         if "Replace gpu_memory_utilization" in line:
             m = _SUGGEST.search(line)
             if m:
-                facts.put("suggested_kv_cache_memory_bytes", int(m.group(1)), line, _P_LOG)
+                facts.put("suggested_kv_cache_memory_bytes", _int(m.group(1)), line, _P_LOG)
         m = _CURRENT_KV.search(line)
         if m:
-            facts.put("available_kv_gib", float(m.group(1)), line, _P_LOG)
+            facts.put("available_kv_gib", _num(m.group(1)), line, _P_LOG)
         m = _MODEL_LOADING.search(line)
         if m:
             # Lower priority than the profiler's own figure (same quantity).
-            facts.put("model_weights_gib", float(m.group(1)), line, _P_ARGS)
+            facts.put("model_weights_gib", _num(m.group(1)), line, _P_ARGS)
         m = _GRAPH_TOOK.search(line) or _GRAPH_POOL.search(line)
         if m:
-            facts.put("cudagraph_gib", float(m.group(1)), line, _P_LOG)
+            facts.put("cudagraph_gib", _num(m.group(1)), line, _P_LOG)
         m = _GRAPH_EST.search(line)
         if m:
-            facts.put("cudagraph_estimate_gib", float(m.group(1)), line, _P_LOG)
+            facts.put("cudagraph_estimate_gib", _num(m.group(1)), line, _P_LOG)
         m = _RESERVED_FIXED.search(line)
         if m:
-            facts.put("available_kv_gib", float(m.group(1)), line, _P_LOG)
+            facts.put("available_kv_gib", _num(m.group(1)), line, _P_LOG)
             facts.put("kv_cache_memory_fixed", True, line, _P_LOG)
     m = _UTIL_TABLE.search(line)
     if m and "worker" in line:
-        facts.put("gpu_memory_utilization", float(m.group(1)), line, _P_LOG)
+        facts.put("gpu_memory_utilization", _num(m.group(1)), line, _P_LOG)
     m = _UTIL_EQUIV.search(line)
     if m:
-        facts.put("gpu_memory_utilization", float(m.group(1)), line, _P_LOG)
-        facts.put("gpu_memory_utilization_without_cudagraph_profiling", float(m.group(2)), line, _P_LOG)
+        facts.put("gpu_memory_utilization", _num(m.group(1)), line, _P_LOG)
+        facts.put("gpu_memory_utilization_without_cudagraph_profiling", _num(m.group(2)), line, _P_LOG)
     m = _KV_SIZE.search(line)
     if m:
         facts.put("gpu_kv_cache_tokens", _int(m.group(1)), line, _P_LOG)
     m = _CONCURRENCY.search(line)
     if m:
         facts.put("max_model_len", _int(m.group(1)), line, _P_LOG - 1)
-        facts.put("max_concurrency", float(m.group(2)), line, _P_LOG)
+        facts.put("max_concurrency", _num(m.group(2)), line, _P_LOG)
     m = _BLOCKS.search(line)
     if m:
-        facts.put("num_gpu_blocks", int(m.group(1) or m.group(2)), line, _P_LOG)
+        facts.put("num_gpu_blocks", _int(m.group(1) or m.group(2)), line, _P_LOG)
     m = _USING_LEN.search(line)
     if m:
-        facts.put("max_model_len", int(m.group(1)), line, _P_ENGINE)
+        facts.put("max_model_len", _int(m.group(1)), line, _P_ENGINE)
     if "max_num_batched_tokens=" in line and "Chunked prefill" in line:
         m = _CHUNKED.search(line)
         if m:
-            facts.put("max_num_batched_tokens", int(m.group(1)), line, _P_LOG)
+            facts.put("max_num_batched_tokens", _int(m.group(1)), line, _P_LOG)
     m = _DEFAULTING.search(line)
     if m:
-        facts.put(m.group(1), int(m.group(2)), line, _P_LOG)
+        facts.put(m.group(1), _int(m.group(2)), line, _P_LOG)
     m = _GPU_NAME.search(line)
     if m:
         facts.put("gpu_name", m.group(1).strip(), line, _P_LOG)
@@ -496,15 +528,23 @@ def _search_wrapped(pattern: re.Pattern[str], lines: list[str], i: int) -> re.Ma
     return pattern.search(glued) or pattern.search(spaced)
 
 
+_MAX_COMMANDS = 64
+_MAX_COMMAND_CHARS = 20_000
+
+
 def _commands(lines: list[str]) -> list[tuple[str, str]]:
     """``vllm serve``/api_server commands, with backslash continuations joined."""
     found: list[tuple[str, str]] = []
     i = 0
-    while i < len(lines):
+    while i < len(lines) and len(found) < _MAX_COMMANDS:
         line = lines[i]
+        if len(line) > _MAX_COMMAND_CHARS:  # no real command is this long; shlex would crawl through it
+            i += 1
+            continue
         if ("vllm serve" in line or "vllm.entrypoints" in line) and "--" in line or line.lstrip("$ `").startswith("vllm serve"):
             parts = [line.rstrip()]
-            while parts[-1].endswith("\\") and i + 1 < len(lines) and len(parts) < 200:
+            while parts[-1].endswith("\\") and i + 1 < len(lines) and len(parts) < 200 \
+                    and len(lines[i + 1]) <= _MAX_COMMAND_CHARS:
                 i += 1
                 parts[-1] = parts[-1][:-1]
                 parts.append(lines[i].rstrip())
@@ -534,20 +574,20 @@ def parse_log(text: str) -> LogReading:
             if m or ml:
                 fatal.setdefault("kv_cache_too_small", line)
                 if m:
-                    facts.put("max_model_len", int(m.group(1)), line, _P_ERROR)
-                    facts.put("needed_kv_gib", float(m.group(2)), line, _P_ERROR)
-                    facts.put("available_kv_gib", float(m.group(3)), line, _P_ERROR)
+                    facts.put("max_model_len", _int(m.group(1)), line, _P_ERROR)
+                    facts.put("needed_kv_gib", _num(m.group(2)), line, _P_ERROR)
+                    facts.put("available_kv_gib", _num(m.group(3)), line, _P_ERROR)
                 elif ml:
-                    facts.put("max_model_len", int(ml.group(1)), line, _P_ERROR)
+                    facts.put("max_model_len", _int(ml.group(1)), line, _P_ERROR)
                 me = _search_wrapped(_KV_ERR_EST, lines, i)
                 if me:
-                    facts.put("estimated_max_model_len", int(me.group(1)), line, _P_ERROR)
+                    facts.put("estimated_max_model_len", _int(me.group(1)), line, _P_ERROR)
         if "that can be stored in KV cache" in line:
             m = _search_wrapped(_KV_ERR_V0, lines, i)
             if m:
                 fatal.setdefault("kv_cache_too_small", line)
-                facts.put("max_model_len", int(m.group(1)), line, _P_ERROR)
-                facts.put("gpu_kv_cache_tokens", int(m.group(2)), line, _P_ERROR)
+                facts.put("max_model_len", _int(m.group(1)), line, _P_ERROR)
+                facts.put("gpu_kv_cache_tokens", _int(m.group(2)), line, _P_ERROR)
         if "Cannot auto-fit max_model_len" in line:
             fatal.setdefault("kv_cache_too_small", line)
         if "No available memory for the cache blocks" in line:
@@ -556,19 +596,20 @@ def parse_log(text: str) -> LogReading:
             fatal.setdefault("free_memory_below_utilization", line)
             m = _FREE_ERR.search(line)
             if m:
-                facts.put("free_memory_gib", float(m.group(1)), line, _P_ERROR)
-                facts.put("total_gpu_memory_gib", float(m.group(2)), line, _P_ERROR)
-                facts.put("gpu_memory_utilization", float(m.group(3)), line, _P_ERROR)
-                facts.put("requested_memory_gib", float(m.group(4)), line, _P_ERROR)
+                facts.put("free_memory_gib", _num(m.group(1)), line, _P_ERROR)
+                facts.put("total_gpu_memory_gib", _num(m.group(2)), line, _P_ERROR)
+                facts.put("gpu_memory_utilization", _num(m.group(3)), line, _P_ERROR)
+                facts.put("requested_memory_gib", _num(m.group(4)), line, _P_ERROR)
         if "out of memory" in line and ("CUDA" in line or "cuda" in line) or "OutOfMemoryError" in line:
             fatal.setdefault("cuda_out_of_memory", line)
             m = _OOM_TOTAL.search(line)
             if m:
-                facts.put("total_gpu_memory_gib", float(m.group(1)), line, _P_COMMAND)
+                facts.put("total_gpu_memory_gib", _num(m.group(1)), line, _P_COMMAND)
             m = _OOM_TRIED.search(line)
             if m:
                 scale = {"KiB": 1 / 1024, "MiB": 1.0, "GiB": 1024.0}[m.group(2)]
-                facts.put("oom_tried_to_allocate_mib", float(m.group(1)) * scale, line, _P_LOG)
+                tried = _num(m.group(1))
+                facts.put("oom_tried_to_allocate_mib", None if tried is None else tried * scale, line, _P_LOG)
         # Configuration -------------------------------------------------------- #
         if "LLM engine" in line:
             _read_engine_config(line, facts)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .errors import CalcError
+from .limits import MAX_DIM, MAX_LAYERS, MAX_LEN, shorten
 
 __all__ = ["LayerKind", "WeightQuant", "ModelSpec", "normalize_config", "MLA_MODEL_TYPES", "UNSUPPORTED_HYBRID_TYPES"]
 
@@ -40,7 +41,7 @@ UNSUPPORTED_HYBRID_TYPES = frozenset({
     "rwkv6", "rwkv7", "recurrent_gemma", "xlstm", "kimi_linear", "hunyuan_v1_dense_mamba",
 })
 
-_MAX_LAYERS = 10_000  # far above any model; keeps a typo from allocating millions of layer specs
+_MAX_LAYERS = MAX_LAYERS  # far above any model; keeps a typo from allocating millions of layer specs
 _KV_HEAD_KEYS = ("n_head_kv", "num_kv_heads", "num_key_value_heads", "multi_query_group_num", "num_attention_groups")
 _MAX_LEN_KEYS = ("max_position_embeddings", "n_positions", "max_seq_len", "seq_length", "model_max_length",
                  "max_sequence_length", "max_seq_length", "seq_len")
@@ -126,22 +127,39 @@ class ModelSpec:
         return "mha" if self.total_num_kv_heads == self.num_attention_heads else "gqa"
 
 
+def _bad(key: str, value: object, why: str) -> CalcError:
+    return CalcError("config_bad_value", f"config.json: {key!r} {why}, got {shorten(value)}",
+                     field="config", key=key, value=shorten(value))
+
+
 def _int(cfg: Mapping[str, object], key: str, *, required: bool = False, minimum: int = 0,
-         maximum: int = 1 << 40) -> int | None:
+         maximum: int = MAX_DIM) -> int | None:
+    """An integer config value in ``[minimum, maximum]`` (every read of a number goes through here
+    or :func:`_opt_number`, so NaN, ±Infinity, 1e400 and 400-digit integers are refused by name)."""
     value = cfg.get(key)
     if value is None:
         if required:
             raise CalcError("config_missing_key", f"config.json has no {key!r}; it is needed to size the KV cache",
                             field="config", key=key)
         return None
-    if (isinstance(value, bool) or not isinstance(value, (int, float))
-            or (isinstance(value, float) and not value.is_integer()) or abs(value) > 1 << 62):
-        raise CalcError("config_bad_value", f"config.json: {key!r} must be an integer, got {value!r}",
-                        field="config", key=key, value=repr(value))
-    if not minimum <= int(value) <= maximum:
-        raise CalcError("config_bad_value", f"config.json: {key!r} must be between {minimum} and {maximum}, got {value!r}",
-                        field="config", key=key, value=repr(value))
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise _bad(key, value, "must be an integer")
+    if isinstance(value, float) and not value.is_integer():  # NaN and ±Infinity are not integers either
+        raise _bad(key, value, "must be a finite integer")
+    if not minimum <= value <= maximum:
+        raise _bad(key, value, f"must be between {minimum} and {maximum}")
     return int(value)
+
+
+def _opt_number(cfg: Mapping[str, object], key: str, *, maximum: float) -> float | None:
+    """A number where vLLM ignores non-numbers (None, strings, lists): None for those, but a
+    non-finite or out-of-range number is refused by name."""
+    value = cfg.get(key)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if value != value or not -maximum <= value <= maximum:  # NaN, ±Infinity, too large
+        raise _bad(key, value, f"must be a finite number up to {maximum:g}")
+    return value
 
 
 def _text_config(cfg: Mapping[str, object]) -> tuple[dict[str, object], str | None]:
@@ -160,9 +178,10 @@ def _text_config(cfg: Mapping[str, object]) -> tuple[dict[str, object], str | No
 
 def _dtype(text: Mapping[str, object], top: str | None) -> str:
     raw = top or text.get("dtype") or text.get("torch_dtype") or "bfloat16"
-    name = _DTYPE_ALIASES.get(str(raw).lower().replace("torch.", ""))
+    name = _DTYPE_ALIASES.get(raw.lower().replace("torch.", "")) if isinstance(raw, str) else None
     if name is None:
-        raise CalcError("config_bad_value", f"config.json: unknown dtype {raw!r}", field="config", key="dtype", value=str(raw))
+        raise CalcError("config_bad_value", f"config.json: unknown dtype {shorten(raw)}", field="config", key="dtype",
+                        value=shorten(raw))
     # vllm/config/model.py _get_and_verify_dtype: a float32 checkpoint is served
     # in 16-bit (bfloat16 where supported) unless --dtype float32 is given.
     return "bfloat16" if name == "float32" else name
@@ -175,7 +194,7 @@ def _kv_heads(text: Mapping[str, object], num_heads: int) -> int:
         return 1
     attn = text.get("attn_config")
     if mt in ("mpt", "dbrx") and isinstance(attn, Mapping) and attn.get("kv_n_heads"):
-        return int(attn["kv_n_heads"])  # type: ignore[arg-type]
+        return _int(attn, "kv_n_heads", minimum=1) or num_heads
     for key in _KV_HEAD_KEYS:
         n = _int(text, key, minimum=1)
         if n is not None:
@@ -185,12 +204,11 @@ def _kv_heads(text: Mapping[str, object], num_heads: int) -> int:
 
 def _head_size(text: Mapping[str, object], hidden: int, num_heads: int) -> int:
     # vllm ModelArchConfigConvertorBase.get_head_size: a declared head_dim wins.
-    head_dim = text.get("head_dim")
-    if isinstance(head_dim, int) and not isinstance(head_dim, bool) and head_dim > 0:
-        return head_dim
-    per_head = text.get("hidden_size_per_head")
-    if isinstance(per_head, int) and per_head > 0:
-        return per_head
+    for key in ("head_dim", "hidden_size_per_head"):
+        if isinstance(text.get(key), (int, float)):
+            size = _int(text, key, minimum=-1)
+            if size and size > 0:
+                return size
     if hidden % num_heads:
         raise CalcError("config_bad_value", f"config.json: hidden_size {hidden} is not divisible by num_attention_heads {num_heads} and no head_dim is given",
                         field="config", key="head_dim", value=hidden)
@@ -200,8 +218,8 @@ def _head_size(text: Mapping[str, object], hidden: int, num_heads: int) -> int:
 def _layer_kinds(text: Mapping[str, object], num_layers: int) -> tuple[tuple[LayerKind, ...], int | None, int | None]:
     """Which layers slide (vllm/engine/arg_utils.py create_engine_config; spec 3.6)."""
     mt = str(text.get("model_type") or "")
-    window = text.get("sliding_window")
-    window = int(window) if isinstance(window, (int, float)) and not isinstance(window, bool) and window > 0 else None
+    raw_window = _opt_number(text, "sliding_window", maximum=MAX_LEN)
+    window = int(raw_window) if raw_window is not None and raw_window >= 1 else None
     layer_types = text.get("layer_types")
     if isinstance(layer_types, list) and layer_types:
         if len(layer_types) < num_layers:
@@ -217,8 +235,8 @@ def _layer_kinds(text: Mapping[str, object], num_layers: int) -> tuple[tuple[Lay
                 kinds.append(LayerKind.CHUNKED)
             else:
                 raise CalcError("unsupported_architecture",
-                                f"layer type {t!r} ({mt}) is a Mamba/linear-attention layer; hybrid models of this kind are not supported yet",
-                                field="config", model_type=mt, value=str(t))
+                                f"layer type {shorten(t)} ({shorten(mt)}) is a Mamba/linear-attention layer; hybrid models of this kind are not supported yet",
+                                field="config", model_type=shorten(mt), value=shorten(t))
         if LayerKind.SLIDING in kinds and window is None:
             raise CalcError("config_missing_key", "config.json has sliding_attention layers but no sliding_window",
                             field="config", key="sliding_window")
@@ -230,7 +248,7 @@ def _layer_kinds(text: Mapping[str, object], num_layers: int) -> tuple[tuple[Lay
         pattern = _int(text, "sliding_window_pattern", minimum=1) or (4 if mt == "cohere2" else 6)
         return tuple(LayerKind.FULL if (i + 1) % pattern == 0 else LayerKind.SLIDING for i in range(num_layers)), window, None
     if mt in ("llama4", "llama4_text"):
-        chunk = _int(text, "attention_chunk_size", minimum=1)
+        chunk = _int(text, "attention_chunk_size", minimum=1, maximum=MAX_LEN)
         if chunk:
             nope = text.get("no_rope_layers")
             if not isinstance(nope, list) or len(nope) < num_layers:
@@ -246,7 +264,8 @@ def _layer_kinds(text: Mapping[str, object], num_layers: int) -> tuple[tuple[Lay
 
 def _derived_max_len(text: Mapping[str, object], mt: str) -> int:
     """vllm/config/model.py ``_get_and_verify_max_len``: min of the length keys, RoPE-scaled."""
-    lengths = [int(v) for k in _MAX_LEN_KEYS if isinstance((v := text.get(k)), (int, float)) and not isinstance(v, bool) and v > 0 and k != "model_max_length"]
+    lengths = [int(v) for k in _MAX_LEN_KEYS if k != "model_max_length"
+               if (v := _opt_number(text, k, maximum=MAX_LEN)) is not None and v >= 1]
     derived = min(lengths) if lengths else 2048
     rope = text.get("rope_scaling") or text.get("rope_parameters")
     if isinstance(rope, Mapping) and "gemma3" not in mt:
@@ -255,14 +274,18 @@ def _derived_max_len(text: Mapping[str, object], mt: str) -> int:
         rope_type = rope.get("rope_type") or rope.get("type")
         factor = rope.get("factor")
         if isinstance(factor, (int, float)) and not isinstance(factor, bool) and not 0 < factor <= 1e6:
-            raise CalcError("config_bad_value", f"config.json: rope scaling factor {factor!r} is out of range",
-                            field="config", key="rope_scaling", value=repr(factor))
-        if rope_type not in (None, "default", "su", "longrope", "llama3", "mrope") and isinstance(factor, (int, float)):
+            raise CalcError("config_bad_value", f"config.json: rope scaling factor {shorten(factor)} is out of range",
+                            field="config", key="rope_scaling", value=shorten(factor))
+        if rope_type not in (None, "default", "su", "longrope", "llama3", "mrope") and isinstance(factor, (int, float)) \
+                and not isinstance(factor, bool):
             if rope_type == "yarn" and rope.get("original_max_position_embeddings"):
-                derived = _int(rope, "original_max_position_embeddings", minimum=1) or derived
+                derived = _int(rope, "original_max_position_embeddings", minimum=1, maximum=MAX_LEN) or derived
             derived = int(derived * factor)
+            if derived > MAX_LEN:
+                raise CalcError("config_bad_value", f"config.json: the RoPE-scaled maximum length {derived} exceeds {MAX_LEN}",
+                                field="config", key="rope_scaling", value=derived)
     tok_max = text.get("model_max_length")
-    if isinstance(tok_max, int) and 0 < tok_max < derived:
+    if isinstance(tok_max, int) and not isinstance(tok_max, bool) and 0 < tok_max < derived:
         derived = tok_max
     return derived
 
@@ -271,8 +294,10 @@ def _quant(text: Mapping[str, object]) -> WeightQuant:
     qc = text.get("quantization_config")
     if not isinstance(qc, Mapping):
         return WeightQuant(method="none", bits=16, group_size=0)
-    method = str(qc.get("quant_method") or qc.get("quant_algo") or "unknown").lower()
-    algo = str(qc.get("quant_algo") or "").lower()
+    method_raw = qc.get("quant_method") or qc.get("quant_algo") or "unknown"
+    method = (method_raw if isinstance(method_raw, str) else "unknown").lower()[:64]
+    algo_raw = qc.get("quant_algo")
+    algo = (algo_raw if isinstance(algo_raw, str) else "").lower()[:64]
     if "nvfp4" in (method, algo) or (method == "modelopt" and "fp4" in algo):
         return WeightQuant(method="nvfp4", bits=4, group_size=16)  # fp8 scale per 16 weights
     if method == "modelopt" and "fp8" in algo:
@@ -285,8 +310,11 @@ def _quant(text: Mapping[str, object]) -> WeightQuant:
     if method == "mxfp4":
         return WeightQuant(method="mxfp4", bits=4, group_size=32, experts_only=True)
     if method in ("awq", "gptq", "awq_marlin", "gptq_marlin"):
-        return WeightQuant(method=method.split("_")[0], bits=int(qc.get("bits") or qc.get("w_bit") or 4),  # type: ignore[arg-type]
-                           group_size=int(qc.get("group_size") or qc.get("q_group_size") or 128))  # type: ignore[arg-type]
+        bits = _int(qc, "bits", minimum=1, maximum=64) or _int(qc, "w_bit", minimum=1, maximum=64) or 4
+        group = (_int(qc, "group_size", minimum=-1, maximum=MAX_DIM)
+                 or _int(qc, "q_group_size", minimum=-1, maximum=MAX_DIM) or 128)
+        # GPTQ's group_size -1 means one scale per output channel: no groups.
+        return WeightQuant(method=method.split("_")[0], bits=bits, group_size=max(group, 0))
     if method == "bitsandbytes":
         return WeightQuant(method=method, bits=4 if qc.get("load_in_4bit") else 8, group_size=64)
     if method == "compressed-tensors":
@@ -295,8 +323,8 @@ def _quant(text: Mapping[str, object]) -> WeightQuant:
         if isinstance(groups, Mapping):
             for g in groups.values():
                 w = g.get("weights") if isinstance(g, Mapping) else None
-                if isinstance(w, Mapping) and isinstance(w.get("num_bits"), int):
-                    bits = int(w["num_bits"])
+                if isinstance(w, Mapping) and w.get("num_bits") is not None:
+                    bits = _int(w, "num_bits", minimum=1, maximum=64) or bits
         return WeightQuant(method=method, bits=bits, group_size=128 if bits == 4 else 0)
     return WeightQuant(method=method, bits=16, group_size=0)
 
@@ -326,10 +354,11 @@ def _count_parameters(text: Mapping[str, object], *, hidden: int, heads: int, kv
         shared = shared or 1  # vllm/model_executor/models/llama4.py Llama4MoE: one shared expert per MoE layer
     shared_inter = n("shared_expert_intermediate_size")
     dense_first = n("first_k_dense_replace")
-    mlp_only = text.get("mlp_only_layers") or []
-    if not isinstance(mlp_only, (list, tuple)):
-        raise CalcError("config_bad_value", "config.json: 'mlp_only_layers' must be a list", field="config",
-                        key="mlp_only_layers", value=repr(mlp_only))
+    mlp_only_raw = text.get("mlp_only_layers") or []
+    if not isinstance(mlp_only_raw, (list, tuple)):
+        raise _bad("mlp_only_layers", mlp_only_raw, "must be a list")
+    # A set: a hostile list of 10^5 entries must not be scanned once per layer.
+    mlp_only = {i for i in mlp_only_raw if isinstance(i, int) and not isinstance(i, bool)}
     step = n("interleave_moe_layer_step") or n("decoder_sparse_step") or 1
     dense_mlp = 3 * hidden * inter
     expert_params = 0
@@ -407,7 +436,10 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
     if not isinstance(config, Mapping):
         raise CalcError("config_not_object", "config.json must be a JSON object", field="config")
     text, top_dtype = _text_config(config)
-    mt = str(text.get("model_type") or config.get("model_type") or "")
+    mt_raw = text.get("model_type") or config.get("model_type") or ""
+    if not isinstance(mt_raw, str):
+        raise _bad("model_type", mt_raw, "must be a string")
+    mt = mt_raw[:128]
     if not mt:
         raise CalcError("config_missing_key", "config.json has no 'model_type'", field="config", key="model_type")
     if mt in UNSUPPORTED_HYBRID_TYPES or "layers_block_type" in text or "hybrid_override_pattern" in text:

@@ -189,8 +189,8 @@ def serve_command(s: Scenario, changes: Mapping[str, object] | None = None) -> s
 def _feasible_view(lang: str, grid: FeasibleGrid) -> dict[str, object]:
     rows = [[fmt_int(n, lang)] + ["–" if c is None else _times(c, lang) for c in cells]
             for n, cells in zip(grid.lengths, grid.max_concurrency, strict=True)]
-    return {"caption": t(lang, "table.caption.feasible"),
-            "columns": [t(lang, "table.context")] + [f"kv_cache_dtype={d}" for d in grid.kv_cache_dtypes],
+    return {"caption": t(lang, "feasible.caption"),
+            "columns": [t(lang, "feasible.context")] + [f"kv_cache_dtype={d}" for d in grid.kv_cache_dtypes],
             "rows": rows}
 
 
@@ -242,7 +242,9 @@ def _rec_text(lang: str, r: Recommendation) -> tuple[str, str]:
     params = dict(r.params)
     if r.code == "kv_cache_memory_bytes" and r.variant is None:
         params["value"] = r.settings["kv_cache_memory_bytes"]
-    return t(lang, f"{key}.title", **params), t(lang, f"{key}.detail", **params)
+    # The title quotes flag values in vLLM's syntax; the explanation writes token counts as the reader does.
+    prose = {k: fmt_int(v, lang) if type(v) is int and k != "value" else v for k, v in params.items()}
+    return t(lang, f"{key}.title", **params), t(lang, f"{key}.detail", **prose)
 
 
 def _rec_outcome(lang: str, v: Verdict | None) -> str:

@@ -5,9 +5,9 @@ All arithmetic is on integer bytes; GiB appears only when formatting.
 from __future__ import annotations
 
 import math
-import re
 
 from .errors import CalcError
+from .limits import MAX_LEN, MAX_NUMBER_CHARS, shorten
 
 __all__ = [
     "KiB", "MiB", "GiB", "GB", "cdiv", "format_gib", "format_gib_legacy",
@@ -46,80 +46,115 @@ def gib_to_bytes(gib: float) -> int:
     return int(round(gib * GiB))
 
 
-_HUMAN = re.compile(r"(\d+(?:\.\d+)?)([kKmMgGtT])")
 _DECIMAL = {"k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
 _BINARY = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+_DIGITS = frozenset("0123456789")
 
 
-def parse_human_int(value: object, *, field: str) -> int:
+def _not_integer(field: str, value: object) -> CalcError:
+    return CalcError("not_an_integer", f"{field}: expected an integer such as 32768, 32k or 32K, got {shorten(value)!r}",
+                     field=field, value=shorten(value))
+
+
+def _too_long(field: str, value: object, maximum: int | None) -> CalcError:
+    return CalcError("number_too_long", f"{field}: {shorten(value, 24)!r} is too long to be a valid number",
+                     field=field, value=shorten(value, 24), maximum=maximum)
+
+
+def _split_human(text: str) -> tuple[str, str, str] | None:
+    """``"25.6k"`` → ``("25", "6", "k")``: digits, optional decimals, optional suffix; a linear scan, no regex."""
+    suffix = ""
+    if text and (text[-1] in _DECIMAL or text[-1] in _BINARY):
+        text, suffix = text[:-1], text[-1]
+    whole, dot, frac = text.partition(".")
+    if not whole or not _DIGITS.issuperset(whole):
+        return None
+    if dot and (not frac or not _DIGITS.issuperset(frac)):
+        return None
+    return whole, frac if dot else "", suffix
+
+
+def parse_human_int(value: object, *, field: str, maximum: int | None = None) -> int:
     """vLLM's ``human_readable_int``: ``25.6k`` is decimal (25,600), ``4G`` binary (4 × 2^30).
 
-    Mirrors vllm/engine/arg_utils.py: binary suffixes take no decimals.
+    Mirrors vllm/engine/arg_utils.py ``human_readable_int``: decimal suffixes k/m/g/t
+    (× 1000) take decimals, binary suffixes K/M/G/T (× 1024) take none (vLLM refuses
+    ``1.5G`` and suggests ``1.5g``); a plain number is an integer, maybe negative. The one
+    size parser of the core (the log reader uses it too). Text longer than
+    ``MAX_NUMBER_CHARS`` is refused before conversion, so no number can be huge.
     """
     if isinstance(value, bool):
-        raise CalcError("not_an_integer", f"{field}: expected an integer, got {value!r}", field=field, value=value)
+        raise CalcError("not_an_integer", f"{field}: expected an integer, got {value!r}", field=field, value=str(value))
     if isinstance(value, int):
         return value
     if isinstance(value, float):
         if value.is_integer():
             return int(value)
-        raise CalcError("not_an_integer", f"{field}: expected an integer, got {value!r}", field=field, value=value)
-    text = str(value).strip().replace("_", "").replace(",", "")
-    m = _HUMAN.fullmatch(text)
-    if m:
-        number, suffix = m.groups()
-        if suffix in _DECIMAL:
-            return int(float(number) * _DECIMAL[suffix])
-        if "." in number:
-            raise CalcError(
-                "binary_suffix_decimal",
-                f"{field}: decimals are not allowed with binary suffixes like {suffix}; did you mean {number}{suffix.lower()}?",
-                field=field, value=str(value),
-            )
-        return int(number) * _BINARY[suffix]
-    try:
-        return int(text)
-    except ValueError:
-        raise CalcError("not_an_integer", f"{field}: expected an integer such as 32768, 32k or 32K, got {str(value)!r}",
-                        field=field, value=str(value)) from None
+        raise CalcError("not_an_integer", f"{field}: expected a finite integer, got {value!r}", field=field, value=repr(value))
+    if not isinstance(value, str):
+        raise _not_integer(field, value)
+    text = value.strip().replace("_", "").replace(",", "")
+    if len(text) > MAX_NUMBER_CHARS:
+        raise _too_long(field, value, maximum)
+    sign = -1 if text.startswith("-") else 1
+    parts = _split_human(text[1:] if text[:1] in "+-" else text)
+    if parts is None:
+        raise _not_integer(field, value)
+    whole, frac, suffix = parts
+    if suffix and text[:1] in "+-":  # vLLM's suffix pattern has no sign; int("-4G") fails too
+        raise _not_integer(field, value)
+    if suffix in _DECIMAL:
+        return sign * int(float(f"{whole}.{frac or 0}") * _DECIMAL[suffix])
+    if frac and suffix:
+        raise CalcError(
+            "binary_suffix_decimal",
+            f"{field}: decimals are not allowed with binary suffixes like {suffix}; did you mean {whole}.{frac}{suffix.lower()}?",
+            field=field, value=shorten(value),
+        )
+    if frac:
+        raise _not_integer(field, value)
+    return sign * int(whole) * _BINARY.get(suffix, 1)
 
 
 def parse_max_model_len(value: object) -> int | None:
-    """``--max-model-len``: an integer, ``32k``/``32K``, or ``auto``/``-1`` (returns -1)."""
+    """``--max-model-len``: an integer up to 2^31, ``32k``/``32K``, or ``auto``/``-1`` (returns -1)."""
     if isinstance(value, str) and value.strip().lower() in ("auto", "-1"):
         return -1
-    n = parse_human_int(value, field="max_model_len")
+    n = parse_human_int(value, field="max_model_len", maximum=MAX_LEN)
     if n == -1:
         return -1
-    if n <= 0:
-        raise CalcError("out_of_range", f"max_model_len must be a positive integer or auto, got {n}",
-                        field="max_model_len", value=n)
+    if not 1 <= n <= MAX_LEN:
+        raise CalcError("out_of_range", f"max_model_len must be a positive integer up to {MAX_LEN} or auto, got {shorten(n)}",
+                        field="max_model_len", value=shorten(n), minimum=1, maximum=MAX_LEN)
     return n
 
 
-def parse_int(value: object, *, field: str, minimum: int = 1, maximum: int | None = None) -> int:
-    n = parse_human_int(value, field=field)
-    if n < minimum or (maximum is not None and n > maximum):
-        hi = f" and {maximum}" if maximum is not None else ""
-        raise CalcError("out_of_range", f"{field} must be at least {minimum}{hi}, got {n}",
-                        field=field, value=n, minimum=minimum, maximum=maximum)
+def parse_int(value: object, *, field: str, minimum: int = 1, maximum: int = 1 << 53) -> int:
+    """An integer (human suffixes allowed) in ``[minimum, maximum]``; every bound is finite."""
+    n = parse_human_int(value, field=field, maximum=maximum)
+    if not minimum <= n <= maximum:
+        raise CalcError("out_of_range", f"{field} must be between {minimum} and {maximum}, got {shorten(n)}",
+                        field=field, value=shorten(n), minimum=minimum, maximum=maximum)
     return n
 
 
 def parse_float(value: object, *, field: str, minimum: float | None = None, maximum: float | None = None,
                 exclusive_minimum: bool = False) -> float:
     if isinstance(value, bool):
-        raise CalcError("not_a_number", f"{field}: expected a number, got {value!r}", field=field, value=value)
+        raise CalcError("not_a_number", f"{field}: expected a number, got {value!r}", field=field, value=str(value))
+    if isinstance(value, str) and len(value.strip()) > MAX_NUMBER_CHARS:
+        raise _too_long(field, value, None if maximum is None else int(maximum))
     try:
-        x = float(str(value).strip().replace(",", ".")) if isinstance(value, str) else float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise CalcError("not_a_number", f"{field}: expected a number, got {str(value)!r}", field=field,
-                        value=str(value)) from None
+        x = float(value.strip().replace(",", ".")) if isinstance(value, str) else float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError):
+        raise CalcError("not_a_number", f"{field}: expected a number, got {shorten(value)!r}", field=field,
+                        value=shorten(value)) from None
     if not math.isfinite(x):
-        raise CalcError("not_a_number", f"{field}: expected a finite number, got {value!r}", field=field, value=str(value))
+        raise CalcError("not_a_number", f"{field}: expected a finite number, got {shorten(value)!r}", field=field,
+                        value=shorten(value))
     too_low = minimum is not None and (x <= minimum if exclusive_minimum else x < minimum)
     too_high = maximum is not None and x > maximum
     if too_low or too_high:
-        raise CalcError("out_of_range", f"{field} must be between {minimum} and {maximum}, got {x}",
-                        field=field, value=x, minimum=minimum, maximum=maximum)
+        raise CalcError("out_of_range", f"{field} must be between {minimum} and {maximum}, got {x:g}",
+                        field=field, value=f"{x:g}", minimum=minimum, maximum=maximum)
     return x

@@ -162,13 +162,14 @@ class _Planning:
     def needed_kv_bytes(self, worker: _Worker, length: int) -> int:
         """Memory one request of ``length`` needs on ``worker``, by the release's rule.
 
-        Before #41069 vLLM summed every layer's own need; before #33698 the check saw
-        the whole model's layers on every stage (the 0.14–0.15 PP regression).
+        Before #41069 vLLM summed every layer's own need. From #29431 (0.14) until #33698
+        fixed it (#32105), the check saw the whole model's layers on every PP stage.
         """
         rules = self.deployment.rules
         ctx = SizingContext(max_model_len=length, in_flight_tokens=self.in_flight_tokens)
-        layers = worker.layer_specs if rules.per_stage_check else self.model_layer_specs
-        if not rules.tokens_from_concurrency or not rules.per_stage_check:
+        whole_model = rules.auto_fit and not rules.per_stage_check
+        layers = self.model_layer_specs if whole_model else worker.layer_specs
+        if not rules.tokens_from_concurrency or whole_model:
             return legacy_max_memory_usage_bytes(layers, ctx)
         return max_memory_usage_bytes(worker.grouping, ctx)
 

@@ -1,51 +1,157 @@
 """vLLM rule sets: which of the dated rule changes (spec section 13) a release has.
 
 Each change is keyed by the upstream PR that made it and the first release
-containing that PR (``data/vllm_releases.json``, ``pr_first_release``, from
-vLLM's release history). ``latest`` is the pinned main commit, which has all.
+containing that PR. The one home of that table is ``data/vllm_releases.json``
+(``pr_first_release``, from vLLM's release history); ``latest`` is the pinned
+main commit, which has all.
+
+Versions are read as pip and vLLM print them (PEP 440 with local labels):
+``0.10.1``, four-part ``0.10.1.1``, ``0.9.2rc2.dev1802+geb9d4de9e``,
+``0.11.0+582e4e37.nv25.11``, ``0.15.2rc1.dev93+g1234abc``, ``0.8.5.post1``,
+``0.10.1+cu128``. Which rules a version gets:
+
+* a final, post or local build of X.Y.Z (``0.10.1``, ``0.8.5.post1``, ``0.11.0+cu128``)
+  → the rules of X.Y.Z;
+* a dev or rc build of X.Y.Z (``0.9.2rc2.dev1802+g…``) is built from main before X.Y.Z
+  was cut → the rules of the last final release before X.Y.Z (0.9.1 here). A rule whose
+  PR merged between that release and the dev build is missed: a deliberately simple,
+  documented approximation (README, "Versions");
+* before 0.6.0 → ``bad_version`` ("older than 0.6.0, not modelled"); newer than the last
+  rule change → the pinned main commit's rules.
+
+The parser is a hand-written scanner (no backtracking regex): linear in the input,
+and any version longer than 128 characters is refused before it is scanned.
 """
 from __future__ import annotations
 
-from .data_files import read_data
-
 import json
-import re
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 
+from .data_files import read_data
 from .errors import CalcError
+from .limits import shorten
 
-__all__ = ["RuleSet", "PINNED_COMMIT", "PINNED_DATE", "rules_for", "known_releases", "first_release"]
+__all__ = ["RuleSet", "PINNED_COMMIT", "PINNED_DATE", "ParsedVersion", "parse_version", "rules_for",
+           "known_releases", "first_release"]
 
 PINNED_COMMIT = "6adad08767583f52eb4d2122111af0bf638ed5e6"
 PINNED_DATE = date(2026, 8, 14)
-_VERSION = re.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?(?:\.post\d+|[+-][\w.]*|rc\d+|\.dev\d*[\w.+]*)?")
+_MAX_VERSION_CHARS = 128
+_OLDEST = (0, 6, 0)
 
-Version = tuple[int, int, int]
+Version = tuple[int, ...]
 
-# PR → first release, used when the bundled table lacks an entry.
-_FALLBACK_PR_FIRST_RELEASE = {
-    "v1_default": "0.8.0", "13596": "0.8.0", "15807": "0.8.3", "16168": "0.8.4", "18966": "0.9.1",
-    "17996": "0.9.2", "19312": "0.9.2", "28051": "0.13.0", "29431": "0.14.0", "31260": "0.14.0", "29493": "0.14.0",
-    "31865": "0.14.0", "33698": "0.17.0", "38284": "0.20.0", "41069": "0.21.0", "42479": "0.22.0", "47728": "0.26.0",
-    "48317": "0.27.0", "49208": "0.27.0", "50462": "0.28.0", "51726": "0.28.0",
-}
+_PRE_WORDS = (("preview", "rc"), ("alpha", "a"), ("beta", "b"), ("pre", "rc"), ("rc", "rc"), ("a", "a"),
+              ("b", "b"), ("c", "rc"))
+_DIGITS = "0123456789"
+_LOCAL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789.-_")
+
+
+@dataclass(frozen=True, kw_only=True)
+class ParsedVersion:
+    """A PEP 440 version, as far as the rules need it."""
+
+    release: Version
+    """``(0, 10, 1, 1)``; at least three parts (``0.10`` → ``(0, 10, 0)``)."""
+    pre: tuple[str, int] | None = None
+    """``("rc", 2)`` for ``rc2`` (``a``/``b``/``rc``)."""
+    post: int | None = None
+    dev: int | None = None
+    local: str | None = None
+    """After ``+``: ``g1234abc``, ``cu128``, ``582e4e37.nv25.11``."""
+
+    @property
+    def is_prerelease(self) -> bool:
+        """Built from main before X.Y.Z was released (dev or rc, and no post)."""
+        return self.post is None and (self.pre is not None or self.dev is not None)
+
+
+def _bad(text: str, why: str = "") -> CalcError:
+    v = shorten(text, 40)
+    return CalcError("bad_version", f"vllm_version must look like 0.10.1, 0.9.2rc1.dev93+gabc or latest, got {v!r}{why}",
+                     field="vllm_version", value=v)
+
+
+def parse_version(text: str) -> ParsedVersion:
+    """Scan ``text`` once, left to right (PEP 440 normal form and its usual spellings)."""
+    s = text.strip().lower()
+    if not s or len(s) > _MAX_VERSION_CHARS:
+        raise _bad(text)
+    n = len(s)
+    i = 1 if s[0] == "v" else 0
+
+    def number(i: int) -> tuple[int, int]:
+        j = i
+        while j < n and s[j] in _DIGITS:
+            j += 1
+        if j == i:
+            raise _bad(text)
+        return int(s[i:j]), j
+
+    first, i = number(i)
+    if i < n and s[i] == "!":  # an epoch: vLLM never used one
+        raise _bad(text)
+    release = [first]
+    while i + 1 < n and s[i] == "." and s[i + 1] in _DIGITS:
+        part, i = number(i + 1)
+        release.append(part)
+    if len(release) < 2:
+        raise _bad(text)
+    release += [0] * (3 - len(release))
+    pre = post = dev = None
+    local = None
+    # pre-release: [-_.]?(a|b|rc|alpha|beta|pre|preview|c)[-_.]?N?
+    j = i + 1 if i < n and s[i] in "-_." else i
+    for word, kind in _PRE_WORDS:
+        if s.startswith(word, j) and not s.startswith("post", j) and not s.startswith("dev", j):
+            k = j + len(word)
+            k = k + 1 if k < n and s[k] in "-_." and k + 1 < n and s[k + 1] in _DIGITS else k
+            num = 0
+            if k < n and s[k] in _DIGITS:
+                num, k = number(k)
+            pre, i = (kind, num), k
+            break
+    # post-release: [-_.]?post[-_.]?N? or -N
+    j = i + 1 if i < n and s[i] in "-_." else i
+    if s.startswith("post", j) or s.startswith("rev", j) or s.startswith("r", j) and j + 1 < n and s[j + 1] in _DIGITS:
+        k = j + (4 if s.startswith("post", j) else 3 if s.startswith("rev", j) else 1)
+        k = k + 1 if k < n and s[k] in "-_." and k + 1 < n and s[k + 1] in _DIGITS else k
+        post = 0
+        if k < n and s[k] in _DIGITS:
+            post, k = number(k)
+        i = k
+    elif i < n and s[i] == "-" and i + 1 < n and s[i + 1] in _DIGITS:
+        post, i = number(i + 1)
+    # dev-release: [-_.]?dev[-_.]?N?
+    j = i + 1 if i < n and s[i] in "-_." else i
+    if s.startswith("dev", j):
+        k = j + 3
+        k = k + 1 if k < n and s[k] in "-_." and k + 1 < n and s[k + 1] in _DIGITS else k
+        dev = 0
+        if k < n and s[k] in _DIGITS:
+            dev, k = number(k)
+        i = k
+    # local label: +[a-z0-9]+([-_.][a-z0-9]+)*
+    if i < n and s[i] == "+":
+        label = s[i + 1:]
+        if not label or not _LOCAL_CHARS.issuperset(label) or label[0] in "-_." or label[-1] in "-_." \
+                or ".." in label.replace("-", ".").replace("_", "."):
+            raise _bad(text)
+        local, i = label, n
+    if i != n:
+        raise _bad(text)
+    return ParsedVersion(release=tuple(release), pre=pre, post=post, dev=dev, local=local)
 
 
 def _key(v: str) -> Version:
-    m = _VERSION.fullmatch(v.strip())
-    if not m:
-        raise CalcError("bad_version", f"vllm_version must look like 0.10.1 or latest, got {v!r}", field="vllm_version", value=v)
-    return int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
+    return parse_version(v).release
 
 
 @lru_cache(maxsize=1)
 def _table() -> dict[str, object]:
-    try:
-        return json.loads(read_data("vllm_releases.json"))
-    except (FileNotFoundError, ValueError, OSError):
-        return {}
+    return json.loads(read_data("vllm_releases.json"))
 
 
 @lru_cache(maxsize=1)
@@ -59,10 +165,20 @@ def known_releases() -> tuple[tuple[str, date], ...]:
     return tuple(sorted(rows, key=lambda vd: (_key(vd[0]), vd[0])))
 
 
+@lru_cache(maxsize=1)
+def _pr_table() -> dict[str, Version]:
+    return {pr: _key(v) for pr, v in _table()["pr_first_release"].items()}  # type: ignore[union-attr]
+
+
 def first_release(pr: str) -> Version:
-    table = dict(_FALLBACK_PR_FIRST_RELEASE)
-    table.update(_table().get("pr_first_release", {}))  # type: ignore[arg-type]
-    return _key(table[pr])
+    """The first release containing PR ``pr`` (``data/vllm_releases.json``, ``pr_first_release``)."""
+    return _pr_table()[pr]
+
+
+def _last_final_before(release: Version) -> Version | None:
+    """The newest final (or post) release in the bundled table older than ``release``."""
+    older = [p.release for v, _ in known_releases() if not (p := parse_version(v)).is_prerelease and p.release < release]
+    return max(older) if older else None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -129,17 +245,26 @@ class RuleSet:
         return f"vLLM {self.label}"
 
 
-def rules_for(version: str | None) -> RuleSet:
-    """``None``/``latest`` → the pinned commit; ``0.10`` → 0.10.0's rules; releases
-    newer than the pinned commit's last known change get the pinned rules."""
-    if version is None or str(version).strip().lower() in ("", "latest", "main", "pinned"):
+def rules_for(version: object) -> RuleSet:
+    """``None``/``latest`` → the pinned commit; ``0.10`` → 0.10.0's rules; a dev or rc build
+    → the last final release before it (module docstring); releases newer than the last
+    rule change get the pinned rules."""
+    if version is None or (isinstance(version, str) and version.strip().lower() in ("", "latest", "main", "pinned")):
         return RuleSet(label="latest", version=None)
-    text = str(version).strip().lstrip("v")
-    want = _key(text)
-    if want < (0, 6, 0):
-        raise CalcError("bad_version", f"vllm_version {text} is older than the oldest supported release 0.6.0",
-                        field="vllm_version", value=text)
-    newest_change = max(first_release(pr) for pr in _FALLBACK_PR_FIRST_RELEASE)
+    if not isinstance(version, str):
+        raise _bad(shorten(version))
+    text = version.strip()
+    parsed = parse_version(text)
+    label = text.lstrip("vV")
+    want: Version | None = parsed.release
+    if parsed.is_prerelease:
+        want = _last_final_before(parsed.release)
+    if want is None or want < _OLDEST or parsed.release < _OLDEST:
+        raise CalcError("version_too_old", f"vllm_version {label} is older than 0.6.0, not modelled",
+                        field="vllm_version", value=label)
+    if want != parsed.release:
+        label = f"{label} (rules of {'.'.join(map(str, want))})"
+    newest_change = max(_pr_table().values())
     if want > newest_change:
-        return RuleSet(label=text, version=None)
-    return RuleSet(label=text, version=want)
+        return RuleSet(label=label, version=None)
+    return RuleSet(label=label, version=want)

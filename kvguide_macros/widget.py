@@ -2,14 +2,15 @@
 
 Why at build time: the page must be readable (and the preset's verdict,
 figures and vLLM lines visible) before Pyodide has loaded, and where
-JavaScript never runs. The browser script (``docs/javascripts/kvcalc.js``)
-later re-renders the same regions from the same core's report, so the HTML
-structure here and the DOM code there must stay in step: every region is
-found by a ``data-kvcalc-*`` attribute, never by an id.
+JavaScript never runs. The result's markup is written once, as templates
+(``results.py``): the preset here is those templates filled from the core's
+report, and the page script (``docs/javascripts/kvcalc.js``) fills the same
+templates from the same report once Pyodide answers. Every part the script
+touches is found by a ``data-kvcalc-*`` attribute, never by an id.
 
 Every value placed in the HTML is escaped with ``html.escape``; only the
-chart SVG strings, which the core generates with every text node escaped,
-are inserted as markup.
+chart SVG strings, which the core generates with every text node escaped
+(and ``results.py`` checks), are inserted as markup.
 """
 
 from __future__ import annotations
@@ -17,12 +18,20 @@ from __future__ import annotations
 import html
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
+from kvcalc import catalog, web
+from kvcalc import strings as core_strings
 from kvcalc.inputs import INPUT_KEYS
+from kvcalc.units import GiB
 
-__all__ = ["INPUT_NAMES", "WIDGET_STRING_KEYS", "calculator", "root_prefix"]
+from . import results
+from .sections import section_links
+from .strings import t
+
+__all__ = ["INPUT_NAMES", "SAMPLE_LOG", "calculator", "root_prefix"]
 
 #: The query-string / form names the widget offers: the core's inputs (issue 4's contract),
 #: less the byte-exact ``available_kv_bytes`` (the form takes GiB) and ``no_async_scheduling``.
@@ -36,52 +45,30 @@ KV_CACHE_DTYPES: tuple[str, ...] = ("", "bfloat16", "float16", "float32", "fp8",
 #: The scenario the standalone calculator opens with when a preset names no model.
 DEFAULT_SCENARIO: Mapping[str, str] = {"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090"}
 
-#: Labels this widget takes from ``kvcalc.tables.ui_strings(lang)``.
-WIDGET_STRING_KEYS: tuple[str, ...] = tuple(
-    "widget." + key for key in (
-        "title deployment results model model_placeholder config config_hint gpu gpu_custom "
-        "gpu_memory_gib tensor_parallel_size pipeline_parallel_size max_model_len "
-        "max_model_len_hint max_num_seqs max_num_batched_tokens kv_cache_dtype "
-        "gpu_memory_utilization advanced block_size vllm_version measured available_kv_gib "
-        "weights_gib activation_gib non_torch_gib cudagraph_gib kv_cache_memory_bytes "
-        "num_gpu_blocks_override enforce_eager disable_hybrid_kv_cache_manager log log_hint "
-        "default loading ready load_failed copy copied copy_link vllm_lines recommendations "
-        "serve_current feasible budget_chart concurrency_chart notes diagnosis estimate"
-    ).split()
-)
+#: A real vLLM start-up log, for the "paste your log" presets (``log="sample"``).
+SAMPLE_LOG = Path(__file__).resolve().parent / "data" / "sample.log"
 
 _PRESET_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+#: ``label(key)``: the escaped ``widget.<key>`` string of the page's language.
+Label = Callable[[str], str]
 
 
 def _e(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
-def root_prefix(page_url: str | None) -> str:
+def root_prefix(page_url: str) -> str:
     """Relative path from a page to the site root (``zh/calculator/`` -> ``../../``).
 
     ``page_url`` is MkDocs' ``page.url`` (``""`` for the home page). With
     directory URLs every segment is a directory; with ``.html`` URLs the last
     segment is the file and does not count.
     """
-    if page_url is None:
-        return "../"
     parts = [p for p in page_url.split("/") if p]
     if parts and parts[-1].endswith(".html"):
         parts = parts[:-1]
     return "../" * len(parts)
-
-
-def _guide_href(page_url: str | None, lang: str) -> str:
-    """Relative URL of the language's article page (``index.md``) from this page."""
-    if page_url is None:
-        return "../"
-    parts = [p for p in page_url.split("/") if p]
-    html_urls = bool(parts) and parts[-1].endswith(".html")
-    if html_urls:
-        parts = parts[:-1]
-    depth_in_lang = len(parts) - (1 if parts and parts[0] == lang else 0)
-    return ("../" * depth_in_lang or "./") + ("index.html" if html_urls else "")
 
 
 def _form_value(value: object) -> str:
@@ -92,20 +79,15 @@ def _form_value(value: object) -> str:
     return str(value)
 
 
-class _Strings:
-    """Label lookup that fails the build on a missing key (no silent English)."""
-
-    def __init__(self, table: Mapping[str, str], lang: str) -> None:
-        missing = [k for k in WIDGET_STRING_KEYS if k not in table]
-        if missing:
-            raise KeyError(f"kvcalc.tables.ui_strings({lang!r}) lacks {', '.join(missing)}")
-        self._table = table
-
-    def __call__(self, key: str) -> str:
-        return _e(self._table["widget." + key])
+def _catalog_options() -> dict[str, list[dict[str, object]]]:
+    """The models and GPUs the form's lists offer."""
+    return {
+        "models": [{"id": m.id} for m in catalog.models()],
+        "gpus": [{"id": g.id, "name": g.name, "memory_gib": round(g.memory_bytes / GiB, 2)} for g in catalog.gpus()],
+    }
 
 
-def _field(s: _Strings, uid: str, name: str, control: str, *, hint: str | None = None) -> str:
+def _field(s: Label, uid: str, name: str, control: str, *, hint: str | None = None) -> str:
     hint_html = f'<small class="kvcalc-hint">{hint}</small>' if hint else ""
     return (
         f'<div class="kvcalc-field" data-kvcalc-field="{name}">'
@@ -124,7 +106,7 @@ def _text(uid: str, name: str, value: str, *, placeholder: str = "", list_id: st
     )
 
 
-def _checkbox(s: _Strings, uid: str, name: str, value: str) -> str:
+def _checkbox(s: Label, uid: str, name: str, value: str) -> str:
     checked = " checked" if value else ""
     return (
         f'<div class="kvcalc-field kvcalc-check" data-kvcalc-field="{name}">'
@@ -134,7 +116,7 @@ def _checkbox(s: _Strings, uid: str, name: str, value: str) -> str:
     )
 
 
-def _form(s: _Strings, uid: str, values: Mapping[str, str], catalog: Mapping[str, Any]) -> str:
+def _form(s: Label, uid: str, values: Mapping[str, str], catalog: Mapping[str, Any]) -> str:
     default = s("default")
     models = "".join(f'<option value="{_e(m["id"])}"></option>' for m in catalog["models"])
     gpus = "".join(
@@ -206,88 +188,24 @@ def _form(s: _Strings, uid: str, values: Mapping[str, str], catalog: Mapping[str
     )
 
 
-def _copyable(s: _Strings, text: str, kind: str) -> str:
-    return (
-        f'<div class="kvcalc-copyable"><pre class="kvcalc-command" data-kvcalc-out="{kind}">'
-        f'<code>{_e(text)}</code></pre><button type="button" class="kvcalc-button"'
-        f' data-kvcalc-action="copy" data-kvcalc-copied="{s("copied")}">{s("copy")}</button></div>'
-    )
+def _results(s: Label, lang: str, response: Mapping[str, Any], tables: Mapping[str, Any]) -> str:
+    """The result section, each region the template filled from the core's response."""
+    def region(name: str) -> str:
+        return results.region(lang, name, response, tables)
 
-
-def _recommendations(s: _Strings, recs: Sequence[Mapping[str, Any]], guide: str) -> str:
-    items = []
-    for rec in recs:
-        figures = "".join(
-            f'<li><span>{_e(f["label"])}</span> <strong>{_e(f["value"])}</strong></li>'
-            for f in rec.get("figures", [])
-        )
-        command = _copyable(s, rec["serve_command"], "rec-command") if rec.get("serve_command") else ""
-        items.append(
-            f'<li class="kvcalc-rec" data-kvcalc-rec="{_e(rec["code"])}">'
-            f'<a href="{_e(_page_href(guide, rec.get("page")))}#{_e(rec["anchor"])}" '
-            f'data-kvcalc-page="{_e(rec.get("page") or "index")}">{_e(rec["title"])}</a>'
-            f'<p>{_e(rec.get("detail", ""))}</p><ul class="kvcalc-rec-figures">{figures}</ul>{command}</li>'
-        )
-    return "".join(items)
-
-
-def _page_href(guide: str, page: str | None) -> str:
-    """The guide page a recommendation's section lives on, relative to the article's URL."""
-    if not page or page == "index":
-        return guide
-    if guide.endswith("index.html"):  # use_directory_urls: false
-        return f"{guide[:-len('index.html')]}{page}.html"
-    return f"{guide}{page}/"
-
-
-def _feasible(table: Mapping[str, Any] | None) -> str:
-    if not table:
-        return ""
-    head = "".join(f'<th scope="col">{_e(c)}</th>' for c in table.get("columns", []))
-    rows = "".join(
-        "<tr>" + "".join(f"<td>{_e(cell)}</td>" for cell in row) + "</tr>"
-        for row in table.get("rows", [])
-    )
-    return (f'<caption>{_e(table.get("caption", ""))}</caption>'
-            f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody>")
-
-
-def _results(s: _Strings, report: Mapping[str, Any] | None, guide: str, diagnosis: str) -> str:
-    r: Mapping[str, Any] = report or {}
-    verdict = r.get("verdict") or {}
-    kind = _e(verdict.get("kind", ""))
-    figures = "".join(
-        f'<div class="kvcalc-figure" data-kvcalc-figure="{_e(f["key"])}"><dt>{_e(f["label"])}</dt>'
-        f'<dd>{_e(f["value"])}'
-        + (f' <span class="kvcalc-estimate">{s("estimate")}</span>' if f.get("estimate") else "")
-        + "</dd></div>"
-        for f in r.get("figures", [])
-    )
-    lines = "\n".join(r.get("vllm_lines", []))
-    notes = "".join(f"<li>{_e(n)}</li>" for n in r.get("notes", []))
-    charts = r.get("charts") or {}
-    hidden_diag = "" if diagnosis else " hidden"
     return (
         f'<section class="kvcalc-results" data-kvcalc-results aria-live="polite">'
-        f'<p class="kvcalc-diagnosis" data-kvcalc-out="diagnosis"{hidden_diag}>{_e(diagnosis)}</p>'
-        f'<div class="kvcalc-verdict" data-kvcalc-out="verdict" data-kvcalc-kind="{kind}">'
-        f'<strong data-kvcalc-out="verdict-title">{_e(verdict.get("title", ""))}</strong> '
-        f'<span data-kvcalc-out="verdict-summary">{_e(verdict.get("summary", ""))}</span></div>'
-        f'<dl class="kvcalc-figures" data-kvcalc-out="figures">{figures}</dl>'
+        f'{region("diagnosis")}{region("verdict")}{region("figures")}'
         f'<div class="kvcalc-charts"><figure class="kvcalc-chart"><figcaption>{s("budget_chart")}</figcaption>'
-        f'<div data-kvcalc-out="budget-chart">{charts.get("budget_svg", "")}</div></figure>'
+        f'{region("budget-chart")}</figure>'
         f'<figure class="kvcalc-chart"><figcaption>{s("concurrency_chart")}</figcaption>'
-        f'<div data-kvcalc-out="concurrency-chart">{charts.get("concurrency_svg", "")}</div></figure></div>'
-        f'<h4 class="kvcalc-subhead">{s("vllm_lines")}</h4>'
-        f'<pre class="kvcalc-lines" data-kvcalc-out="vllm-lines"><code>{_e(lines)}</code></pre>'
+        f'{region("concurrency-chart")}</figure></div>'
+        f'<h4 class="kvcalc-subhead">{s("vllm_lines")}</h4>{region("vllm-lines")}'
         f'<h4 class="kvcalc-subhead">{s("serve_current")}</h4>'
-        f'{_copyable(s, r.get("serve_command", ""), "serve-command")}'
-        f'<h4 class="kvcalc-subhead">{s("recommendations")}</h4>'
-        f'<ol class="kvcalc-recs" data-kvcalc-out="recommendations">'
-        f'{_recommendations(s, r.get("recommendations", []), guide)}</ol>'
-        f'<div class="kvcalc-table-wrap"><table class="kvcalc-feasible" data-kvcalc-out="feasible">'
-        f'{_feasible(r.get("feasible"))}</table></div>'
-        f'<ul class="kvcalc-notes" data-kvcalc-out="notes">{notes}</ul>'
+        f'<div class="kvcalc-copyable">{region("serve-command")}{results.copy_button(s)}</div>'
+        f'<h4 class="kvcalc-subhead">{s("recommendations")}</h4>{region("recommendations")}'
+        f'<div class="kvcalc-table-wrap">{region("feasible")}</div>'
+        f'{region("notes")}'
         f"</section>"
     )
 
@@ -298,16 +216,17 @@ def _json_attr_safe(data: object) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def calculator(lang: str, preset: str | None = None, *, page_url: str | None = None,
+def calculator(lang: str, preset: str | None = None, *, page_url: str, sections: Mapping[str, str],
                **inputs: object) -> str:
     """Render one calculator, its preset computed by the core at build time.
 
-    ``page_url`` is MkDocs' ``page.url`` (the macros module passes it) so the
-    asset and guide links are relative and the site works under any sub-path.
-    ``log="sample"`` pre-fills the log box with the core's sample log.
+    ``page_url`` is MkDocs' ``page.url``, so asset and guide links are
+    relative and the site works under any sub-path; ``sections`` maps every
+    section id of the language's pages to its page (``sections.section_pages``):
+    a recommendation links to its section through it, and the build fails when
+    a recommendation's section is on no page. ``log="sample"`` pre-fills the
+    log box with ``SAMPLE_LOG``.
     """
-    from kvcalc import tables, web  # imported late: the macros module loads before the core is needed
-
     preset = preset or "calculator"
     if not _PRESET_RE.match(preset):
         raise ValueError(f"calculator preset must be a kebab-case section id, got {preset!r}")
@@ -316,14 +235,14 @@ def calculator(lang: str, preset: str | None = None, *, page_url: str | None = N
     if unknown:
         raise TypeError(f"calculator(): unknown input(s) {', '.join(unknown)}; expected {INPUT_NAMES}")
     if log == "sample":
-        log = tables.sample_log()
+        log = SAMPLE_LOG.read_text(encoding="utf-8")
     values = {k: _form_value(v) for k, v in inputs.items() if _form_value(v)}
     if not values.get("model") and not values.get("config") and not log:
         values = {**DEFAULT_SCENARIO, **values}
 
-    strings = tables.ui_strings(lang)
-    s = _Strings(strings, lang)
-    catalog = tables.catalog_options()
+    def s(key: str) -> str:
+        return _e(t(lang, "widget." + key))
+
     if log:
         request = {"action": "log", "lang": lang, "inputs": values, "log": str(log)}
     else:
@@ -332,25 +251,21 @@ def calculator(lang: str, preset: str | None = None, *, page_url: str | None = N
     if not response.get("ok"):
         messages = "; ".join(e.get("message", "") for e in response.get("errors", []))
         raise ValueError(f"calculator preset {preset!r} ({lang}) is bad input: {messages}")
-    diagnosis = ""
     if log:
         values = {k: _form_value(v) for k, v in (response.get("inputs") or {}).items()
                   if k in INPUT_NAMES and _form_value(v)}
-        reading = response.get("reading") or {}
-        diagnosis = str(reading.get("title") or reading.get("diagnosis") or "")
 
     uid = f"kvcalc-{preset}"
-    guide = _guide_href(page_url, lang)
+    # The tables the result templates look values up in (results.py): every section's page and URL.
+    tables = {"sections": section_links(page_url, lang, dict(sections))}
     config = {
         "lang": lang,
         "preset": preset,
-        # null when the macro was not given page.url: the script then resolves
-        # both from its own URL (it lives at <site root>/javascripts/).
-        "assets": None if page_url is None else root_prefix(page_url) + "assets/",
-        "guide": None if page_url is None else guide,
+        "assets": root_prefix(page_url) + "assets/",
         "inputs": values,
         "names": list(INPUT_NAMES),
-        "strings": {key: strings["widget." + key] for key in ("loading", "load_failed", "estimate")},
+        "strings": {"load_failed": t(lang, "widget.load_failed"), "url_dropped": core_strings.t(lang, "err.url_value_dropped")},  # a link value that cannot be read
+        "tables": tables,
     }
     result = response.get("result")
     result_attr = "" if result is None else f' data-kvcalc-result="{_e(json.dumps(result, sort_keys=True))}"'
@@ -370,7 +285,8 @@ def calculator(lang: str, preset: str | None = None, *, page_url: str | None = N
         f' <span data-kvcalc-out="progress">{s("loading")}</span></div>'
         f'<button type="button" class="kvcalc-button" data-kvcalc-action="copy-link"'
         f' data-kvcalc-copied="{s("copied")}">{s("copy_link")}</button></div>'
-        f'<div class="kvcalc-body">{_form(s, uid, values, catalog)}{log_box}'
-        f'{_results(s, response.get("report"), guide, diagnosis)}</div>'
+        f'<div class="kvcalc-body">{_form(s, uid, values, _catalog_options())}{log_box}'
+        f'{_results(s, lang, response, tables)}</div>'
+        f'{results.template_elements(lang)}'
         f"</div>"
     )

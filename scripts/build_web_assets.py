@@ -31,6 +31,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zipfile
 from pathlib import Path
 
 __all__ = ["PYODIDE_RUNTIME_FILES", "build_wheel", "copy_pyodide", "main", "make_snapshot"]
@@ -59,6 +60,9 @@ def _sha256(path: Path) -> str:
 def build_wheel(project: Path, out_dir: Path, python: str = sys.executable) -> Path:
     """Build the core as a pure wheel into ``out_dir`` (old wheels removed)."""
     out_dir.mkdir(parents=True, exist_ok=True)
+    # setuptools builds in the tree's build/lib and never removes from it: a module
+    # deleted or moved out of calc/ would still ship. Start from an empty build/.
+    shutil.rmtree(project / "build", ignore_errors=True)
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run(
             [python, "-m", "pip", "wheel", str(project), "--no-deps",
@@ -68,6 +72,10 @@ def build_wheel(project: Path, out_dir: Path, python: str = sys.executable) -> P
         wheels = sorted(Path(tmp).glob("kvcalc-*-py3-none-any.whl"))
         if len(wheels) != 1:
             raise SystemExit(f"expected one kvcalc py3-none-any wheel, found {wheels}")
+        stale = [name for name in zipfile.ZipFile(wheels[0]).namelist()
+                 if name.startswith("kvcalc/") and not (project / "calc" / name.removeprefix("kvcalc/")).is_file()]
+        if stale:
+            raise SystemExit(f"the wheel ships files that calc/ no longer has: {stale}")
         for old in out_dir.glob("kvcalc-*.whl"):
             old.unlink()
         target = out_dir / wheels[0].name

@@ -255,7 +255,8 @@ def test_find_model_unknown_names_close_matches() -> None:
         ("RTX-4090", "RTX-4090"),
         ("rtx 4090", "RTX-4090"),
         ("RTX_4090", "RTX-4090"),
-        ("h100", "H100-80GB"),  # the plain variant, not H100-NVL
+        ("h100-80gb", "H100-80GB"),
+        ("H100 80GB HBM3", "H100-80GB"),  # the product name without its vendor
         ("H100-NVL", "H100-NVL"),
         ("a100-80gb", "A100-80GB"),
         ("mi300x", "MI300X"),
@@ -269,6 +270,10 @@ def test_find_gpu_forgiving_spelling(query: str, expected: str) -> None:
 def test_find_gpu_ambiguous_or_unknown_raise_lookup_error() -> None:
     with pytest.raises(LookupError, match="A100-40GB"):
         catalog.find_gpu("a100")
+    # "h100" is a whole leading token of both H100 entries: refused, listing both (issue 12)
+    with pytest.raises(catalog.NotFound, match="H100-80GB, H100-NVL") as info:
+        catalog.find_gpu("h100")
+    assert info.value.ambiguous and info.value.candidates == ("H100-80GB", "H100-NVL")
     with pytest.raises(LookupError):
         catalog.find_gpu("voodoo5")
 
@@ -292,5 +297,47 @@ def test_gpu_memory_source_kind_is_recorded() -> None:
     assert set(kinds.values()) <= {"cuda", "nvidia-smi", "rocm-smi"}
     # RTX 3090: vLLM logged total_gpu_memory (23.58GiB); 23.58 * 2**30 = 25318832209.92 -> 25318832210
     assert catalog.find_gpu("rtx 3090").memory_bytes == 25318832210
-    assert catalog.find_gpu("H100").memory_source_kind == "cuda"
+    assert catalog.find_gpu("H100-80GB").memory_source_kind == "cuda"
     assert catalog.find_gpu("A10G").memory_source_kind == "nvidia-smi"
+
+
+# -- the matching rule (README, "Ids") --------------------------------------------------------
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("Qwen3-8B", "Qwen/Qwen3-8B"),                                  # the name after the "/"
+    ("qwen qwen3 8b", "Qwen/Qwen3-8B"),                             # punctuation-insensitive
+    ("llama-3.1-8b", "meta-llama/Llama-3.1-8B-Instruct"),           # whole leading tokens, one entry
+    ("deepseek-ai/deepseek-v3", "deepseek-ai/DeepSeek-V3"),
+])
+def test_find_model_rule(query: str, expected: str) -> None:
+    assert catalog.find_model(query).id == expected
+
+
+def test_ambiguous_prefix_lists_candidates() -> None:
+    with pytest.raises(catalog.NotFound) as info:
+        catalog.find_model("qwen3-30b")   # tokens qwen3, 30b lead Qwen3-30B-A3B and Qwen3-30B-A3B-FP8
+    assert info.value.ambiguous
+    assert info.value.candidates == ("Qwen/Qwen3-30B-A3B", "Qwen/Qwen3-30B-A3B-FP8")
+
+
+@pytest.mark.parametrize("query", ["h", "H1", "H10", "RTX-409"])
+def test_short_or_partial_token_names_nothing(query: str) -> None:
+    # under 3 characters, or not a whole token: never a silent match, only suggestions
+    with pytest.raises(catalog.NotFound) as info:
+        catalog.find_gpu(query)
+    assert not info.value.ambiguous and len(info.value.candidates) <= 3
+
+
+def test_unknown_gets_at_most_three_suggestions() -> None:
+    with pytest.raises(catalog.NotFound) as info:
+        catalog.find_gpu("RTX-4091")
+    assert info.value.candidates[0] == "RTX-4090" and len(info.value.candidates) <= 3
+
+
+def test_normalized_ids_and_aliases_are_unique() -> None:
+    for entries in (catalog._gpu_entries(), catalog._model_entries()):
+        owners: dict[str, set[str]] = {}
+        for entry_id, aliases in entries:
+            for name in (entry_id, *aliases):
+                owners.setdefault(catalog.normalize_id(name), set()).add(entry_id)
+        assert {k: v for k, v in owners.items() if len(v) > 1} == {}

@@ -20,15 +20,15 @@ import json
 import random
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
+from kvcalc import catalog
 from kvcalc.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
-SAMPLE_LOG = ROOT / "calc" / "data" / "sample.log"
+SAMPLE_LOG = ROOT / "kvguide_macros" / "data" / "sample.log"
 WORKED = ["plan", "--model", "Qwen/Qwen3-8B", "--available-kv-gib", "60", "--max-model-len", "32768"]
 # Does not fit: 4 GiB available for the full derived 40,960 tokens.
 #   needed     = cdiv(40,960, 16) = 2,560 blocks × 2,359,296 = 6,039,797,760 B = 5.625 GiB → format_gib "5.62" (ties to even)
@@ -90,7 +90,7 @@ def test_worked_example_in_process() -> None:
 
 def test_worked_example_vllm_lines() -> None:
     _, result = run_json(WORKED)
-    lines = result.get("vllm_log", result.get("vllm_lines"))  # key name checked in test_json_has_every_contract_key
+    lines = result["vllm_log"]
     text = "\n".join(lines)
     assert "Available KV cache memory: 60.0 GiB" in lines            # format_gib(60 GiB) = "60.0"
     assert "GPU KV cache size: 436,896 tokens" in text
@@ -124,7 +124,7 @@ def test_json_budget_object() -> None:
     _, result = run_json(["plan", "--model", "Qwen/Qwen3-8B", "--gpu", "H100-80GB", "--weights-gib", "15.27"])
     budget = result["budget"]
     for name in ("total", "requested", "weights", "activation", "non_torch", "cudagraph", "available"):
-        assert name in budget or f"{name}_bytes" in budget, f"budget lacks {name!r}"
+        assert f"{name}_bytes" in budget, f"budget lacks {name}_bytes"
     assert "weights" not in budget["estimated"]   # given with --weights-gib
     assert "activation" in budget["estimated"]    # not given: estimated
 
@@ -140,7 +140,7 @@ def test_json_does_not_fit() -> None:
     assert result["num_gpu_blocks"] is None
     assert result["gpu_kv_cache_tokens"] is None
     assert result["max_concurrency"] is None
-    error = result.get("vllm_error", result.get("error"))
+    error = result["vllm_error"]
     assert error.startswith("To serve at least one request with the model's max seq len (40960), "
                             "(5.62 GiB KV cache is needed, which is larger than the available KV cache memory "
                             "(4.0 GiB). Based on the available memory, the estimated maximum model length is 29120. ")
@@ -316,7 +316,7 @@ def test_text_report_languages() -> None:
 def _check_sample(payload: dict) -> None:
     assert payload["diagnosis"] == "started"
     facts = payload["facts"]
-    # printed in calc/data/sample.log
+    # printed in kvguide_macros/data/sample.log
     assert facts["model"] == "meta-llama/Llama-3.1-8B-Instruct"
     assert facts["vllm_version"] == "0.19.0"
     assert facts["max_model_len"] == 32_768
@@ -352,9 +352,20 @@ def test_log_default_is_stdin_subprocess(tmp_path: Path) -> None:
 
 
 def test_log_text_output() -> None:
+    """Readable like ``plan``: the diagnosis in words, the facts with units, the recomputed plan and its command."""
     code, out, err = run(["log", str(SAMPLE_LOG)])
     assert code == 0 and err == ""
-    assert "started" in out and "476016" in out.replace(",", "")
+    assert out.startswith("Diagnosis: Started successfully\n") and "476016" in out.replace(",", "")
+    assert "available_kv_gib" in out and " GiB" in out                     # a fact with its unit
+    assert "vllm serve meta-llama/Llama-3.1-8B-Instruct" in out
+
+
+def test_log_text_in_spanish_and_with_a_model_for_a_model_less_log() -> None:
+    # the error line alone names no model: --model completes it, and the text follows --lang
+    code, out, _ = run(["log", "-", "--model", "Qwen/Qwen3-8B", "--gpu", "RTX-4090", "--lang", "es"],
+                       stdin=TOO_SMALL_LOG)
+    assert code == 1
+    assert out.startswith("Diagnóstico: Caché KV demasiado pequeña") and "vllm serve Qwen/Qwen3-8B" in out
 
 
 # The error Qwen3-8B with 4 GiB would raise (see TOO_SMALL above), as vLLM ≥ 0.22 prints it.
@@ -385,13 +396,41 @@ def test_log_empty_is_unknown() -> None:
     assert payload["facts"] == {}
 
 
-def test_log_5mb_random_bytes_is_unknown_under_a_second(tmp_path: Path) -> None:
+def test_log_5mb_random_bytes_is_unknown(tmp_path: Path) -> None:
+    # Speed (issue 2: under a second) is measured by bench/core_bench.py, not asserted here.
     path = tmp_path / "noise.log"
     path.write_bytes(random.Random(20260814).randbytes(5 * 1024 * 1024))
     out, err = io.StringIO(), io.StringIO()
-    start = time.perf_counter()
     code = main(["log", str(path), "--json"], stdout=out, stderr=err)
-    elapsed = time.perf_counter() - start
     assert json.loads(out.getvalue())["diagnosis"] == "unknown"
     assert code == 0 and err.getvalue() == ""
-    assert elapsed < 1.0, f"kvcalc log took {elapsed:.2f} s on 5 MB of random bytes (issue 2: under a second)"
+
+
+# --- kvcalc models / kvcalc gpus (issue 8) ----------------------------------------------------
+
+def test_gpus_lists_the_catalog_as_text_and_json() -> None:
+    out = io.StringIO()
+    assert main(["gpus", "--json"], stdout=out) == 0
+    rows = json.loads(out.getvalue())
+    assert [r["id"] for r in rows] == [g.id for g in catalog.gpus()]
+    h100 = next(r for r in rows if r["id"] == "H100-80GB")
+    assert h100["memory_bytes"] == 85_029_158_912 and h100["name"] == "NVIDIA H100 80GB HBM3"
+    out = io.StringIO()
+    assert main(["gpus"], stdout=out) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[0].split() == ["id", "name", "memory"] and len(lines) == len(rows) + 1
+    # 85,029,158,912 / 2^30 = 79.1875 → "79.19 GiB"
+    assert any(line.startswith("H100-80GB") and line.endswith("79.19 GiB") for line in lines)
+
+
+def test_models_lists_the_catalog_as_text_and_json() -> None:
+    out = io.StringIO()
+    assert main(["models", "--json"], stdout=out) == 0
+    rows = json.loads(out.getvalue())
+    assert [r["id"] for r in rows] == [m.id for m in catalog.models()]
+    assert {"id", "family", "num_parameters"} == set(rows[0])
+    out = io.StringIO()
+    assert main(["models"], stdout=out) == 0
+    # Llama-3.1-70B: 70,553,706,496 parameters / 1e9 = 70.55… → "70.6B"
+    assert any(line.startswith("meta-llama/Llama-3.1-70B-Instruct") and line.endswith("70.6B")
+               for line in out.getvalue().splitlines())

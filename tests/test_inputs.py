@@ -68,7 +68,7 @@ BAD_CASES = [
     ("num_gpu_blocks_override", "0", "out_of_range"),
     ("num_gpu_blocks_override", "some", "not_an_integer"),
     ("vllm_version", "banana", "bad_version"),
-    ("vllm_version", "0.5.4", "bad_version"),           # older than 0.6.0
+    ("vllm_version", "0.5.4", "version_too_old"),       # older than 0.6.0: not modelled
     ("available_kv_gib", "-1", "out_of_range"),
     ("available_kv_gib", "sixty", "not_a_number"),
     ("available_kv_bytes", "1.5K", "binary_suffix_decimal"),

