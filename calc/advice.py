@@ -313,6 +313,20 @@ def free_memory_ladder(*, free_bytes: int | None, total_bytes: int | None) -> li
     return recs
 
 
+def _mamba_blocks_ladder(s: Scenario, v: Verdict) -> list[Recommendation]:
+    """Fewer Mamba cache blocks than ``max_num_seqs``: cap the sequences at the blocks, skip FULL
+    CUDA graphs, or give the cache more memory (vLLM's own two suggestions first)."""
+    blocks = v.num_gpu_blocks or 0
+    rungs: list[Recommendation | None] = []
+    if blocks > 0:
+        rungs.append(Recommendation(code=RecCode.LIMIT_CONCURRENCY, anchor="limit-concurrency", variant="mamba",
+                                    settings={"max_num_seqs": blocks},
+                                    verdict=_try(s, replace(s.deployment, max_num_seqs=blocks)),
+                                    params={"flags": f"--max-num-seqs {blocks}", "blocks": blocks}))
+    rungs += [_raise_utilization(s, v), _enforce_eager(s, v)]
+    return [r for r in rungs if r is not None]
+
+
 def recommend(s: Scenario, v: Verdict) -> list[Recommendation]:
     """The ladder that fits this verdict, in the guide's order.
 
@@ -322,6 +336,8 @@ def recommend(s: Scenario, v: Verdict) -> list[Recommendation]:
     if v.budget.has_band and s.deployment.budget_edge != "low":
         s = replace(s, deployment=replace(s.deployment, budget_edge="low"))
         v = plan(s.model, s.deployment)
+    if v.status == VerdictStatus.MAMBA_BLOCKS_BELOW_MAX_NUM_SEQS:
+        return _mamba_blocks_ladder(s, v)
     if v.status in (VerdictStatus.NO_MEMORY, VerdictStatus.AUTO_FIT_FAILED, VerdictStatus.WEIGHTS_EXCEED_GPU):
         return _weights_ladder(s, v)
     if not v.fits:

@@ -23,7 +23,7 @@ from . import catalog
 from .analysis import analyze
 from .errors import CalcError
 from .inputs import scenario_from_inputs
-from .kv_spec import KV_CACHE_DTYPES
+from .kv_spec import KV_CACHE_DTYPES, MAMBA_DTYPES, MambaCacheMode
 from .limits import MAX_CONFIG_BYTES, MAX_LOG_BYTES, clean_text, shorten, strict_json
 from .report import build_log_report, build_report, recommendation_dict, result_dict
 from .strings import t
@@ -65,6 +65,9 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--disable-hybrid-kv-cache-manager", action="store_true")
     pl.add_argument("--no-async-scheduling", action="store_true")
     pl.add_argument("--enforce-eager", action="store_true")
+    pl.add_argument("--enable-prefix-caching", action=argparse.BooleanOptionalAction, default=None)
+    pl.add_argument("--mamba-cache-mode", choices=tuple(MambaCacheMode))
+    pl.add_argument("--mamba-ssm-cache-dtype", choices=MAMBA_DTYPES)
     pl.add_argument("--lang", default="en", choices=("en", "es", "zh"))
     pl.add_argument("--json", action="store_true", help="print one JSON object")
     lg = sub.add_parser("log", help="read a pasted vLLM log")
@@ -229,6 +232,11 @@ def _form(args: argparse.Namespace, stdin: TextIO) -> dict[str, object]:
     for flag in ("disable_hybrid_kv_cache_manager", "no_async_scheduling", "enforce_eager"):
         if getattr(args, flag, False):
             inputs[flag] = True
+    if getattr(args, "enable_prefix_caching", None) is not None:  # --no-enable-prefix-caching must survive as "false"
+        inputs["enable_prefix_caching"] = "true" if args.enable_prefix_caching else "false"
+    for key in ("mamba_cache_mode", "mamba_ssm_cache_dtype"):
+        if getattr(args, key, None) is not None:
+            inputs[key] = getattr(args, key)
     return inputs
 
 

@@ -57,6 +57,16 @@ class Deployment:
     """V0 only: None = the release default (on for ``max_model_len > 32768``); sizes the V0 profile run."""
     cpu_offload_bytes: int = 0
     """``--cpu-offload-gb``: weight bytes per GPU kept in CPU memory and streamed in for every forward pass."""
+    enable_prefix_caching: bool | None = None
+    """``--enable-prefix-caching`` / ``--no-enable-prefix-caching``; None: vLLM's default (for Mamba
+    hybrids on since #40996, off before)."""
+    mamba_cache_mode: str | None = None
+    """``--mamba-cache-mode`` (none, align, all); None: vLLM's default ("none", turned into "align"
+    when prefix caching is on)."""
+    mamba_ssm_cache_dtype: str = "auto"
+    """``--mamba-ssm-cache-dtype``: the SSM / recurrent state's dtype (auto: the model's default)."""
+    mamba_cache_dtype: str = "auto"
+    """``--mamba-cache-dtype``: the conv state's dtype (auto: the model dtype)."""
     rules: RuleSet = field(default_factory=lambda: rules_for(None))
     measured: Measured = field(default_factory=Measured)
     budget_edge: str = "central"

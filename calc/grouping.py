@@ -13,8 +13,8 @@ from enum import StrEnum
 
 from .errors import CalcError
 from .kv_spec import (
-    AttentionSpec, ChunkedLocalAttentionSpec, FullAttentionSpec, KVSpec, SlidingWindowSpec, UniformTypeSpec,
-    mergeable, promote_to_full,
+    AttentionSpec, ChunkedLocalAttentionSpec, FullAttentionSpec, KVSpec, MambaSpec, SlidingWindowSpec,
+    UniformTypeSpec, mergeable, promote_to_full,
 )
 from .units import cdiv
 
@@ -119,6 +119,10 @@ def _unify_page_size(specs: dict[str, AttentionSpec]) -> dict[str, AttentionSpec
         page = s.page_size_bytes
         if page == largest:
             out[name] = s
+        elif isinstance(s, MambaSpec):
+            # A smaller Mamba page is padded, its block size kept (#45207; the hybrid alignment
+            # normally makes every page equal already).
+            out[name] = replace(s, page_size_padded=largest)
         elif largest % page == 0:
             out[name] = replace(s, block_size=s.block_size * (largest // page))
         elif s.page_size_padded is None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from . import catalog
 from .deployment import Deployment, Measured
 from .errors import CalcError
-from .kv_spec import KV_CACHE_DTYPES
+from .kv_spec import KV_CACHE_DTYPES, MAMBA_DTYPES, MambaCacheMode
 from .limits import MAX_BYTES, MAX_CONFIG_BYTES, MAX_GIB, MAX_ID_CHARS, MAX_LEN, check_json_depth, shorten
 from .model import ModelSpec, normalize_config
 from .units import gib_to_bytes, parse_float, parse_int, parse_max_model_len
@@ -28,6 +28,7 @@ INPUT_KEYS = (
     "block_size", "num_gpu_blocks_override", "vllm_version", "available_kv_gib", "available_kv_bytes", "weights_gib",
     "activation_gib", "non_torch_gib", "cudagraph_gib", "enforce_eager", "disable_hybrid_kv_cache_manager",
     "no_async_scheduling",
+    "enable_prefix_caching", "mamba_cache_mode", "mamba_ssm_cache_dtype",
 )
 BLOCK_SIZES = (1, 8, 16, 32, 64, 128, 256)  # vllm/config/cache.py BlockSize
 _TRUE = {"1", "true", "yes", "on"}
@@ -109,6 +110,14 @@ def _gib(inputs: Mapping[str, object], key: str) -> int | None:
     return gib_to_bytes(parse_float(inputs[key], field=key, minimum=0.0, maximum=float(MAX_GIB)))
 
 
+def _choice(inputs: Mapping[str, object], key: str, choices: tuple[str, ...]) -> str:
+    value = str(inputs[key]).strip()
+    if value not in choices:
+        raise CalcError("bad_choice", f"{key} must be one of {', '.join(choices)}, got {value!r}", field=key,
+                        value=value, choices=", ".join(choices))
+    return value
+
+
 def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
     """Validate raw inputs; missing ones mean vLLM's defaults."""
     unknown = [k for k in inputs if k not in INPUT_KEYS and k not in ("lang",)]
@@ -163,6 +172,10 @@ def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
     if available is None and kv_bytes is None and gpu_bytes is None:
         raise CalcError("missing_gpu", "give a GPU (--gpu) or its memory (--gpu-memory-gib), or the measured --available-kv-gib",
                         field="gpu")
+    prefix_caching = (parse_bool(inputs["enable_prefix_caching"], field="enable_prefix_caching")
+                      if _present(inputs, "enable_prefix_caching") else None)
+    mamba_mode = _choice(inputs, "mamba_cache_mode", tuple(MambaCacheMode)) if _present(inputs, "mamba_cache_mode") else None
+    ssm_dtype = _choice(inputs, "mamba_ssm_cache_dtype", MAMBA_DTYPES) if _present(inputs, "mamba_ssm_cache_dtype") else "auto"
     dep = Deployment(
         gpu_id=gpu_id, gpu_name=gpu_name, gpu_memory_bytes=gpu_bytes, gpu_memory_source=gpu_source, tensor_parallel_size=tp, pipeline_parallel_size=pp,
         max_model_len=max_len,
@@ -176,6 +189,7 @@ def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
         disable_hybrid_kv_cache_manager=parse_bool(inputs.get("disable_hybrid_kv_cache_manager", False), field="disable_hybrid_kv_cache_manager"),
         async_scheduling=not parse_bool(inputs.get("no_async_scheduling", False), field="no_async_scheduling"),
         enforce_eager=parse_bool(inputs.get("enforce_eager", False), field="enforce_eager"),
+        enable_prefix_caching=prefix_caching, mamba_cache_mode=mamba_mode, mamba_ssm_cache_dtype=ssm_dtype,
         rules=rules_for(inputs["vllm_version"] if _present(inputs, "vllm_version") else None),
         measured=Measured(available_kv_bytes=available, weights_bytes=_gib(inputs, "weights_gib"),
                           activation_bytes=_gib(inputs, "activation_gib"), non_torch_bytes=_gib(inputs, "non_torch_gib"),

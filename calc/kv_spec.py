@@ -2,21 +2,25 @@
 
 Mirrors vllm/v1/kv_cache_interface.py (AttentionSpec, FullAttentionSpec,
 MLAAttentionSpec, SlidingWindowSpec, ChunkedLocalAttentionSpec,
-UniformTypeKVCacheSpecs) at vLLM main 6adad08767583f52eb4d2122111af0bf638ed5e6.
+UniformTypeKVCacheSpecs) at vLLM main 6adad08767583f52eb4d2122111af0bf638ed5e6;
+MambaSpec and the state shapes/dtypes of vllm/model_executor/layers/mamba/mamba_utils.py
+as read at 7cfb97e33791a348cd5d7b622cca521d82d8399f (same rules at 6adad087 for these).
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Union
 
 from .errors import CalcError
-from .model import LayerKind
+from .model import LayerKind, MambaConfig, MambaMixer
 from .units import cdiv
 
 __all__ = [
     "KV_CACHE_DTYPES", "UNQUANTIZED_KV_DTYPES", "kv_dtype_bytes", "SizingContext", "FullAttentionSpec", "SlidingWindowSpec",
     "ChunkedLocalAttentionSpec", "MLAAttentionSpec", "UniformTypeSpec", "KVSpec", "mergeable", "promote_to_full",
+    "MambaCacheMode", "MAMBA_DTYPES", "MambaSpec", "mamba_state_shapes", "mamba_state_dtypes", "mamba_page_size_bytes",
 ]
 
 # The --kv-cache-dtype values of the CLI contract, plus fp8_inc and the MLA layout
@@ -138,7 +142,139 @@ class ChunkedLocalAttentionSpec(FullAttentionSpec):
         return super().merge_key() + (self.attention_chunk_size,)
 
 
-AttentionSpec = Union[FullAttentionSpec, MLAAttentionSpec, SlidingWindowSpec, ChunkedLocalAttentionSpec]
+class MambaCacheMode(StrEnum):
+    """``--mamba-cache-mode`` (vllm/config/cache.py ``MambaCacheMode``, since #30877)."""
+
+    NONE = "none"
+    """One state per request: no prefix caching of Mamba states."""
+    ALIGN = "align"
+    """Prefix caching: the running state plus one cached at a block boundary."""
+    ALL = "all"
+    """Prefix caching: a state per block of the request."""
+
+
+MAMBA_DTYPES = ("auto", "float32", "float16", "bfloat16")
+"""``--mamba-cache-dtype`` / ``--mamba-ssm-cache-dtype`` values (vllm/config/cache.py ``MambaDType``)."""
+_MAMBA_DTYPE_BYTES = {"float32": 4, "float16": 2, "bfloat16": 2}
+
+
+def _divide(a: int, tp: int, what: str) -> int:
+    """vllm/distributed/utils.py ``divide``: exact division, asserted."""
+    if a % tp:
+        raise CalcError("mamba_tp_not_divisor", f"{what} ({a}) is not divisible by tensor parallel size ({tp}); vLLM asserts it",
+                        field="tensor_parallel_size", value=tp, limit=a, key=what)
+    return a // tp
+
+
+def mamba_state_shapes(m: MambaConfig, *, tensor_parallel_size: int, num_spec: int = 0) -> tuple[tuple[int, ...], ...]:
+    """Per-GPU state shapes (vllm/model_executor/layers/mamba/mamba_utils.py ``MambaStateShapeCalculator``).
+
+    Conv states are ``(K - 1 + num_spec, dim)`` in the default "SD" layout (same product as "DS").
+    """
+    tp = tensor_parallel_size
+    k = m.conv_kernel
+    if m.mixer == MambaMixer.MAMBA1:  # mamba1_state_shape
+        inner = _divide(m.intermediate_size, tp, "Mamba intermediate size")
+        return ((k - 1, inner), (inner, m.state_size))
+    if m.mixer == MambaMixer.MAMBA2:  # mamba2_state_shape with extra_groups_for_head_shards
+        groups = m.n_groups if m.n_groups % tp == 0 else m.n_groups + (tp - m.n_groups)
+        conv_dim = _divide(m.intermediate_size + 2 * groups * m.state_size, tp, "Mamba conv dimension")
+        return ((k - 1 + num_spec, conv_dim), (_divide(m.num_heads, tp, "Mamba heads"), m.head_dim, m.state_size))
+    if m.mixer == MambaMixer.SHORT_CONV:  # short_conv_state_shape
+        return ((k - 1, _divide(m.conv_dim, tp, "short conv dimension")),)
+    if m.mixer == MambaMixer.GDN:  # gated_delta_net_state_shape
+        conv_dim = 2 * m.num_k_heads * m.head_k_dim + m.num_v_heads * m.head_v_dim
+        return ((k - 1 + num_spec, _divide(conv_dim, tp, "Gated DeltaNet conv dimension")),
+                (_divide(m.num_v_heads, tp, "Gated DeltaNet value heads"), m.head_v_dim, m.head_k_dim))
+    if m.mixer == MambaMixer.KDA:  # kda_state_shape (Hk = H, Dk = D)
+        inner = m.num_heads * m.head_dim
+        return ((k - 1 + num_spec, _divide(inner + 2 * inner, tp, "KDA conv dimension")),
+                (_divide(m.num_heads, tp, "KDA heads"), m.head_dim, m.head_dim))
+    # linear_attention_state_shape: floor division by TP
+    return ((m.num_heads // tp, m.head_dim, m.head_dim),)
+
+
+def mamba_state_dtypes(m: MambaConfig, *, model_dtype: str, mamba_cache_dtype: str = "auto",
+                       mamba_ssm_cache_dtype: str = "auto") -> tuple[str, ...]:
+    """One dtype per state (mamba_utils.py ``MambaStateDtypeCalculator``; independent of --kv-cache-dtype).
+
+    ``auto`` conv → the model dtype; ``auto`` ssm → the model's own default (Nemotron-H float32,
+    Qwen3.5 ``mamba_ssm_dtype``), else the conv dtype. KDA's recurrent state is float32 always.
+    """
+    for name, value in (("mamba_cache_dtype", mamba_cache_dtype), ("mamba_ssm_cache_dtype", mamba_ssm_cache_dtype)):
+        if value not in MAMBA_DTYPES:
+            raise CalcError("bad_choice", f"{name} must be one of {', '.join(MAMBA_DTYPES)}, got {value!r}",
+                            field=name, value=value, choices=", ".join(MAMBA_DTYPES))
+    conv = model_dtype if mamba_cache_dtype == "auto" else mamba_cache_dtype
+    if m.mixer in (MambaMixer.SHORT_CONV, MambaMixer.LINEAR_ATTENTION):
+        return (conv,)
+    if m.mixer == MambaMixer.KDA:
+        return (conv, "float32")
+    ssm = mamba_ssm_cache_dtype
+    if ssm == "auto":
+        ssm = m.ssm_dtype or conv
+    return (conv, ssm)
+
+
+def mamba_page_size_bytes(shapes: tuple[tuple[int, ...], ...], dtypes: tuple[str, ...]) -> int:
+    """Σ prod(shape) × bytes (MambaSpec.page_size_bytes without padding)."""
+    total = 0
+    for shape, dtype in zip(shapes, dtypes, strict=True):
+        n = 1
+        for d in shape:
+            n *= d
+        total += n * _MAMBA_DTYPE_BYTES[dtype]
+    return total
+
+
+@dataclass(frozen=True, kw_only=True)
+class MambaSpec:
+    """A Mamba / linear-attention layer's state (vllm/v1/kv_cache_interface.py ``MambaSpec``)."""
+
+    block_size: int
+    """Tokens per block: ``cache_config.mamba_block_size`` (the attention block in align/all
+    mode, ``max_model_len`` in none mode)."""
+    shapes: tuple[tuple[int, ...], ...]
+    """Per-GPU state shapes (already divided by TP)."""
+    dtypes: tuple[str, ...]
+    """One dtype per shape."""
+    page_size_padded: int | None = None
+    """``cache_config.mamba_page_size_padded``: the attention page after hybrid alignment."""
+    mamba_cache_mode: MambaCacheMode = MambaCacheMode.NONE
+    num_speculative_blocks: int = 0
+    """``S``: one extra state per speculative token."""
+
+    kind = LayerKind.MAMBA
+    sliding_window = None
+    attention_chunk_size = None
+
+    @property
+    def real_page_size_bytes(self) -> int:
+        return mamba_page_size_bytes(self.shapes, self.dtypes)
+
+    @property
+    def page_size_bytes(self) -> int:
+        if self.page_size_padded is not None:
+            assert self.page_size_padded >= self.real_page_size_bytes
+            return self.page_size_padded
+        return self.real_page_size_bytes
+
+    def max_memory_usage_bytes(self, ctx: SizingContext) -> int:
+        """(1 + S) pages in none mode, (2 + S) in align, (cdiv(L, block) + S) in all; no DCP division."""
+        s = self.num_speculative_blocks
+        if self.mamba_cache_mode == MambaCacheMode.ALL:
+            return (cdiv(ctx.max_model_len, self.block_size) + s) * self.page_size_bytes
+        if self.mamba_cache_mode == MambaCacheMode.ALIGN:
+            return (2 + s) * self.page_size_bytes
+        return (1 + s) * self.page_size_bytes
+
+    def merge_key(self) -> tuple[object, ...]:
+        # KVCacheSpec.merge: identical specs only.
+        return (self.kind, self.block_size, self.shapes, self.dtypes, self.page_size_padded, self.mamba_cache_mode,
+                self.num_speculative_blocks)
+
+
+AttentionSpec = Union[FullAttentionSpec, MLAAttentionSpec, SlidingWindowSpec, ChunkedLocalAttentionSpec, MambaSpec]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -162,7 +298,8 @@ class UniformTypeSpec:
         return blocks * self.page_size_bytes
 
 
-KVSpec = Union[FullAttentionSpec, MLAAttentionSpec, SlidingWindowSpec, ChunkedLocalAttentionSpec, UniformTypeSpec]
+KVSpec = Union[FullAttentionSpec, MLAAttentionSpec, SlidingWindowSpec, ChunkedLocalAttentionSpec, MambaSpec,
+               UniformTypeSpec]
 
 
 def mergeable(a: AttentionSpec, b: AttentionSpec) -> bool:

@@ -14,7 +14,8 @@ from enum import StrEnum
 from .errors import CalcError
 from .limits import MAX_DIM, MAX_LAYERS, MAX_LEN, shorten
 
-__all__ = ["LayerKind", "WeightQuant", "ModelSpec", "normalize_config", "MLA_MODEL_TYPES", "UNSUPPORTED_HYBRID_TYPES"]
+__all__ = ["LayerKind", "WeightQuant", "ModelSpec", "normalize_config", "MLA_MODEL_TYPES", "UNSUPPORTED_HYBRID_TYPES",
+           "MambaMixer", "MambaConfig", "MAMBA_HYBRID_TYPES", "REMOVED_MODEL_TYPES"]
 
 
 
@@ -26,20 +27,87 @@ class LayerKind(StrEnum):
     CHUNKED = "chunked"
     """Chunked local attention (Llama 4)."""
     MLA = "mla"
+    MAMBA = "mamba"
+    """A Mamba / linear-attention layer: a fixed-size state per request (vLLM's MambaSpec)."""
+    NONE = "none"
+    """A layer with no cache at all (Nemotron-H's MLP ``-`` and MoE ``E`` layers)."""
 
+
+class MambaMixer(StrEnum):
+    """Which state layout a Mamba / linear-attention layer keeps
+    (vllm/model_executor/layers/mamba/mamba_utils.py ``MambaStateShapeCalculator``)."""
+
+    MAMBA1 = "mamba1"
+    MAMBA2 = "mamba2"
+    SHORT_CONV = "short_conv"
+    GDN = "gated_delta_net"
+    """Gated DeltaNet (Qwen3-Next, Qwen3.5/3.6)."""
+    KDA = "kda"
+    """Kimi Delta Attention (Kimi Linear)."""
+    LINEAR_ATTENTION = "linear_attention"
+    """MiniMax-Text-01 lightning attention."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class MambaConfig:
+    """The config facts that size one Mamba / linear-attention layer's state (before TP).
+
+    Symbols as in vLLM's ``MambaStateShapeCalculator``; unused ones stay 0.
+    """
+
+    mixer: MambaMixer
+    conv_kernel: int = 0
+    """``K``: conv states keep ``K - 1`` rows (plus speculative tokens)."""
+    intermediate_size: int = 0
+    """``I`` (Mamba1/2): inner width."""
+    n_groups: int = 0
+    """``G`` (Mamba2): B/C groups, padded to TP when fewer."""
+    num_heads: int = 0
+    """``H`` (Mamba2, KDA, linear attention)."""
+    head_dim: int = 0
+    """``P`` (Mamba2) or ``D`` (KDA, linear attention)."""
+    state_size: int = 0
+    """``N`` (Mamba1/2)."""
+    conv_dim: int = 0
+    """``C`` (short conv)."""
+    num_k_heads: int = 0
+    """``Hk`` (GDN)."""
+    num_v_heads: int = 0
+    """``Hv`` (GDN)."""
+    head_k_dim: int = 0
+    """``Dk`` (GDN)."""
+    head_v_dim: int = 0
+    """``Dv`` (GDN)."""
+    ssm_dtype: str | None = None
+    """What ``--mamba-ssm-cache-dtype auto`` becomes for this model before the generic rule
+    (Nemotron-H: the config's ``mamba_ssm_cache_dtype``, else float32; Qwen3.5: ``mamba_ssm_dtype``);
+    None: the generic rule (the conv state's dtype)."""
+    chunk_size: int = 2048
+    """``model_config.get_mamba_chunk_size()`` (``"all"`` mode alignment)."""
+    supports_all_mode: bool = False
+    """``SupportsMambaPrefixCaching``: ``--mamba-cache-mode all`` sticks (else falls back to align)."""
 # vllm/transformers_utils/model_arch_config_convertor.py ``is_deepseek_mla``
 MLA_MODEL_TYPES = frozenset({
     "deepseek_v2", "deepseek_v3", "deepseek_v32", "deepseek_mtp", "kimi_k2", "kimi_vl", "kimi_linear",
     "longcat_flash", "pangu_ultra_moe", "pangu_ultra_moe_mtp", "glm4_moe_lite", "glm_moe_dsa", "mistral_large_3",
 })
 
-# Mamba / linear-attention hybrids: sized with MambaSpec pages in vLLM (spec 11.5,
-# "only briefly checked"); refused here rather than silently treated as full attention.
-UNSUPPORTED_HYBRID_TYPES = frozenset({
-    "jamba", "bamba", "nemotron_h", "qwen3_next", "qwen3_5", "qwen3_5_moe", "falcon_h1", "granitemoehybrid",
-    "mamba", "mamba2", "zamba", "zamba2", "lfm2", "lfm2_moe", "minimax", "minimax_m1", "plamo2", "rwkv",
-    "rwkv6", "rwkv7", "recurrent_gemma", "xlstm", "kimi_linear", "hunyuan_v1_dense_mamba",
+# Mamba / linear-attention hybrids planned with MambaSpec layers (notes on vLLM 7cfb97e3, section 2.3).
+MAMBA_HYBRID_TYPES = frozenset({
+    "qwen3_next", "qwen3_5", "qwen3_5_moe", "qwen3_5_text", "qwen3_5_moe_text", "nemotron_h", "granitemoehybrid",
+    "jamba", "bamba", "lfm2", "lfm2_moe", "kimi_linear", "minimax", "minimax_text_01", "minimax_m1",
 })
+# Stateful models whose layouts the notes do not cover (or only partly): refused by name rather
+# than silently treated as full attention.
+UNSUPPORTED_HYBRID_TYPES = frozenset({
+    "falcon_h1", "mamba", "mamba2", "falcon_mamba", "zamba", "zamba2", "plamo2", "rwkv", "rwkv6", "rwkv7",
+    "recurrent_gemma", "xlstm", "hunyuan_v1_dense_mamba", "olmo_hybrid", "bailing_moe_linear",
+})
+# Model types vLLM removed: (last release that serves them, removing PR).
+REMOVED_MODEL_TYPES = {
+    "bamba": ("0.23.0", "45990"),
+    "minimax": ("0.23.0", "45993"), "minimax_text_01": ("0.23.0", "45993"), "minimax_m1": ("0.23.0", "45993"),
+}
 
 _MAX_LAYERS = MAX_LAYERS  # far above any model; keeps a typo from allocating millions of layer specs
 _KV_HEAD_KEYS = ("n_head_kv", "num_kv_heads", "num_key_value_heads", "multi_query_group_num", "num_attention_groups")
@@ -100,6 +168,8 @@ class ModelSpec:
     quant: WeightQuant
     is_moe: bool
     num_experts_per_tok: int
+    mamba: MambaConfig | None = None
+    """The Mamba / linear-attention layers' state facts (None: no such layers)."""
     moe_intermediate_size: int = 0
     """Per-expert MLP width (``moe_intermediate_size``); 0 = ``intermediate_size`` is already per expert (Mixtral, gpt-oss)."""
     tie_word_embeddings: bool = False
@@ -115,9 +185,17 @@ class ModelSpec:
         return LayerKind.MLA in self.layer_kinds
 
     @property
+    def is_hybrid_mamba(self) -> bool:
+        """vLLM's ``model_config.is_hybrid``: attention and Mamba / linear-attention layers."""
+        return LayerKind.MAMBA in self.layer_kinds and any(
+            k not in (LayerKind.MAMBA, LayerKind.NONE) for k in self.layer_kinds)
+
+    @property
     def architecture(self) -> str:
-        """A one-word class for reports: gqa, mha, mla, sliding, hybrid."""
-        kinds = set(self.layer_kinds)
+        """A one-word class for reports: gqa, mha, mla, sliding, hybrid, mamba."""
+        kinds = set(self.layer_kinds) - {LayerKind.NONE}
+        if LayerKind.MAMBA in kinds:
+            return "mamba"
         if LayerKind.MLA in kinds:
             return "mla"
         if kinds == {LayerKind.SLIDING}:
@@ -262,6 +340,166 @@ def _layer_kinds(text: Mapping[str, object], num_layers: int) -> tuple[tuple[Lay
     return (LayerKind.FULL,) * num_layers, None, None
 
 
+_ATTENTION_TYPES = ("full_attention", "attention", "global")
+_STATE_TYPES = ("linear_attention", "mamba", "conv", "short_conv", "kda")
+_NO_CACHE_TYPES = ("mlp", "moe")
+
+
+def _positive(cfg: Mapping[str, object], key: str, default: int | None = None) -> int:
+    value = _int(cfg, key, minimum=1)
+    if value is None:
+        if default is None:
+            raise CalcError("config_missing_key", f"config.json has no {key!r}; it is needed to size the Mamba state",
+                            field="config", key=key)
+        return default
+    return value
+
+
+def _kinds_from_types(types: object, num_layers: int, mt: str, attention: LayerKind) -> list[LayerKind] | None:
+    """``layer_types`` as transformers resolves it for hybrids (``linear_attention``/``full_attention``/``moe``…)."""
+    if not isinstance(types, (list, tuple)) or not types:
+        return None
+    if len(types) < num_layers:
+        raise CalcError("config_bad_value", f"config.json: layer_types lists {len(types)} layers, num_hidden_layers is {num_layers}",
+                        field="config", key="layer_types", value=len(types))
+    kinds = []
+    for t in types[:num_layers]:
+        if t in _ATTENTION_TYPES:
+            kinds.append(attention)
+        elif t in _STATE_TYPES:
+            kinds.append(LayerKind.MAMBA)
+        elif t in _NO_CACHE_TYPES:
+            kinds.append(LayerKind.NONE)
+        else:
+            raise CalcError("unsupported_architecture", f"{mt}: layer type {t!r} is not one the calculator knows",
+                            field="config", model_type=mt, value=str(t))
+    return kinds
+
+
+def _chunk_size(text: Mapping[str, object]) -> int:
+    """vllm/config/model.py ``get_mamba_chunk_size``: mamba_chunk_size, else chunk_size, else 2048."""
+    return _int(text, "mamba_chunk_size", minimum=1) or _int(text, "chunk_size", minimum=1) or 2048
+
+
+def _ssm_dtype(text: Mapping[str, object], key: str) -> str | None:
+    raw = text.get(key)
+    if raw is None:
+        return None
+    name = _DTYPE_ALIASES.get(str(raw).lower().replace("torch.", ""))
+    if name is None:
+        raise CalcError("config_bad_value", f"config.json: unknown {key} {raw!r}", field="config", key=key, value=str(raw))
+    return name
+
+
+def _hybrid_layers(text: Mapping[str, object], mt: str, num_layers: int,
+                   hidden: int) -> tuple[tuple[LayerKind, ...], MambaConfig] | None:
+    """Layer kinds and state facts of a Mamba / linear-attention model (notes section 2.3).
+
+    Mirrors each model's ``get_mamba_state_shape_from_config`` in vllm/model_executor/models/
+    (qwen3_next.py, qwen3_5.py, nemotron_h.py, granitemoehybrid.py, jamba.py, bamba.py, lfm2.py,
+    lfm2_moe.py, kimi_linear.py, minimax_text_01.py). None: the config has no stateful layer
+    (granite-4.0-micro: a granitemoehybrid config whose layers are all attention).
+    """
+    chunk = _chunk_size(text)
+    if mt in ("qwen3_next", "qwen3_5", "qwen3_5_moe", "qwen3_5_text", "qwen3_5_moe_text"):
+        kinds = _kinds_from_types(text.get("layer_types"), num_layers, mt, LayerKind.FULL)
+        if kinds is None:
+            interval = _positive(text, "full_attention_interval", 4)
+            kinds = [LayerKind.FULL if (i + 1) % interval == 0 else LayerKind.MAMBA for i in range(num_layers)]
+        qwen35 = mt.startswith("qwen3_5")
+        # vllm/transformers_utils/configs/qwen3_5.py defaults (Qwen3-Next's config requires the keys)
+        d = (lambda v: v) if qwen35 else (lambda v: None)
+        mamba = MambaConfig(
+            mixer=MambaMixer.GDN, conv_kernel=_positive(text, "linear_conv_kernel_dim", d(4)),
+            num_k_heads=_positive(text, "linear_num_key_heads", d(16)), num_v_heads=_positive(text, "linear_num_value_heads", d(32)),
+            head_k_dim=_positive(text, "linear_key_head_dim", d(128)), head_v_dim=_positive(text, "linear_value_head_dim", d(128)),
+            # Qwen3_5ForConditionalGenerationConfig: ssm state from mamba_ssm_dtype; Qwen3-Next has no such hook.
+            ssm_dtype=_ssm_dtype(text, "mamba_ssm_dtype") if qwen35 else None, chunk_size=chunk)
+    elif mt == "nemotron_h":
+        pattern = text.get("hybrid_override_pattern")
+        if isinstance(pattern, str) and pattern:
+            if len(pattern) < num_layers or set(pattern) - set("M*-E"):
+                raise CalcError("config_bad_value", f"config.json: hybrid_override_pattern {pattern!r} must give one of M * - E per layer",
+                                field="config", key="hybrid_override_pattern", value=pattern)
+            table = {"M": LayerKind.MAMBA, "*": LayerKind.FULL, "-": LayerKind.NONE, "E": LayerKind.NONE}
+            kinds = [table[c] for c in pattern[:num_layers]]
+        else:
+            kinds = _kinds_from_types(text.get("layer_types") or text.get("layers_block_type"), num_layers, mt, LayerKind.FULL)
+            if kinds is None:
+                raise CalcError("config_missing_key", "config.json has no 'hybrid_override_pattern'", field="config",
+                                key="hybrid_override_pattern")
+        heads, head_dim = _positive(text, "mamba_num_heads"), _positive(text, "mamba_head_dim")
+        mamba = MambaConfig(
+            mixer=MambaMixer.MAMBA2, intermediate_size=heads * head_dim, n_groups=_positive(text, "n_groups"),
+            num_heads=heads, head_dim=head_dim, state_size=_positive(text, "ssm_state_size"),
+            conv_kernel=_positive(text, "conv_kernel"),
+            # NemotronHForCausalLMConfig: auto -> the config's mamba_ssm_cache_dtype, else float32.
+            ssm_dtype=_ssm_dtype(text, "mamba_ssm_cache_dtype") or "float32", chunk_size=chunk, supports_all_mode=True)
+    elif mt in ("granitemoehybrid", "bamba"):
+        if mt == "bamba":
+            attn = text.get("attn_layer_indices")
+            attn_idx = set(attn) if isinstance(attn, (list, tuple)) else set()
+            kinds = [LayerKind.FULL if i in attn_idx else LayerKind.MAMBA for i in range(num_layers)]
+        else:
+            kinds = _kinds_from_types(text.get("layer_types") or text.get("layers_block_type"), num_layers, mt, LayerKind.FULL)
+            if kinds is None:
+                raise CalcError("config_missing_key", "config.json has no 'layer_types'", field="config", key="layer_types")
+        if LayerKind.MAMBA not in kinds:
+            return None
+        mamba = MambaConfig(
+            mixer=MambaMixer.MAMBA2, intermediate_size=_positive(text, "mamba_expand", 2) * hidden,
+            n_groups=_positive(text, "mamba_n_groups", 1), num_heads=_positive(text, "mamba_n_heads"),
+            head_dim=_positive(text, "mamba_d_head"), state_size=_positive(text, "mamba_d_state"),
+            conv_kernel=_positive(text, "mamba_d_conv"), chunk_size=chunk, supports_all_mode=mt == "granitemoehybrid")
+    elif mt == "jamba":
+        kinds = _kinds_from_types(text.get("layers_block_type") or text.get("layer_types"), num_layers, mt, LayerKind.FULL)
+        if kinds is None:
+            period, offset = _positive(text, "attn_layer_period", 8), _int(text, "attn_layer_offset") or 4
+            kinds = [LayerKind.FULL if i % period == offset else LayerKind.MAMBA for i in range(num_layers)]
+        mamba = MambaConfig(
+            mixer=MambaMixer.MAMBA1, intermediate_size=_positive(text, "mamba_expand", 2) * hidden,
+            state_size=_positive(text, "mamba_d_state", 16), conv_kernel=_positive(text, "mamba_d_conv", 4),
+            chunk_size=chunk, supports_all_mode=True)
+    elif mt in ("lfm2", "lfm2_moe"):
+        kinds = _kinds_from_types(text.get("layer_types"), num_layers, mt, LayerKind.FULL)
+        if kinds is None:
+            full = text.get("full_attn_idxs")
+            if not isinstance(full, (list, tuple)):
+                raise CalcError("config_missing_key", "config.json has no 'layer_types'", field="config", key="layer_types")
+            kinds = [LayerKind.FULL if i in set(full) else LayerKind.MAMBA for i in range(num_layers)]
+        mamba = MambaConfig(mixer=MambaMixer.SHORT_CONV, conv_kernel=_positive(text, "conv_L_cache"),
+                            conv_dim=hidden if mt == "lfm2_moe" else _positive(text, "conv_dim", hidden), chunk_size=chunk)
+    elif mt == "kimi_linear":
+        lac = text.get("linear_attn_config")
+        if not isinstance(lac, Mapping):
+            raise CalcError("config_missing_key", "config.json has no 'linear_attn_config'", field="config", key="linear_attn_config")
+        full = lac.get("full_attn_layers")
+        if isinstance(full, (list, tuple)):  # 1-based layer numbers
+            full_idx = {int(x) - 1 for x in full if isinstance(x, int)}
+            kinds = [LayerKind.MLA if i in full_idx else LayerKind.MAMBA for i in range(num_layers)]
+        else:
+            kinds = _kinds_from_types(text.get("layer_types"), num_layers, mt, LayerKind.MLA)
+            if kinds is None:
+                raise CalcError("config_missing_key", "linear_attn_config has no 'full_attn_layers'", field="config",
+                                key="linear_attn_config")
+        mamba = MambaConfig(mixer=MambaMixer.KDA, num_heads=_positive(lac, "num_heads"), head_dim=_positive(lac, "head_dim"),
+                            conv_kernel=_positive(lac, "short_conv_kernel_size"),
+                            # kda_state_dtype: the recurrent state is float32 whatever the flags say
+                            ssm_dtype="float32", chunk_size=chunk)
+    elif mt in ("minimax", "minimax_text_01", "minimax_m1"):
+        types = text.get("attn_type_list")
+        if not isinstance(types, (list, tuple)) or len(types) < num_layers:
+            raise CalcError("config_missing_key", "config.json has no 'attn_type_list' for every layer", field="config",
+                            key="attn_type_list")
+        kinds = [LayerKind.FULL if t == 1 else LayerKind.MAMBA for t in types[:num_layers]]
+        heads = _positive(text, "num_attention_heads")
+        mamba = MambaConfig(mixer=MambaMixer.LINEAR_ATTENTION, num_heads=heads,
+                            head_dim=_int(text, "head_dim", minimum=1) or hidden // heads, chunk_size=chunk)
+    else:
+        return None
+    return tuple(kinds), mamba
+
+
 def _derived_max_len(text: Mapping[str, object], mt: str) -> int:
     """vllm/config/model.py ``_get_and_verify_max_len``: min of the length keys, RoPE-scaled."""
     lengths = [int(v) for k in _MAX_LEN_KEYS if k != "model_max_length"
@@ -329,8 +567,28 @@ def _quant(text: Mapping[str, object]) -> WeightQuant:
     return WeightQuant(method=method, bits=16, group_size=0)
 
 
+def _mixer_parameters(m: MambaConfig, hidden: int) -> int:
+    """Weights of one Mamba / linear-attention mixer (projections and conv; norms and biases ignored)."""
+    k = m.conv_kernel
+    if m.mixer == MambaMixer.GDN:
+        qk, v = m.num_k_heads * m.head_k_dim, m.num_v_heads * m.head_v_dim
+        return hidden * (2 * qk + 2 * v + 2 * m.num_v_heads) + (2 * qk + v) * k + v * hidden
+    if m.mixer == MambaMixer.MAMBA2:
+        gn = 2 * m.n_groups * m.state_size
+        return hidden * (2 * m.intermediate_size + gn + m.num_heads) + (m.intermediate_size + gn) * k + m.intermediate_size * hidden
+    if m.mixer == MambaMixer.MAMBA1:
+        rank = -(-hidden // 16)  # dt_rank = ceil(hidden / 16)
+        i = m.intermediate_size
+        return hidden * 2 * i + i * k + i * (rank + 2 * m.state_size) + rank * i + i * m.state_size + i * hidden
+    if m.mixer == MambaMixer.SHORT_CONV:
+        return hidden * 3 * m.conv_dim + m.conv_dim * k + m.conv_dim * hidden
+    inner = m.num_heads * m.head_dim  # KDA, linear attention: q, k, v, gate and output projections
+    return 5 * hidden * inner + 3 * inner * k
+
+
 def _count_parameters(text: Mapping[str, object], *, hidden: int, heads: int, kv_heads: int, head: int,
-                      layers: int, vocab: int, inter: int, mla: bool) -> tuple[int, int]:
+                      layers: int, vocab: int, inter: int, mla: bool, kinds: tuple[LayerKind, ...] = (),
+                      mamba: MambaConfig | None = None) -> tuple[int, int]:
     """Parameters counted from the config (used when the catalog has no exact figure)."""
     def n(key: str, default: int = 0) -> int:
         value = _int(text, key)
@@ -347,6 +605,30 @@ def _count_parameters(text: Mapping[str, object], *, hidden: int, heads: int, kv
         attn = q + hidden * (kv_lora + rope) + kv_lora * heads * (nope + vdim) + heads * vdim * hidden
     else:
         attn = hidden * heads * head + 2 * hidden * kv_heads * head + heads * head * hidden
+    mixer = _mixer_parameters(mamba, hidden) if mamba is not None else 0
+    pattern = text.get("hybrid_override_pattern")
+    if str(text.get("model_type")) == "nemotron_h" and kinds:
+        # Nemotron-H: every layer is one block: M (Mamba2), * (attention), - (MLP, relu2, no gate), E (MoE).
+        experts_nh = n("n_routed_experts")
+        moe_inter_nh = n("moe_intermediate_size") or inter
+        shared_nh = n("moe_shared_expert_intermediate_size")
+        total = 0
+        expert_params = 0
+        chars = str(pattern) if isinstance(pattern, str) and len(pattern) >= layers else None
+        for i, kind in enumerate(kinds):
+            if kind == LayerKind.MAMBA:
+                total += mixer
+            elif kind != LayerKind.NONE:
+                total += attn
+            elif chars is not None and chars[i] == "E" or chars is None and experts_nh:
+                routed = experts_nh * 2 * hidden * moe_inter_nh
+                expert_params += routed
+                total += routed + 2 * hidden * shared_nh + hidden * experts_nh
+            else:
+                total += 2 * hidden * inter
+            total += hidden
+        embed = vocab * hidden
+        return total + embed + (0 if text.get("tie_word_embeddings") else embed) + hidden, expert_params
     experts = n("num_experts") or n("num_local_experts") or n("n_routed_experts")
     moe_inter = n("moe_intermediate_size") or inter
     shared = n("n_shared_experts")
@@ -365,13 +647,15 @@ def _count_parameters(text: Mapping[str, object], *, hidden: int, heads: int, kv
     total = 0
     for i in range(layers):
         moe_layer = experts > 0 and i >= dense_first and i not in mlp_only and (i + 1) % step == 0
+        if text.get("expert_layer_period"):  # Jamba: experts on layers i % period == offset
+            moe_layer = experts > 0 and i % n("expert_layer_period") == n("expert_layer_offset")
         if moe_layer:
             routed = experts * 3 * hidden * moe_inter
             expert_params += routed
             mlp = routed + hidden * experts + shared * 3 * hidden * moe_inter + (3 * hidden * shared_inter if shared_inter else 0)
         else:
             mlp = dense_mlp
-        total += attn + mlp + 2 * hidden
+        total += (mixer if kinds and kinds[i] == LayerKind.MAMBA else attn) + mlp + 2 * hidden
     embed = vocab * hidden
     total += embed + (0 if text.get("tie_word_embeddings") else embed) + hidden
     return total, expert_params
@@ -442,9 +726,10 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
     mt = mt_raw[:128]
     if not mt:
         raise CalcError("config_missing_key", "config.json has no 'model_type'", field="config", key="model_type")
-    if mt in UNSUPPORTED_HYBRID_TYPES or "layers_block_type" in text or "hybrid_override_pattern" in text:
+    if mt in UNSUPPORTED_HYBRID_TYPES or (mt not in MAMBA_HYBRID_TYPES and (
+            "layers_block_type" in text or "hybrid_override_pattern" in text)):
         raise CalcError("unsupported_architecture",
-                        f"{mt}: Mamba/linear-attention hybrid models are not supported yet (their state pages follow other rules); give --available-kv-gib and read vLLM's own log instead",
+                        f"{mt}: this model's Mamba/linear-attention state layout is not covered by the calculator yet; give --available-kv-gib and read vLLM's own log instead",
                         field="config", model_type=mt)
     layers = (_int(text, "num_hidden_layers", maximum=_MAX_LAYERS) or _int(text, "n_layer", maximum=_MAX_LAYERS)
               or _int(text, "num_layers", maximum=_MAX_LAYERS))
@@ -469,9 +754,15 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
     else:
         head = _head_size(text, hidden, heads)
         kv_heads = _kv_heads(text, heads)
+    hybrid = _hybrid_layers(text, mt, layers, hidden) if mt in MAMBA_HYBRID_TYPES else None
+    mamba: MambaConfig | None = None
+    if hybrid is not None:
+        kinds, mamba = hybrid
+        window, chunk = None, None
+    elif not mla:
         kinds, window, chunk = _layer_kinds(text, layers)
     counted, expert_params = _count_parameters(text, hidden=hidden, heads=heads, kv_heads=kv_heads, head=head,
-                                               layers=layers, vocab=vocab, inter=inter, mla=mla)
+                                               layers=layers, vocab=vocab, inter=inter, mla=mla, kinds=kinds, mamba=mamba)
     experts_per_tok = _int(text, "num_experts_per_tok") or 0
     vision_cfg = config.get("vision_config")
     if not isinstance(vision_cfg, Mapping):
@@ -485,7 +776,7 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         intermediate_size=inter, vocab_size=vocab, sliding_window=window, attention_chunk_size=chunk,
         dtype=_dtype(text, top_dtype), derived_max_model_len=_derived_max_len(text, mt),
         num_parameters=num_parameters if num_parameters else counted, num_expert_parameters=expert_params,
-        quant=_quant(text), is_moe=expert_params > 0, num_experts_per_tok=experts_per_tok,
+        quant=_quant(text), is_moe=expert_params > 0, num_experts_per_tok=experts_per_tok, mamba=mamba,
         vision_parameters=vision, checkpoint_bytes=checkpoint_bytes,
         moe_intermediate_size=(_int(text, "moe_intermediate_size") or 0) if expert_params else 0,
         tie_word_embeddings=bool(text.get("tie_word_embeddings") or config.get("tie_word_embeddings")),

@@ -12,8 +12,8 @@ from collections.abc import Callable
 
 from .grouping import Grouping, GroupingKind
 from .kv_spec import (
-    AttentionSpec, ChunkedLocalAttentionSpec, FullAttentionSpec, MLAAttentionSpec, SizingContext, SlidingWindowSpec,
-    UniformTypeSpec, kv_dtype_bytes,
+    AttentionSpec, ChunkedLocalAttentionSpec, FullAttentionSpec, MambaSpec, MLAAttentionSpec, SizingContext,
+    SlidingWindowSpec, UniformTypeSpec, kv_dtype_bytes,
 )
 from .model import LayerKind, ModelSpec
 from .units import cdiv
@@ -37,13 +37,24 @@ def pp_layer_counts(num_layers: int, pp: int) -> list[int]:
 
 
 def build_layer_specs(model: ModelSpec, *, tensor_parallel_size: int, kv_cache_dtype: str, block_size: int,
-                      sliding_block_size: int | None = None) -> dict[str, AttentionSpec]:
-    """The whole model's per-layer specs as one GPU of a TP group sees them."""
+                      sliding_block_size: int | None = None, mamba_spec: MambaSpec | None = None) -> dict[str, AttentionSpec]:
+    """The whole model's per-layer specs as one GPU of a TP group sees them.
+
+    Mamba / linear-attention layers all get ``mamba_spec`` (``MambaBase.get_kv_cache_spec``);
+    layers without cache (Nemotron-H MLP/MoE blocks) get none.
+    """
     e = kv_dtype_bytes(kv_cache_dtype if kv_cache_dtype != "fp8_ds_mla" else "fp8", model.dtype)
     # MLA keeps one latent "head" per GPU, never divided by TP; otherwise max(1, heads // TP).
     heads = 1 if model.is_mla else max(1, model.total_num_kv_heads // tensor_parallel_size)
     specs: dict[str, AttentionSpec] = {}
     for i, kind in enumerate(model.layer_kinds):
+        if kind == LayerKind.NONE:
+            continue
+        if kind == LayerKind.MAMBA:
+            if mamba_spec is None:
+                raise ValueError("a model with Mamba layers needs mamba_spec (hybrid.plan_mamba)")
+            specs[layer_name(i)] = mamba_spec
+            continue
         common = dict(num_kv_heads=heads, head_size=model.head_size, head_size_v=model.head_size_v, dtype_bytes=e)
         if kind == LayerKind.MLA:
             spec: AttentionSpec = MLAAttentionSpec(block_size=block_size, cache_dtype_str=kv_cache_dtype, **common)
@@ -124,8 +135,13 @@ def max_concurrency(grouping: Grouping, ctx: SizingContext, blocks: int, *, sum_
 
 
 def kv_bytes_per_token(layer_specs: dict[str, AttentionSpec]) -> int:
-    """Bytes one token adds across all layers of one GPU, at full length (page ÷ block size)."""
+    """Bytes one token adds across all layers of one GPU, at full length (page ÷ block size).
+
+    Mamba states do not grow with the request: they are left out.
+    """
     total = 0
     for s in layer_specs.values():
+        if isinstance(s, MambaSpec):
+            continue
         total += s.page_size_bytes // s.block_size
     return total

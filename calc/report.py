@@ -16,6 +16,7 @@ from .errors import CalcError
 from .inputs import Scenario
 from .numfmt import fmt_fixed, fmt_int, gib_gb_text, gib_text
 from .strings import STRINGS, lang_or_default, t
+from .units import GiB, MiB
 
 __all__ = ["available_band", "gib_gb", "result_dict", "recommendation_dict", "serve_command", "build_report", "build_log_report",
            "error_message"]
@@ -25,7 +26,8 @@ GIB_BYTES = 1 << 30
 
 _BUDGET_TERMS = ("weights", "activation", "non_torch", "cudagraph")
 _VERDICT_KIND = {"fits": "fits", "does_not_fit": "does_not_fit", "no_memory": "weights_do_not_fit",
-                 "auto_fit_failed": "auto_fit_failed", "weights_exceed_gpu": "weights_exceed_gpu"}
+                 "auto_fit_failed": "auto_fit_failed", "weights_exceed_gpu": "weights_exceed_gpu",
+                 "mamba_blocks_below_max_num_seqs": "mamba_blocks_below_max_num_seqs"}
 
 
 def gib_gb(n: int, lang: str = "en") -> str:
@@ -129,7 +131,8 @@ def result_dict(a: Analysis) -> dict[str, object]:
 _FLAG_ORDER = ("tensor_parallel_size", "pipeline_parallel_size", "max_model_len", "max_num_seqs",
                "max_num_batched_tokens", "kv_cache_dtype", "gpu_memory_utilization", "kv_cache_memory_bytes",
                "block_size", "num_gpu_blocks_override", "cpu_offload_gb", "enforce_eager",
-               "disable_hybrid_kv_cache_manager", "no_async_scheduling")
+               "disable_hybrid_kv_cache_manager", "no_async_scheduling", "enable_prefix_caching",
+               "no_enable_prefix_caching", "mamba_cache_mode", "mamba_ssm_cache_dtype")
 
 
 def _current_flags(s: Scenario) -> dict[str, object]:
@@ -155,6 +158,12 @@ def _current_flags(s: Scenario) -> dict[str, object]:
             flags[key] = True
     if not d.async_scheduling:
         flags["no_async_scheduling"] = True
+    if d.enable_prefix_caching is not None:
+        flags["enable_prefix_caching" if d.enable_prefix_caching else "no_enable_prefix_caching"] = True
+    if d.mamba_cache_mode is not None:
+        flags["mamba_cache_mode"] = d.mamba_cache_mode
+    if d.mamba_ssm_cache_dtype != "auto":
+        flags["mamba_ssm_cache_dtype"] = d.mamba_ssm_cache_dtype
     return flags
 
 
@@ -253,6 +262,9 @@ def _rec_outcome(lang: str, v: Verdict | None) -> str:
     if v.fits:
         return t(lang, "rec.result.fits", concurrency=fmt_fixed(v.max_concurrency or 0, 2, lang),
                  max_model_len=fmt_int(v.max_model_len, lang))
+    if v.status == "mamba_blocks_below_max_num_seqs":
+        return t(lang, "rec.result.mamba_blocks", blocks=fmt_int(v.num_gpu_blocks or 0, lang),
+                 max_num_seqs=fmt_int(v.max_num_seqs, lang))
     return t(lang, "rec.result.does_not_fit", needed=gib_text(v.needed_kv_bytes, lang),
              available=gib_text(max(v.available_kv_bytes, 0), lang))
 
@@ -333,6 +345,12 @@ def _notes(lang: str, a: Analysis) -> list[str]:
         notes.append(t(lang, "note.hma_off"))
     if v.grouping.num_padding_layers:
         notes.append(t(lang, "note.padding", n=v.grouping.num_padding_layers))
+    if v.mamba is not None and v.mamba.mamba_cache_mode != "all":
+        page = v.mamba.mamba_page_size_padded or v.mamba.mamba_page_size_bytes
+        states = (2 if v.mamba.mamba_cache_mode == "align" else 1) + v.mamba.num_speculative_blocks
+        notes.append(t(lang, "note.mamba", mode=v.mamba.mamba_cache_mode, block=v.mamba.attention_block_size,
+                       page=gib_text(page, lang) if page >= GiB else f"{fmt_fixed(page / MiB, 2, lang)} MiB",
+                       states=states))
     notes.append(t(lang, "note.rules", rules=v.deployment.rules.description))
     return notes
 
@@ -347,6 +365,7 @@ def _verdict_view(lang: str, v: Verdict, band: BandVerdict = BandVerdict.FITS) -
                   tokens=fmt_int(v.gpu_kv_cache_tokens or 0, lang),
                   estimated=fmt_int(v.estimated_max_model_len, lang),
                   weights=gib_text(b.weights_bytes, lang), total=gib_text(b.total_bytes or 0, lang),
+                  blocks=fmt_int(v.num_gpu_blocks or 0, lang), max_num_seqs=fmt_int(v.max_num_seqs, lang),
                   low=fmt_fixed(max(low, 0) / GIB_BYTES, 1, lang), high=fmt_fixed(max(high, 0) / GIB_BYTES, 1, lang))
     return {"kind": kind, "title": t(lang, f"verdict.{kind}.title"), "summary": t(lang, f"verdict.{kind}.summary", **params)}
 

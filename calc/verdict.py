@@ -5,7 +5,8 @@ project onto workers, override, auto-fit, per-worker check, num_blocks, min over
 workers) and vllm/v1/engine/core.py ``_initialize_kv_caches`` (capacity log).
 "Does not fit" is a value here, never an exception; only bad input raises.
 
-The steps, in vLLM's order: ``_planning`` resolves the engine defaults and the
+The steps, in vLLM's order: ``_planning`` resolves the engine defaults (for Mamba
+hybrids the cache mode and the block-size alignment, hybrid.plan_mamba) and the
 per-stage workers; ``_check_length`` validates the requested length;
 ``_auto_fit`` picks a length for ``--max-model-len auto``; ``_stage_plans`` runs
 the per-worker check; ``_capacity`` counts blocks and concurrency for a start
@@ -23,6 +24,7 @@ from .budget import MemoryBudget, memory_budget
 from .deployment import Deployment, batch_defaults
 from .errors import CalcError
 from .grouping import Grouping, get_kv_cache_groups, project_to_worker
+from .hybrid import MambaPlan, plan_mamba
 from .kv_spec import AttentionSpec, SizingContext, UniformTypeSpec
 from .model import LayerKind, ModelSpec
 from .planner import (
@@ -30,6 +32,7 @@ from .planner import (
     build_layer_specs,
     estimate_max_model_len,
     kv_bytes_per_token,
+    layer_name,
     legacy_max_memory_usage_bytes,
     max_memory_usage_bytes,
     num_blocks,
@@ -56,6 +59,9 @@ class VerdictStatus(StrEnum):
     WEIGHTS_EXCEED_GPU = "weights_exceed_gpu"
     """The weights alone are larger than the GPU: CUDA runs out of memory while loading them,
     before vLLM measures anything or logs an available KV figure."""
+    MAMBA_BLOCKS_BELOW_MAX_NUM_SEQS = "mamba_blocks_below_max_num_seqs"
+    """A Mamba hybrid whose pool holds fewer blocks than ``max_num_seqs``: CUDA-graph capture stops
+    (vllm/config/compilation.py, #32936; not with ``--enforce-eager``)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -106,6 +112,8 @@ class Verdict:
     """The largest length that fits (up to the model's derived maximum when it fits)."""
     vllm_lines: tuple[str, ...]
     error_text: str | None
+    mamba: MambaPlan | None = None
+    """Mamba / linear-attention hybrids: the cache mode, Mamba block and padded page vLLM resolved."""
 
     @property
     def fits(self) -> bool:
@@ -158,6 +166,8 @@ class _Planning:
     requested_max_model_len: int
     budget: MemoryBudget
     workers: tuple[_Worker, ...]
+    mamba: MambaPlan | None = None
+    """Mamba / linear-attention hybrids: cache mode and block-size alignment."""
 
     def needed_kv_bytes(self, worker: _Worker, length: int) -> int:
         """Memory one request of ``length`` needs on ``worker``, by the release's rule.
@@ -249,18 +259,27 @@ def _planning(model: ModelSpec, dep: Deployment, lines: list[str]) -> _Planning:
     block = dep.effective_block_size
     # HMA is on by default on GPUs; chunked-local models (Llama 4) turn it off (spec 5.2).
     hma = rules.hybrid_groups and not dep.disable_hybrid_kv_cache_manager and LayerKind.CHUNKED not in model.layer_kinds
-    specs = build_layer_specs(model, tensor_parallel_size=dep.tensor_parallel_size,
-                              kv_cache_dtype=dep.kv_cache_dtype, block_size=block)
-    grouping = get_kv_cache_groups(specs, hma_enabled=hma)
     requested = _requested_length(model, dep)
+    mamba: MambaPlan | None = None
+    if model.mamba is not None:
+        # Config time, then the executor's block-size alignment: logged before the workers profile.
+        mamba = plan_mamba(model, dep, max_model_len=requested if requested != AUTO else model.derived_max_model_len)
+        lines.extend(mamba.lines)
+        block = mamba.attention_block_size
+    specs = build_layer_specs(model, tensor_parallel_size=dep.tensor_parallel_size,
+                              kv_cache_dtype=dep.kv_cache_dtype, block_size=block,
+                              mamba_spec=mamba.spec() if mamba is not None else None)
+    grouping = get_kv_cache_groups(specs, hma_enabled=hma)
     budget = memory_budget(model, dep, max_num_batched_tokens=batched_tokens, max_num_seqs=seqs)
     if budget.is_profiled_or_measured:
         line = vllm_text.available_kv_line(budget.available_kv_bytes, rules)
         if line:
             lines.append(line)
     lines.extend(grouping.warnings)
-    workers = _workers(model, dep, list(specs), grouping, budget.available_kv_bytes, lines)
-    return _Planning(model=model, deployment=dep, max_num_batched_tokens=batched_tokens, max_num_seqs=seqs,
+    # PP splits decoder layers by index, cache-less ones included (Nemotron-H MLP/MoE blocks).
+    workers = _workers(model, dep, [layer_name(i) for i in range(model.num_layers)], grouping,
+                       budget.available_kv_bytes, lines)
+    return _Planning(model=model, deployment=dep, max_num_batched_tokens=batched_tokens, max_num_seqs=seqs, mamba=mamba,
                      block_size=block, in_flight_tokens=_in_flight_tokens(dep, batched_tokens), hma_enabled=hma,
                      grouping=grouping, model_layer_specs=_model_layer_specs(grouping),
                      derived_max_model_len=model.derived_max_model_len, requested_max_model_len=requested,
@@ -288,7 +307,7 @@ def _verdict(p: _Planning, status: VerdictStatus, length: int, stages: list[Stag
                    num_gpu_blocks=capacity.num_gpu_blocks, gpu_kv_cache_tokens=capacity.gpu_kv_cache_tokens,
                    max_concurrency=capacity.max_concurrency, blocks_per_request=capacity.blocks_per_request,
                    estimated_max_model_len=capacity.estimated_max_model_len,
-                   vllm_lines=tuple(lines + ([error] if error else [])), error_text=error)
+                   vllm_lines=tuple(lines + ([error] if error else [])), error_text=error, mamba=p.mamba)
 
 
 def _stage_plans(p: _Planning, length: int, estimate_upper: int) -> list[StagePlan]:
@@ -377,6 +396,12 @@ def plan(model: ModelSpec, dep: Deployment) -> Verdict:
                         capacity=_Capacity(estimated_max_model_len=estimated))
     capacity, limiting = _capacity(p, plans, length, lines)
     plans = [replace(s, num_blocks=capacity.num_gpu_blocks) for s in plans]
+    blocks = capacity.num_gpu_blocks or 0
+    if p.mamba is not None and dep.rules.mamba_blocks_check and not dep.enforce_eager and p.max_num_seqs > blocks:
+        # FULL CUDA graphs (the default mode) need one Mamba block per decode sequence.
+        return _verdict(p, VerdictStatus.MAMBA_BLOCKS_BELOW_MAX_NUM_SEQS, length, plans, lines, limiting=limiting,
+                        capacity=capacity, error=vllm_text.mamba_blocks_error(max_num_seqs=p.max_num_seqs,
+                                                                               num_blocks=blocks))
     return _verdict(p, VerdictStatus.FITS, length, plans, lines, limiting=limiting, capacity=capacity)
 
 

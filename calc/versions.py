@@ -216,6 +216,19 @@ class RuleSet:
     def sum_group_blocks(self) -> bool: return self._has("48317")
     @property
     def row_160_gib(self) -> bool: return self._has("51726")
+    # Mamba / linear-attention hybrids (PR -> first release in data/vllm_releases.json)
+    @property
+    def mamba_cache_modes(self) -> bool: return self._has("30877")
+    @property
+    def platform_block_alignment(self) -> bool: return self._has("37467")
+    @property
+    def hybrid_prefix_caching_default(self) -> bool: return self._has("40996")
+    @property
+    def mla_hybrid_align_128(self) -> bool: return self._has("50000")
+    @property
+    def removed_bamba_minimax(self) -> bool: return self._has("45990")
+    @property
+    def mamba_blocks_check(self) -> bool: return self._has("32936")
     # texts
     @property
     def format_gib(self) -> bool: return self._has("31865")

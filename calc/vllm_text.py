@@ -14,6 +14,9 @@ from .versions import RuleSet
 __all__ = [
     "gib", "available_kv_line", "kv_cache_too_small_error", "no_memory_error", "capacity_lines", "v0_too_small_error", "v0_blocks_line", "override_line",
     "auto_fit_line", "auto_fit_error", "CONSERVING_MEMORY_URL",
+    "attention_block_size_line", "mamba_padding_line", "MAMBA_ALL_FALLBACK_WARNING",
+    "MAMBA_NONE_WITHOUT_PREFIX_CACHING_WARNING", "HMA_PROMOTION_ERROR", "mamba_blocks_error",
+    "nemotron_h_ssm_dtype_line", "MAMBA_PREFIX_CACHING_DISABLED",
 ]
 
 CONSERVING_MEMORY_URL = "https://docs.vllm.ai/en/latest/configuration/conserving_memory/"
@@ -114,3 +117,35 @@ def auto_fit_line(*, derived: int, fitted: int, available: int) -> str:
 def auto_fit_error() -> str:
     return ("Cannot auto-fit max_model_len: not enough GPU memory available to serve even a single token. "
             "Try increasing `gpu_memory_utilization`.")
+
+
+# Mamba / linear-attention hybrids: vllm/platforms/interface.py ``_align_hybrid_block_size``
+# (before #37467: vllm/model_executor/models/config.py, same texts) and ``MambaModelConfig``.
+MAMBA_ALL_FALLBACK_WARNING = ("Hybrid or mamba-based model detected without support for prefix caching with "
+                              "Mamba cache 'all' mode: falling back to 'align' mode.")
+MAMBA_NONE_WITHOUT_PREFIX_CACHING_WARNING = "Mamba cache mode is set to 'none' when prefix caching is disabled"
+HMA_PROMOTION_ERROR = "Failed to promote local KV cache specs to one unified type."
+# Before mamba_cache_mode (#30877): --enable-prefix-caching on a model without Mamba prefix caching.
+MAMBA_PREFIX_CACHING_DISABLED = "Hybrid or mamba-based model detected without support for prefix caching: disabling."
+
+
+def attention_block_size_line(block_size: int) -> str:
+    return (f"Setting attention block size to {block_size} tokens to ensure that attention page size is >= "
+            f"mamba page size.")
+
+
+def mamba_padding_line(pct: float) -> str:
+    return (f"Padding mamba page size by {pct:.2f}% to ensure that mamba page size and attention page size are "
+            f"exactly equal.")
+
+
+def mamba_blocks_error(*, max_num_seqs: int, num_blocks: int) -> str:
+    """vllm/config/compilation.py (#32936): FULL CUDA graphs need one Mamba block per decode sequence."""
+    return (f"max_num_seqs ({max_num_seqs}) exceeds available Mamba cache blocks ({num_blocks}). Each decode "
+            f"sequence requires one Mamba cache block, so CUDA graph capture cannot proceed. Please lower "
+            f"max_num_seqs to at most {num_blocks} or increase gpu_memory_utilization.")
+
+
+def nemotron_h_ssm_dtype_line(dtype: str) -> str:
+    """vllm/model_executor/models/config.py ``NemotronHForCausalLMConfig``."""
+    return f"Updating mamba_ssm_cache_dtype to '{dtype}' for NemotronH model"

@@ -102,7 +102,7 @@ EN: dict[str, str] = {
     "arch.mha": "MHA",
     "arch.mla": "MLA",
     "arch.sliding": "sliding window",
-    "arch.hybrid": "sliding + full",
+    "arch.hybrid": "sliding + full", "arch.mamba": "Mamba/linear + attention",
     # the heading permalinks (hooks.py writes them; javascripts/permalink.js shows the second)
     "permalink.title": "Copy the link to this section",
     "permalink.copied": "Link copied",
@@ -195,7 +195,7 @@ ES: dict[str, str] = {
     "arch.mha": "MHA",
     "arch.mla": "MLA",
     "arch.sliding": "ventana deslizante",
-    "arch.hybrid": "deslizante + completa",
+    "arch.hybrid": "deslizante + completa", "arch.mamba": "Mamba/lineal + atención",
     # the heading permalinks (hooks.py writes them; javascripts/permalink.js shows the second)
     "permalink.title": "Copiar el enlace a esta sección",
     "permalink.copied": "Enlace copiado",
@@ -288,7 +288,7 @@ ZH: dict[str, str] = {
     "arch.mha": "MHA",
     "arch.mla": "MLA",
     "arch.sliding": "滑动窗口",
-    "arch.hybrid": "滑动 + 全量",
+    "arch.hybrid": "滑动 + 全量", "arch.mamba": "Mamba/线性 + 注意力",
     # the heading permalinks (hooks.py writes them; javascripts/permalink.js shows the second)
     "permalink.title": "复制本节链接",
     "permalink.copied": "链接已复制",

@@ -34,9 +34,11 @@ from .strings import t
 __all__ = ["INPUT_NAMES", "SAMPLE_LOG", "calculator", "root_prefix"]
 
 #: The query-string / form names the widget offers: the core's inputs (issue 4's contract),
-#: less the byte-exact ``available_kv_bytes`` (the form takes GiB) and ``no_async_scheduling``.
+#: less the byte-exact ``available_kv_bytes`` (the form takes GiB), ``no_async_scheduling`` and
+#: the Mamba-hybrid cache settings (no form fields yet; the CLI and the URL take them).
 INPUT_NAMES: tuple[str, ...] = tuple(
-    k for k in INPUT_KEYS if k not in ("available_kv_bytes", "no_async_scheduling")
+    k for k in INPUT_KEYS if k not in ("available_kv_bytes", "no_async_scheduling", "enable_prefix_caching",
+                                       "mamba_cache_mode", "mamba_ssm_cache_dtype")
 )
 
 #: KV cache dtypes offered in the select; "" is vLLM's default (``auto``).

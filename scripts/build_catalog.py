@@ -80,6 +80,55 @@ _PLAIN_KEYS: tuple[str, ...] = (
     "intermediate_size_mlp",
 )
 
+# Mamba / linear-attention hybrids: the keys vLLM's get_mamba_state_shape_from_config and the
+# layer-type logic read (notes on hybrid planning, section 2.3). Copied only for these model
+# types so no other model's entry changes.
+_HYBRID_MODEL_TYPES = frozenset({
+    "qwen3_next", "qwen3_5", "qwen3_5_moe", "qwen3_5_text", "qwen3_5_moe_text", "nemotron_h", "granitemoehybrid",
+    "jamba", "bamba", "lfm2", "lfm2_moe", "kimi_linear", "minimax", "minimax_text_01", "minimax_m1",
+})
+_HYBRID_KEYS: tuple[str, ...] = (
+    # Qwen3-Next / Qwen3.5 Gated DeltaNet
+    "full_attention_interval",
+    "linear_num_key_heads",
+    "linear_num_value_heads",
+    "linear_key_head_dim",
+    "linear_value_head_dim",
+    "linear_conv_kernel_dim",
+    "mamba_ssm_dtype",
+    "mtp_num_hidden_layers",
+    # Nemotron-H Mamba2
+    "hybrid_override_pattern",
+    "mamba_num_heads",
+    "mamba_head_dim",
+    "n_groups",
+    "ssm_state_size",
+    "conv_kernel",
+    "chunk_size",
+    "mamba_chunk_size",
+    "mamba_ssm_cache_dtype",
+    "moe_shared_expert_intermediate_size",
+    # Granite-4.0-H / Bamba / Jamba
+    "layers_block_type",
+    "attn_layer_period",
+    "attn_layer_offset",
+    "attn_layer_indices",
+    "expert_layer_period",
+    "expert_layer_offset",
+    "mamba_expand",
+    "mamba_n_groups",
+    "mamba_n_heads",
+    "mamba_d_head",
+    "mamba_d_state",
+    "mamba_d_conv",
+    # LFM2 short conv, Kimi Linear KDA, MiniMax linear attention
+    "conv_dim",
+    "conv_L_cache",
+    "full_attn_idxs",
+    "linear_attn_config",
+    "attn_type_list",
+)
+
 # Every alias vLLM reads for the total KV-head count (spec section 3.2).
 _KV_HEAD_KEYS: tuple[str, ...] = (
     "n_head_kv",
@@ -174,6 +223,11 @@ def resolve_config(config_dir: Path) -> dict[str, Any]:
         value = getattr(text, key, None)
         if value is not None:
             facts[key] = _jsonable(value)
+    if facts["model_type"] in _HYBRID_MODEL_TYPES:
+        for key in _HYBRID_KEYS:
+            value = getattr(text, key, None)
+            if value is not None:
+                facts[key] = _jsonable(value)
     for key in _KV_HEAD_KEYS:
         value = getattr(text, key, None)
         if value is not None:

@@ -18,6 +18,7 @@ from kvcalc import catalog
 from kvcalc.advice import recommend
 from kvcalc.errors import CalcError
 from kvcalc.inputs import INPUT_KEYS, scenario_from_inputs
+from kvcalc.kv_spec import mamba_state_shapes
 from kvcalc.model import ModelSpec, normalize_config
 from kvcalc.analysis import analyze
 from kvcalc.report import build_report, result_dict
@@ -27,6 +28,7 @@ HUGE = str(1 << 50)  # 1 PiB per GPU (the input limit): every catalog model fits
 MODEL_IDS = tuple(m.id for m in catalog.models())
 GPU_IDS = tuple(g.id for g in catalog.gpus())
 VERSIONS = (None, "0.7.3", "0.10.1", "0.11.0", "0.14.0", "0.19.0", "0.26.0")
+VERSIONS_HMA = tuple(v for v in VERSIONS if v != "0.7.3")
 # Log-uniform per-GPU KV memory from 1 MiB to 128 GiB: small budgets are where lengths get cut.
 AVAILABLE = st.integers(20, 36).flatmap(lambda e: st.integers(1 << e, 1 << (e + 1)))
 FAST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -48,17 +50,33 @@ def deployments(draw: st.DrawFn) -> dict[str, object]:
     """A valid deployment of a catalog model, without memory or length."""
     model_id = draw(st.sampled_from(MODEL_IDS))
     m = spec(model_id)
-    tp = draw(st.sampled_from([t for t in (1, 2, 4, 8, 16) if m.num_attention_heads % t == 0]))
+    tp = draw(st.sampled_from([t for t in (1, 2, 4, 8, 16) if m.num_attention_heads % t == 0 and _states_split(m, t)]))
     pp = draw(st.sampled_from([p for p in (1, 2, 3, 4) if p <= m.num_layers]))
     inputs: dict[str, object] = {"model": model_id, "tensor_parallel_size": str(tp), "pipeline_parallel_size": str(pp),
                                  "kv_cache_dtype": draw(st.sampled_from(["auto", "fp8", "bfloat16"])),
                                  "block_size": str(draw(st.sampled_from([16, 32, 64])))}
-    version = draw(st.sampled_from(VERSIONS))
+    # Mamba hybrids need vLLM's hybrid KV cache manager (0.9.2+, HMA on): vLLM refuses the rest.
+    version = draw(st.sampled_from(VERSIONS if m.mamba is None else VERSIONS_HMA))
     if version:
         inputs["vllm_version"] = version
-    if draw(st.booleans()):
+    if m.mamba is None and draw(st.booleans()):
         inputs["disable_hybrid_kv_cache_manager"] = "1"
+    if m.mamba is not None:
+        # One sequence: the Mamba-block check after planning (max_num_seqs > blocks) is length-independent
+        # and tested on its own (test_hybrid.py); these properties are about the KV arithmetic.
+        inputs["max_num_seqs"] = "1"
     return inputs
+
+
+def _states_split(m: ModelSpec, tp: int) -> bool:
+    """vLLM asserts that TP divides every Mamba state dimension."""
+    if m.mamba is None:
+        return True
+    try:
+        mamba_state_shapes(m.mamba, tensor_parallel_size=tp)
+    except CalcError:
+        return False
+    return True
 
 
 def _derived(inputs: dict[str, object]) -> int:

@@ -57,11 +57,15 @@ def test_lists_lines_and_nested_templates() -> None:
 
 
 def test_recommendations_link_through_the_site_map() -> None:
-    # Llama-3.1-70B on one RTX 4090: the weights ladder, whose sections are on two other pages
+    # Llama-3.1-70B on one RTX 4090: the weights ladder, explained in the home page's fix sections
     report = plan({"model": "meta-llama/Llama-3.1-70B-Instruct", "gpu": "RTX-4090"})["report"]
     recs = results.fill("en", "recommendations", report["recommendations"], TABLES)
-    assert '<a href="../read-your-log/#no-memory-for-cache-blocks" data-kvcalc-page="read-your-log">' in recs
-    assert '<a href="../how-vllm-computes/#tensor-and-pipeline-parallel" data-kvcalc-page="how-vllm-computes">' in recs
+    assert '<a href="../#weights-and-hardware" data-kvcalc-page="index">' in recs
+    assert '<a href="../#cuda-graph-memory" data-kvcalc-page="index">' in recs
+    # the free-memory ladder's section lives on another page: the map sends the link there
+    rec = {**report["recommendations"][0], "anchor": "free-memory-below-utilization"}
+    assert ('<a href="../read-your-log/#free-memory-below-utilization" data-kvcalc-page="read-your-log">'
+            in results.fill("en", "rec", rec, TABLES))
 
 
 def test_a_section_on_no_page_fails_the_build() -> None:

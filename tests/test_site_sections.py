@@ -48,7 +48,7 @@ def _anchors_the_core_recommends() -> dict[str, str]:
 
 def test_source_scan_and_scenarios_find_the_anchors() -> None:
     # guards the scans below against a regex or a scenario list that finds nothing
-    assert {"lower-max-model-len", "no-memory-for-cache-blocks", "tensor-and-pipeline-parallel"} <= _anchors_in_core_source()
+    assert {"lower-max-model-len", "weights-and-hardware", "free-memory-below-utilization"} <= _anchors_in_core_source()
     codes = _anchors_the_core_recommends()
     assert {"lower_max_model_len", "quantize_weights", "larger_gpu", "add_gpus", "free_the_gpu"} <= set(codes)
     assert set(codes.values()) <= _anchors_in_core_source()

@@ -173,7 +173,7 @@ ERROR_INPUTS = [
     {"config": "[]", "gpu": "L4"},
     {"config": json.dumps({"model_type": "llama"}), "gpu": "L4"},
     {"config": json.dumps({"model_type": "llama", "num_hidden_layers": "x"}), "gpu": "L4"},
-    {"config": json.dumps({"model_type": "jamba", "num_hidden_layers": 4}), "gpu": "L4"},
+    {"config": json.dumps({"model_type": "zamba2", "num_hidden_layers": 4}), "gpu": "L4"},
 ]
 
 
