@@ -84,7 +84,7 @@ class MemoryBudget:
             return 0
         return self.total_bytes - self.requested_bytes
 
-    def at_edge(self, edge: str) -> "MemoryBudget":
+    def at_edge(self, edge: str) -> MemoryBudget:
         """This budget with its available memory moved to the band's ``low``/``high`` edge (``central``: itself)."""
         value = {"low": self.available_kv_bytes_low, "high": self.available_kv_bytes_high}.get(edge)
         return self if value is None else replace(self, available_kv_bytes=value)
@@ -245,7 +245,8 @@ def _memory_budget(model: ModelSpec, dep: Deployment, *, max_num_batched_tokens:
         model, dep, max_num_batched_tokens, max_num_seqs), "activation", estimated)
     non_torch = _measured_or(m.non_torch_bytes, lambda: _non_torch_estimate(dep, total.bytes), "non_torch", estimated)
     if rules.v0_engine or not rules.subtract_cudagraphs or dep.enforce_eager:
-        cudagraph = estimates.Estimate.exact(0)  # graphs come out of the KV budget only since 0.20.0 (#38284); eager captures none
+        # graphs come out of the KV budget only since 0.20.0 (#38284); eager captures none
+        cudagraph = estimates.Estimate.exact(0)
     else:
         cudagraph = _measured_or(m.cudagraph_bytes, lambda: _cudagraph_estimate(
             model, dep, max_num_batched_tokens, max_num_seqs), "cudagraph", estimated)

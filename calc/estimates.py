@@ -53,12 +53,12 @@ class Estimate:
     high_bytes: int
 
     @staticmethod
-    def relative(central: int, below: float, above: float) -> "Estimate":
+    def relative(central: int, below: float, above: float) -> Estimate:
         """A band of ``−below`` … ``+above`` (fractions) around ``central``."""
         return Estimate(bytes=central, low_bytes=max(0, int(central * (1 - below))), high_bytes=int(central * (1 + above)))
 
     @staticmethod
-    def exact(value: int) -> "Estimate":
+    def exact(value: int) -> Estimate:
         return Estimate(bytes=value, low_bytes=value, high_bytes=value)
 
 # --- activation peak ---------------------------------------------------------

@@ -177,7 +177,8 @@ def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
     mamba_mode = _choice(inputs, "mamba_cache_mode", tuple(MambaCacheMode)) if _present(inputs, "mamba_cache_mode") else None
     ssm_dtype = _choice(inputs, "mamba_ssm_cache_dtype", MAMBA_DTYPES) if _present(inputs, "mamba_ssm_cache_dtype") else "auto"
     dep = Deployment(
-        gpu_id=gpu_id, gpu_name=gpu_name, gpu_memory_bytes=gpu_bytes, gpu_memory_source=gpu_source, tensor_parallel_size=tp, pipeline_parallel_size=pp,
+        gpu_id=gpu_id, gpu_name=gpu_name, gpu_memory_bytes=gpu_bytes, gpu_memory_source=gpu_source,
+        tensor_parallel_size=tp, pipeline_parallel_size=pp,
         max_model_len=max_len,
         max_num_seqs=parse_int(inputs["max_num_seqs"], field="max_num_seqs", maximum=1 << 20) if _present(inputs, "max_num_seqs") else None,
         max_num_batched_tokens=(parse_int(inputs["max_num_batched_tokens"], field="max_num_batched_tokens", maximum=1 << 24)

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import json
 import statistics
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from . import catalog
 from .budget import memory_budget
@@ -86,30 +88,34 @@ class ValidationSummary:
     in_band: int
 
 
+Row = Mapping[str, Any]
+"""One row of ``data/validation.json`` (plain JSON, read only here)."""
+
+
 @lru_cache(maxsize=1)
-def _document() -> dict[str, object]:
-    return json.loads(read_data("validation.json"))
+def _document() -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads(read_data("validation.json"))
+    return doc
 
 
-def _model(row: dict[str, object]) -> ModelSpec:
+def _model(row: Row) -> ModelSpec:
     label = str(row["model"])
     if row.get("config"):
-        return normalize_config(row["config"], model_id=label, num_parameters=row.get("num_parameters"))  # type: ignore[arg-type]
+        return normalize_config(row["config"], model_id=label, num_parameters=row.get("num_parameters"))
     entry = catalog.find_model(str(row["catalog_model"]))
-    config = dict(entry.config)
-    config.update(row.get("config_overrides") or {})  # type: ignore[arg-type]
-    exact = entry.weights_bytes if not row.get("config_overrides") else None
-    return normalize_config(config, model_id=label, num_parameters=None if row.get("config_overrides") else entry.num_parameters,
-                            checkpoint_bytes=exact)
+    overrides: Mapping[str, Any] = row.get("config_overrides") or {}
+    config = {**entry.config, **overrides}
+    return normalize_config(config, model_id=label, num_parameters=None if overrides else entry.num_parameters,
+                            checkpoint_bytes=None if overrides else entry.weights_bytes)
 
 
-def _deployment(row: dict[str, object]) -> Deployment:
+def _deployment(row: Row) -> Deployment:
     gpu = catalog.find_gpu(str(row["gpu"]))
-    flags = dict(row.get("inputs") or {})  # type: ignore[arg-type]
+    flags: Mapping[str, Any] = row.get("inputs") or {}
     return Deployment(gpu_id=gpu.id, gpu_name=gpu.name, gpu_memory_bytes=gpu.memory_bytes,
                       gpu_memory_source=gpu.memory_source_kind,
-                      tensor_parallel_size=int(row.get("tensor_parallel_size", 1)),  # type: ignore[arg-type]
-                      pipeline_parallel_size=int(row.get("pipeline_parallel_size", 1)),  # type: ignore[arg-type]
+                      tensor_parallel_size=int(row.get("tensor_parallel_size", 1)),
+                      pipeline_parallel_size=int(row.get("pipeline_parallel_size", 1)),
                       max_model_len=flags.get("max_model_len"), max_num_seqs=flags.get("max_num_seqs"),
                       max_num_batched_tokens=flags.get("max_num_batched_tokens"),
                       kv_cache_dtype=str(flags.get("kv_cache_dtype", "auto")),
@@ -118,7 +124,7 @@ def _deployment(row: dict[str, object]) -> Deployment:
                       rules=rules_for(str(row["vllm_version"])))
 
 
-def _row(row: dict[str, object]) -> ValidationRow:
+def _row(row: Row) -> ValidationRow:
     model, dep = _model(row), _deployment(row)
     tokens, seqs = batch_defaults(dep)
     b = memory_budget(model, dep, max_num_batched_tokens=tokens, max_num_seqs=seqs)
@@ -126,14 +132,14 @@ def _row(row: dict[str, object]) -> ValidationRow:
     return ValidationRow(file=str(row["file"]), source_url=str(row["source_url"]), model=str(row["model"]),
                          gpu=str(row["gpu"]), num_gpus=tp * pp, tensor_parallel_size=tp, pipeline_parallel_size=pp,
                          vllm_version=str(row["vllm_version"]), engine=str(row["engine"]), split=str(row["split"]),
-                         logged_gib=float(row["logged_available_gib"]),  # type: ignore[arg-type]
+                         logged_gib=float(row["logged_available_gib"]),
                          estimate_gib=b.available_kv_bytes / GiB, low_gib=b.available_kv_bytes_low / GiB,
                          high_gib=b.available_kv_bytes_high / GiB, note=str(row.get("note", "")))
 
 
 @lru_cache(maxsize=1)
 def _all_rows() -> tuple[ValidationRow, ...]:
-    return tuple(_row(r) for r in _document()["rows"])  # type: ignore[union-attr]
+    return tuple(_row(r) for r in _document()["rows"])
 
 
 def validation_rows(split: str | None = None) -> tuple[ValidationRow, ...]:
@@ -155,4 +161,4 @@ def validation_summary(rows: tuple[ValidationRow, ...]) -> ValidationSummary:
 
 def excluded_logs() -> tuple[tuple[str, str], ...]:
     """(file, reason) of the public logs looked at but left out of the table."""
-    return tuple((str(e["file"]), str(e["reason"])) for e in _document()["excluded"])  # type: ignore[union-attr]
+    return tuple((str(e["file"]), str(e["reason"])) for e in _document()["excluded"])

@@ -12,22 +12,27 @@ Gemma 3 and Mistral Small 3.1 the text_config), cited by id in the row.
 
 from __future__ import annotations
 
+import json
 import pathlib
 import statistics
 from typing import NamedTuple
 
-import json
+from factories import model as catalog_model
 
 from kvcalc.budget import memory_budget, weight_bytes
 from kvcalc.catalog import find_gpu
 from kvcalc.deployment import Deployment, Measured, batch_defaults
-from kvcalc.estimates import (activation_peak_bytes, cuda_visible_total, cudagraph_bytes, cudagraph_capture_sizes,
-                              non_torch_bytes, v0_profile_tokens)
+from kvcalc.estimates import (
+    activation_peak_bytes,
+    cuda_visible_total,
+    cudagraph_bytes,
+    cudagraph_capture_sizes,
+    non_torch_bytes,
+    v0_profile_tokens,
+)
 from kvcalc.model import normalize_config
 from kvcalc.validation import excluded_logs, validation_rows, validation_summary
 from kvcalc.versions import rules_for
-
-from factories import model as catalog_model
 
 GIB = 2**30
 H100 = int(79.19 * GIB)
@@ -113,7 +118,8 @@ def test_logs_exist() -> None:
 
 def test_estimates_against_logs() -> None:
     act_err, nt_err, cg_err = [], [], []
-    print(f"\n{'log':42s} {'act meas':>8s} {'est':>6s} {'err':>5s} | {'nt meas':>7s} {'est':>5s} | {'graph':>5s} {'est':>5s} {'err':>5s}")
+    print(f"\n{'log':42s} {'act meas':>8s} {'est':>6s} {'err':>5s} | {'nt meas':>7s} {'est':>5s} |"
+          f" {'graph':>5s} {'est':>5s} {'err':>5s}")
     for row in ROWS:
         act, nt, cg = _estimate(row)
         a = (act - row.activation) / row.activation

@@ -16,8 +16,8 @@ import pytest
 
 from kvcalc import analyze, scenario_from_inputs
 from kvcalc.errors import CalcError
-from kvcalc.units import GiB
 from kvcalc.report import build_report, error_message, gib_gb, recommendation_dict, result_dict, serve_command
+from kvcalc.units import GiB
 
 ROOT = Path(__file__).resolve().parents[1]
 LANGS = ("es", "zh", "en")
@@ -30,7 +30,8 @@ RESULT_KEYS = [
     "fits", "status", "verdict", "model", "architecture", "gpu", "gpu_memory_bytes", "tensor_parallel_size",
     "pipeline_parallel_size", "kv_cache_dtype", "gpu_memory_utilization", "max_num_seqs", "max_num_batched_tokens",
     "block_size", "vllm_rules", "max_model_len", "derived_max_model_len", "kv_bytes_per_token", "available_kv_bytes",
-    "available_kv_bytes_low", "available_kv_bytes_high", "needed_kv_bytes", "num_gpu_blocks", "gpu_kv_cache_tokens", "max_concurrency", "estimated_max_model_len",
+    "available_kv_bytes_low", "available_kv_bytes_high", "needed_kv_bytes", "num_gpu_blocks", "gpu_kv_cache_tokens",
+    "max_concurrency", "estimated_max_model_len",
     "kv_cache_groups", "budget", "vllm_log", "vllm_error", "recommendations",
 ]
 RECOMMENDATION_KEYS = [
