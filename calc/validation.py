@@ -6,7 +6,8 @@ limiting one). ``validation_rows`` re-estimates each with the core exactly as th
 calculator would (catalog GPU, release rules, ``memory_budget``) and reports the
 error. The rows are split by a stated rule (sorted by file name, alternating: even
 positions ``fit``, odd ``validation``): the estimate's constants were tuned on the
-fit half only; the validation half measures them.
+fit half only; the validation half measures them. Logs collected after the fit
+(``after_fit``) all join the validation half.
 """
 from __future__ import annotations
 
@@ -45,6 +46,8 @@ class ValidationRow:
     """``v0`` or ``v1``."""
     split: str
     """``fit`` or ``validation``."""
+    after_fit: bool
+    """Collected after the constants were fitted: always in the validation half."""
     logged_gib: float
     estimate_gib: float
     low_gib: float
@@ -132,6 +135,7 @@ def _row(row: Row) -> ValidationRow:
     return ValidationRow(file=str(row["file"]), source_url=str(row["source_url"]), model=str(row["model"]),
                          gpu=str(row["gpu"]), num_gpus=tp * pp, tensor_parallel_size=tp, pipeline_parallel_size=pp,
                          vllm_version=str(row["vllm_version"]), engine=str(row["engine"]), split=str(row["split"]),
+                         after_fit=bool(row.get("after_fit", False)),
                          logged_gib=float(row["logged_available_gib"]),
                          estimate_gib=b.available_kv_bytes / GiB, low_gib=b.available_kv_bytes_low / GiB,
                          high_gib=b.available_kv_bytes_high / GiB, note=str(row.get("note", "")))

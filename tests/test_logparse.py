@@ -207,6 +207,10 @@ EXPECTED: dict[str, tuple[str, dict[str, object]]] = {
     # V0 0.7, 2x RTX 4090: "max seq len (131072) is larger than ... KV cache (81536)"
     "v07_deepseek_r1_qwen14b_2x4090_tp2.log": ("kv_cache_too_small", {
         "max_model_len": 131072, "gpu_kv_cache_tokens": 81536, "tensor_parallel_size": 2}),
+    # 0.19.0, RTX 3060 12GB: "Model loading took 1.12 GiB", "Available KV cache memory: 5.68 GiB",
+    # "GPU KV cache size: 53,184 tokens"
+    "v0190_qwen3_0p6b_rtx3060_12gb_util06_4k_eager.log": ("started", {
+        "available_kv_gib": 5.68, "gpu_kv_cache_tokens": 53184, "model_weights_gib": 1.12}),
     # V0 0.7.1, 8x A100-40GB: "total_gpu_memory (39.39GiB)", "... reserved for KV Cache is 29.02GiB"
     "v071_deepseek_coder_v2_lite_8xa100_40gb_tp8_v0.log": ("started", {
         "available_kv_gib": 29.02, "total_gpu_memory_gib": 39.39, "tensor_parallel_size": 8, "max_model_len": 8192}),
