@@ -284,7 +284,8 @@ def _larger_gpu(s: Scenario) -> Recommendation | None:
     for gpu in sorted(catalog.gpus(), key=lambda g: g.memory_bytes):
         if gpu.memory_bytes <= dep.gpu_memory_bytes:
             continue
-        trial = _try(s, replace(dep, gpu_id=gpu.id, gpu_name=gpu.name, gpu_memory_bytes=gpu.memory_bytes))
+        trial = _try(s, replace(dep, gpu_id=gpu.id, gpu_name=gpu.name, gpu_memory_bytes=gpu.memory_bytes,
+                                   gpu_memory_source=gpu.memory_source_kind))
         if trial is not None and trial.fits:
             return Recommendation(code=RecCode.LARGER_GPU, anchor="weights-and-hardware",
                                   settings={"gpu": gpu.id}, verdict=trial, params={"gpu": gpu.id})
@@ -327,7 +328,14 @@ def _mamba_blocks_ladder(s: Scenario, v: Verdict) -> list[Recommendation]:
 
 
 def recommend(s: Scenario, v: Verdict) -> list[Recommendation]:
-    """The ladder that fits this verdict, in the guide's order."""
+    """The ladder that fits this verdict, in the guide's order.
+
+    An estimated budget is a band: every what-if is planned at its pessimistic edge
+    (``budget_edge="low"``), so a fix counts only if vLLM starts whatever it measures.
+    """
+    if v.budget.has_band and s.deployment.budget_edge != "low":
+        s = replace(s, deployment=replace(s.deployment, budget_edge="low"))
+        v = plan(s.model, s.deployment)
     if v.status == VerdictStatus.MAMBA_BLOCKS_BELOW_MAX_NUM_SEQS:
         return _mamba_blocks_ladder(s, v)
     if v.status in (VerdictStatus.NO_MEMORY, VerdictStatus.AUTO_FIT_FAILED, VerdictStatus.WEIGHTS_EXCEED_GPU):

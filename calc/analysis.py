@@ -6,6 +6,7 @@ call ``analyze`` and format its ``Analysis``; nothing downstream plans again.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from .advice import Recommendation, recommend
 from .errors import CalcError
@@ -14,7 +15,8 @@ from .kv_spec import SizingContext
 from .planner import blocks_per_request, max_memory_usage_bytes, num_blocks
 from .verdict import Verdict, VerdictStatus, plan
 
-__all__ = ["Analysis", "ConcurrencyPoint", "FeasibleGrid", "FEASIBLE_LENGTHS", "Recommendation", "Verdict", "analyze"]
+__all__ = ["Analysis", "BandVerdict", "ConcurrencyPoint", "FeasibleGrid", "FEASIBLE_LENGTHS", "Recommendation", "Verdict",
+           "analyze", "band_verdict"]
 
 FEASIBLE_LENGTHS = (4096, 8192, 16384, 32768, 65536, 131072)
 """The context lengths of the feasible-settings grid (plus the reader's own)."""
@@ -38,6 +40,17 @@ class FeasibleGrid:
     """One row per length, one cell per dtype."""
 
 
+class BandVerdict(StrEnum):
+    """The start-up answer over the whole band of an estimated budget (the JSON ``verdict``)."""
+
+    FITS = "fits"
+    """vLLM starts at both edges of the band."""
+    DOES_NOT_FIT = "does_not_fit"
+    """vLLM refuses to start at both edges."""
+    BORDERLINE = "borderline"
+    """The answer flips inside the band: it depends on what vLLM measures at start-up."""
+
+
 @dataclass(frozen=True, kw_only=True)
 class Analysis:
     """A scenario's verdict, its ordered what-ifs, the feasible grid and the concurrency curve."""
@@ -48,6 +61,8 @@ class Analysis:
     feasible: FeasibleGrid
     concurrency_curve: tuple[ConcurrencyPoint, ...]
     """Drawn for failing scenarios too: it shows how short the context must be to start."""
+    band_verdict: BandVerdict = BandVerdict.FITS
+    """Fits / does not fit at both edges of the estimated budget's band, or borderline."""
 
     @property
     def recommended(self) -> Recommendation | None:
@@ -93,8 +108,21 @@ def _feasible_grid(s: Scenario, v: Verdict) -> FeasibleGrid:
     return FeasibleGrid(kv_cache_dtypes=dtypes, lengths=tuple(lengths), max_concurrency=tuple(rows))
 
 
+def band_verdict(s: Scenario, v: Verdict) -> BandVerdict:
+    """Plan again at the band's two edges; without a band the central answer is the answer."""
+    if not v.budget.has_band:
+        return BandVerdict.FITS if v.fits else BandVerdict.DOES_NOT_FIT
+    starts = {plan(s.model, replace(s.deployment, budget_edge=edge)).fits for edge in ("low", "high")}
+    if starts == {True}:
+        return BandVerdict.FITS
+    if starts == {False}:
+        return BandVerdict.DOES_NOT_FIT
+    return BandVerdict.BORDERLINE
+
+
 def analyze(scenario: Scenario) -> Analysis:
     """Plan ``scenario`` and compute everything shown about it."""
     v = plan(scenario.model, scenario.deployment)
     return Analysis(scenario=scenario, verdict=v, recommendations=tuple(recommend(scenario, v)),
-                    feasible=_feasible_grid(scenario, v), concurrency_curve=_concurrency_curve(v))
+                    feasible=_feasible_grid(scenario, v), concurrency_curve=_concurrency_curve(v),
+                    band_verdict=band_verdict(scenario, v))

@@ -10,7 +10,8 @@ reader gives the measured figures.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from . import estimates
@@ -18,7 +19,7 @@ from .deployment import Deployment
 from .errors import CalcError
 from .model import ModelSpec
 
-__all__ = ["BudgetSource", "MemoryBudget", "weight_bytes", "requested_bytes", "memory_budget"]
+__all__ = ["BudgetSource", "MemoryBudget", "weight_bytes", "mxfp4_expert_bytes", "requested_bytes", "memory_budget"]
 
 _ELEMENT_BYTES = 2  # the model is served in 16 bits (model.py maps a float32 checkpoint to bfloat16)
 
@@ -40,6 +41,7 @@ class MemoryBudget:
 
     source: BudgetSource
     total_bytes: int | None
+    """What vLLM sees as the GPU's total (CUDA's figure; estimated from an ``nvidia-smi`` catalog total)."""
     gpu_memory_utilization: float
     requested_bytes: int | None
     """``ceil(total × utilization)``; what vLLM may use on this GPU."""
@@ -48,14 +50,22 @@ class MemoryBudget:
     non_torch_bytes: int
     cudagraph_bytes: int
     estimated: tuple[str, ...]
-    """Which of weights/activation/non_torch/cudagraph are our estimates."""
+    """Which of total/weights/activation/non_torch/cudagraph are our estimates."""
     available_kv_bytes: int
     """``A``: may be ≤ 0 (then vLLM says "No available memory for the cache blocks")."""
+    available_kv_bytes_low: int
+    """The band's pessimistic edge: every estimated cost at its high end (= ``available_kv_bytes`` when nothing is estimated)."""
+    available_kv_bytes_high: int
+    """The band's optimistic edge: every estimated cost at its low end."""
 
     @property
     def is_profiled_or_measured(self) -> bool:
         """vLLM profiled memory (it logs "Available KV cache memory"), rather than taking a fixed budget."""
         return self.source != BudgetSource.KV_CACHE_MEMORY_BYTES
+
+    @property
+    def has_band(self) -> bool:
+        return self.available_kv_bytes_low != self.available_kv_bytes_high
 
     @property
     def weights_exceed_gpu(self) -> bool:
@@ -74,26 +84,60 @@ class MemoryBudget:
             return 0
         return self.total_bytes - self.requested_bytes
 
+    def at_edge(self, edge: str) -> MemoryBudget:
+        """This budget with its available memory moved to the band's ``low``/``high`` edge (``central``: itself)."""
+        value = {"low": self.available_kv_bytes_low, "high": self.available_kv_bytes_high}.get(edge)
+        return self if value is None else replace(self, available_kv_bytes=value)
+
+
+def _embedding_parameters(model: ModelSpec) -> int:
+    """Input embedding plus the output projection unless tied (both stay 16-bit in quantized checkpoints)."""
+    return model.vocab_size * model.hidden_size * (1 if model.tie_word_embeddings else 2)
+
+
+def mxfp4_expert_bytes(model: ModelSpec) -> int:
+    """Bytes of MXFP4-packed expert weights (4-bit values, one 8-bit scale per 32)."""
+    if model.quant.method != "mxfp4":
+        return 0
+    return int(model.num_expert_parameters * (0.5 + 1 / 32))
+
 
 def weight_bytes(model: ModelSpec) -> int:
-    """Checkpoint weight bytes of the whole model, from the parameter count and its quantization."""
+    """Checkpoint weight bytes of the whole model (what its safetensors hold).
+
+    The exact ``metadata.total_size`` when the catalog has one; otherwise counted from
+    the parameters as the checkpoint stores them: quantized linear layers at their bit
+    width plus scales (AWQ/GPTQ int4: one 16-bit scale and a packed 4-bit zero point per
+    group of 128; fp8 block-scaled: one fp32 scale per 128×128 block; MXFP4: one 8-bit
+    scale per 32, experts only; NVFP4: one fp8 scale per 16), while embeddings (the
+    output projection too unless tied), norms, routers and attention sinks stay 16-bit;
+    a vision tower is counted from its config and stored in 16 bits.
+    """
+    if model.checkpoint_bytes:
+        return model.checkpoint_bytes
     elem = _ELEMENT_BYTES
-    embed = model.vocab_size * model.hidden_size
+    vision = model.vision_parameters * elem
     q = model.quant
     if q.method == "none" or q.bits >= 16:
-        return model.num_parameters * elem
+        return model.num_parameters * elem + vision
     if q.experts_only:
         quantized = model.num_expert_parameters
     else:
-        quantized = max(model.num_parameters - 2 * embed, 0)  # embeddings and lm_head stay 16-bit
+        quantized = max(model.num_parameters - _embedding_parameters(model), 0)
     rest = model.num_parameters - quantized
     per_weight = q.bits / 8
     if q.group_size:
-        # one 16-bit scale per group (mxfp4: one 8-bit scale per 32), plus packed zero points for AWQ/GPTQ
-        scale_bytes = 1 if q.method == "mxfp4" else 2
+        if q.method == "mxfp4":
+            scale_bytes = 1.0
+        elif q.method == "nvfp4":
+            scale_bytes = 1.0  # fp8 (e4m3) block scale
+        elif q.method == "fp8":
+            scale_bytes = 4.0  # fp32 weight_scale_inv per block
+        else:
+            scale_bytes = 2.0
         zero_bytes = q.bits / 8 if q.method in ("awq", "gptq") else 0
         per_weight += (scale_bytes + zero_bytes) / q.group_size
-    return int(quantized * per_weight) + rest * elem
+    return int(quantized * per_weight) + rest * elem + vision
 
 
 def requested_bytes(total: int, utilization: float, *, ceil: bool) -> int:
@@ -102,60 +146,117 @@ def requested_bytes(total: int, utilization: float, *, ceil: bool) -> int:
     return math.ceil(product) if ceil else int(product)
 
 
+def _measured_or(value: int | None, estimate: Callable[[], estimates.Estimate], name: str,
+                 estimated: list[str]) -> estimates.Estimate:
+    if value is not None:
+        return estimates.Estimate.exact(value)
+    estimated.append(name)
+    return estimate()
+
+
 def memory_budget(model: ModelSpec, dep: Deployment, *, max_num_batched_tokens: int, max_num_seqs: int) -> MemoryBudget:
-    """The budget of the most loaded GPU (PP stages are assumed balanced)."""
-    util = dep.effective_utilization
-    m = dep.measured
+    """The budget of the most loaded GPU (PP stages are assumed balanced), with its band.
+
+    Returned at the deployment's ``budget_edge``: ``central`` (the estimate), or ``low``
+    (the band's pessimistic edge, which the advice plans its what-ifs on).
+    """
+    return _memory_budget(model, dep, max_num_batched_tokens=max_num_batched_tokens,
+                          max_num_seqs=max_num_seqs).at_edge(dep.budget_edge)
+
+
+def _given_budget(dep: Deployment, util: float) -> MemoryBudget | None:
+    """A fixed ``--kv-cache-memory-bytes`` or a measured "Available KV cache memory": nothing to estimate."""
     if dep.kv_cache_memory_bytes is not None:
-        return MemoryBudget(source=BudgetSource.KV_CACHE_MEMORY_BYTES, total_bytes=dep.gpu_memory_bytes, gpu_memory_utilization=util,
-                            requested_bytes=None, weights_bytes=0, activation_bytes=0, non_torch_bytes=0,
-                            cudagraph_bytes=0, estimated=(), available_kv_bytes=dep.kv_cache_memory_bytes)
-    if m.available_kv_bytes is not None:
-        return MemoryBudget(source=BudgetSource.MEASURED, total_bytes=dep.gpu_memory_bytes, gpu_memory_utilization=util,
-                            requested_bytes=None, weights_bytes=0, activation_bytes=0, non_torch_bytes=0,
-                            cudagraph_bytes=0, estimated=(), available_kv_bytes=m.available_kv_bytes)
+        source, kv = BudgetSource.KV_CACHE_MEMORY_BYTES, dep.kv_cache_memory_bytes
+    elif dep.measured.available_kv_bytes is not None:
+        source, kv = BudgetSource.MEASURED, dep.measured.available_kv_bytes
+    else:
+        return None
+    return MemoryBudget(source=source, total_bytes=dep.gpu_memory_bytes, gpu_memory_utilization=util,
+                        requested_bytes=None, weights_bytes=0, activation_bytes=0, non_torch_bytes=0,
+                        cudagraph_bytes=0, estimated=(), available_kv_bytes=kv,
+                        available_kv_bytes_low=kv, available_kv_bytes_high=kv)
+
+
+def _weights_estimate(model: ModelSpec, dep: Deployment) -> estimates.Estimate:
+    """One GPU's loaded weights (an even TP × PP share) with their band.
+
+    vllm/model_executor/models/utils.py maybe_offload_to_cpu: up to ``--cpu-offload-gb``
+    stays on the host, at every edge of the band alike.
+    """
+    share = dep.tensor_parallel_size * dep.pipeline_parallel_size
+    whole = estimates.weights_estimate(weight_bytes(model), exact=bool(model.checkpoint_bytes),
+                                       mxfp4_expert_bytes=mxfp4_expert_bytes(model), hidden_size=model.hidden_size)
+    off = dep.cpu_offload_bytes
+    return estimates.Estimate(bytes=max(whole.bytes // share - off, 0), low_bytes=max(whole.low_bytes // share - off, 0),
+                              high_bytes=max(whole.high_bytes // share - off, 0))
+
+
+def _activation_estimate(model: ModelSpec, dep: Deployment, max_num_batched_tokens: int,
+                         max_num_seqs: int) -> estimates.Estimate:
+    """The profile run's peak: V1 runs ``max_num_batched_tokens``; V0 its own scheduler budget."""
+    v0 = dep.rules.v0_engine
+    if v0:
+        length = dep.max_model_len if dep.max_model_len and dep.max_model_len > 0 else model.derived_max_model_len
+        tokens = estimates.v0_profile_tokens(max_model_len=length, max_num_batched_tokens=dep.max_num_batched_tokens,
+                                             enable_chunked_prefill=dep.enable_chunked_prefill)
+        seqs = dep.max_num_seqs or estimates.V0_DEFAULT_MAX_NUM_SEQS
+    else:
+        tokens, seqs = max_num_batched_tokens, max_num_seqs
+    return estimates.activation_estimate(
+        hidden_size=model.hidden_size, intermediate_size=model.moe_intermediate_size or model.intermediate_size,
+        vocab_size=model.vocab_size, num_attention_heads=model.num_attention_heads, num_layers=model.num_layers,
+        max_num_batched_tokens=tokens, max_num_seqs=seqs, tensor_parallel_size=dep.tensor_parallel_size,
+        dtype_bytes=_ELEMENT_BYTES, is_moe=model.is_moe, num_experts_per_tok=model.num_experts_per_tok, v0_engine=v0)
+
+
+def _non_torch_estimate(dep: Deployment, total_bytes: int) -> estimates.Estimate:
+    # A100 comes as SXM (NVLink) and PCIe boards: its band spans both.
+    nvlink: bool | None = None if dep.gpu_id in ("A100-40GB", "A100-80GB") else (
+        dep.gpu_id in estimates.NVLINK_GPU_IDS if dep.gpu_id else None)
+    return estimates.non_torch_estimate(tensor_parallel_size=dep.tensor_parallel_size,
+                                        pipeline_parallel_size=dep.pipeline_parallel_size,
+                                        total_gpu_memory_bytes=total_bytes, nvlink=nvlink, v0_engine=dep.rules.v0_engine)
+
+
+def _cudagraph_estimate(model: ModelSpec, dep: Deployment, max_num_batched_tokens: int,
+                        max_num_seqs: int) -> estimates.Estimate:
+    return estimates.cudagraph_estimate(
+        num_layers=model.num_layers // dep.pipeline_parallel_size, hidden_size=model.hidden_size,
+        max_num_seqs=max_num_seqs, tensor_parallel_size=dep.tensor_parallel_size, enforce_eager=dep.enforce_eager,
+        dtype_bytes=_ELEMENT_BYTES, is_moe=model.is_moe, max_num_batched_tokens=max_num_batched_tokens)
+
+
+def _memory_budget(model: ModelSpec, dep: Deployment, *, max_num_batched_tokens: int, max_num_seqs: int) -> MemoryBudget:
+    util = dep.effective_utilization
+    given = _given_budget(dep, util)
+    if given is not None:
+        return given
     if dep.gpu_memory_bytes is None:
         raise CalcError("missing_gpu", "give a GPU (--gpu) or its memory (--gpu-memory-gib), or the measured --available-kv-gib",
                         field="gpu")
-    requested = requested_bytes(dep.gpu_memory_bytes, util, ceil=dep.rules.request_ceil)
+    m, rules = dep.measured, dep.rules
     estimated: list[str] = []
-    per_gpu_share = dep.tensor_parallel_size * dep.pipeline_parallel_size
-    if m.weights_bytes is None:
-        # vllm/model_executor/models/utils.py maybe_offload_to_cpu: up to --cpu-offload-gb stays on the host.
-        weights = max(weight_bytes(model) // per_gpu_share - dep.cpu_offload_bytes, 0)
-        estimated.append("weights")
+    total = estimates.cuda_visible_total(dep.gpu_memory_bytes, dep.gpu_memory_source)
+    if total.low_bytes != total.high_bytes:
+        estimated.append("total")
+    weights = _measured_or(m.weights_bytes, lambda: _weights_estimate(model, dep), "weights", estimated)
+    activation = _measured_or(m.activation_bytes, lambda: _activation_estimate(
+        model, dep, max_num_batched_tokens, max_num_seqs), "activation", estimated)
+    non_torch = _measured_or(m.non_torch_bytes, lambda: _non_torch_estimate(dep, total.bytes), "non_torch", estimated)
+    if rules.v0_engine or not rules.subtract_cudagraphs or dep.enforce_eager:
+        # graphs come out of the KV budget only since 0.20.0 (#38284); eager captures none
+        cudagraph = estimates.Estimate.exact(0)
     else:
-        weights = m.weights_bytes
-    elem = _ELEMENT_BYTES
-    if m.activation_bytes is None:
-        activation = estimates.activation_peak_bytes(
-            hidden_size=model.hidden_size, intermediate_size=model.intermediate_size, vocab_size=model.vocab_size,
-            num_attention_heads=model.num_attention_heads, num_layers=model.num_layers,
-            max_num_batched_tokens=max_num_batched_tokens, max_num_seqs=max_num_seqs,
-            tensor_parallel_size=dep.tensor_parallel_size, dtype_bytes=elem, is_moe=model.is_moe,
-            num_experts_per_tok=model.num_experts_per_tok)
-        estimated.append("activation")
-    else:
-        activation = m.activation_bytes
-    if m.non_torch_bytes is None:
-        non_torch = estimates.non_torch_bytes(tensor_parallel_size=dep.tensor_parallel_size,
-                                              pipeline_parallel_size=dep.pipeline_parallel_size,
-                                              total_gpu_memory_bytes=dep.gpu_memory_bytes)
-        estimated.append("non_torch")
-    else:
-        non_torch = m.non_torch_bytes
-    if not dep.rules.subtract_cudagraphs or dep.enforce_eager:
-        cudagraph = 0  # older releases did not subtract graph memory; eager mode captures none
-    elif m.cudagraph_bytes is None:
-        cudagraph = estimates.cudagraph_bytes(num_layers=model.num_layers // dep.pipeline_parallel_size,
-                                              hidden_size=model.hidden_size, max_num_seqs=max_num_seqs,
-                                              tensor_parallel_size=dep.tensor_parallel_size,
-                                              enforce_eager=dep.enforce_eager, dtype_bytes=elem)
-        estimated.append("cudagraph")
-    else:
-        cudagraph = m.cudagraph_bytes
-    available = requested - weights - activation - non_torch - cudagraph
-    return MemoryBudget(source=BudgetSource.PROFILED, total_bytes=dep.gpu_memory_bytes, gpu_memory_utilization=util,
-                        requested_bytes=requested, weights_bytes=weights, activation_bytes=activation,
-                        non_torch_bytes=non_torch, cudagraph_bytes=cudagraph, estimated=tuple(estimated),
-                        available_kv_bytes=available)
+        cudagraph = _measured_or(m.cudagraph_bytes, lambda: _cudagraph_estimate(
+            model, dep, max_num_batched_tokens, max_num_seqs), "cudagraph", estimated)
+    costs = (weights, activation, non_torch, cudagraph)
+    requested = requested_bytes(total.bytes, util, ceil=rules.request_ceil)
+    available = requested - sum(c.bytes for c in costs)
+    low = requested_bytes(total.low_bytes, util, ceil=rules.request_ceil) - sum(c.high_bytes for c in costs)
+    high = requested_bytes(total.high_bytes, util, ceil=rules.request_ceil) - sum(c.low_bytes for c in costs)
+    return MemoryBudget(source=BudgetSource.PROFILED, total_bytes=total.bytes, gpu_memory_utilization=util,
+                        requested_bytes=requested, weights_bytes=weights.bytes, activation_bytes=activation.bytes,
+                        non_torch_bytes=non_torch.bytes, cudagraph_bytes=cudagraph.bytes, estimated=tuple(estimated),
+                        available_kv_bytes=available, available_kv_bytes_low=min(low, available),
+                        available_kv_bytes_high=max(high, available))

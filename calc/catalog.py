@@ -42,6 +42,8 @@ class CatalogModel:
     """Exact total from the safetensors index or model card; None = estimate from config."""
     config: Mapping[str, object] = field(repr=False)
     """Resolved config facts with Hugging Face key names (read-only view)."""
+    weights_bytes: int | None = None
+    """Exact safetensors ``metadata.total_size`` when a copied index gives it; None = counted."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -87,6 +89,7 @@ def models() -> tuple[CatalogModel, ...]:
             family=entry["family"],
             num_parameters=entry.get("num_parameters"),
             config=_freeze(entry["config"]),
+            weights_bytes=entry.get("weights_bytes"),
         )
         for entry in _document()["models"]
     )

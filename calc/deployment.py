@@ -33,6 +33,9 @@ class Deployment:
     """The catalog GPU's product name (``NVIDIA A100-SXM4-80GB``): some of vLLM's defaults read it."""
     gpu_memory_bytes: int | None = None
     """Total memory of one GPU as the driver reports it."""
+    gpu_memory_source: str = "cuda"
+    """Where ``gpu_memory_bytes`` comes from: ``cuda`` (what vLLM sees) or ``nvidia-smi``/``rocm-smi``
+    (a catalog total a few hundred MiB above it; the budget then estimates CUDA's figure)."""
     tensor_parallel_size: int = 1
     pipeline_parallel_size: int = 1
     max_model_len: int | None = None
@@ -50,6 +53,8 @@ class Deployment:
     disable_hybrid_kv_cache_manager: bool = False
     async_scheduling: bool = True
     enforce_eager: bool = False
+    enable_chunked_prefill: bool | None = None
+    """V0 only: None = the release default (on for ``max_model_len > 32768``); sizes the V0 profile run."""
     cpu_offload_bytes: int = 0
     """``--cpu-offload-gb``: weight bytes per GPU kept in CPU memory and streamed in for every forward pass."""
     enable_prefix_caching: bool | None = None
@@ -64,6 +69,9 @@ class Deployment:
     """``--mamba-cache-dtype``: the conv state's dtype (auto: the model dtype)."""
     rules: RuleSet = field(default_factory=lambda: rules_for(None))
     measured: Measured = field(default_factory=Measured)
+    budget_edge: str = "central"
+    """Which edge of an estimated budget's band to plan on: ``central`` (the estimate) or ``low``
+    (the pessimistic edge; the advice's what-ifs use it so a fix holds whatever vLLM measures)."""
 
     @property
     def effective_block_size(self) -> int:

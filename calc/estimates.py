@@ -1,42 +1,82 @@
-"""Estimates of the three start-up terms vLLM measures but no config reveals.
+"""Estimates of the start-up terms vLLM measures but no config reveals, with their bands.
 
-vLLM's KV budget per GPU is ``total × utilization − weights − activation peak −
+vLLM's KV budget per GPU is ``ceil(total × utilization) − weights − activation peak −
 non-torch memory − CUDA graphs`` (spec section 9). Weights follow from the
-checkpoint; the other three are measured by vLLM on the GPU at start-up. Without a
-GPU we estimate them with the formulas below, fitted to real logs that print the
-breakdown (``tests/data/logs/llmd_v019_*``: vLLM 0.19.0, H100 80GB, bf16,
-``max_num_batched_tokens`` 8192, ``max_num_seqs`` 1024). ``tests/test_estimates.py``
-prints measured against estimated figures per log.
+checkpoint; the other three are measured by vLLM on the GPU at start-up, and how
+they are measured changed across releases:
 
-Fitted accuracy on those 15 logs (see the test's table):
+* **V1 engine** (0.8 and later): one dummy forward pass of ``max_num_batched_tokens``
+  tokens, then a sampler warm-up over ``max_num_seqs`` dummy requests; the activation
+  peak is the larger of the two.
+* **V0 engine** (before 0.8, and V0 fall-backs of 0.8–0.10): one forward pass of the
+  scheduler's token budget split over ``max_num_seqs`` sequences. Without chunked
+  prefill that budget is ``max(max_model_len, 2048)`` tokens, so long contexts make the
+  profile run, and its activation peak, large (2–4 GiB for an 8B model at 20–29k tokens).
+  Chunked prefill is on by default in V0 only when ``max_model_len > 32768`` (vllm/engine/
+  arg_utils.py ``create_engine_config``, ``use_long_context``); then the budget is 2048
+  (``_DEFAULT_MAX_NUM_BATCHED_TOKENS``; 0.4–0.5 used 512 — **unsure** which 0.6.x release
+  switched; the 0.7.x A10 log fits 2048). V0 has no separate sampler warm-up.
+* **CUDA graphs** are subtracted before the KV sizing only since 0.20.0 (#38284,
+  ``VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1``); before that, and with
+  ``--enforce-eager``, they take no KV memory at start-up (they are captured after the
+  cache is allocated, from the headroom).
+* **Non-torch memory** grows with tensor parallelism by NCCL/custom all-reduce
+  buffers: ≈ 2.1 GiB per GPU on NVLink/NVSwitch data-centre parts (H100 at TP 2 in 0.19,
+  A100-40GB at TP 8 in 0.7.1), ≈ 0.25–0.36 GiB over PCIe (L40S at TP 8, RTX 4090 at TP 2).
+* **Total memory**: catalog GPUs whose total comes from ``nvidia-smi`` show 0.42–0.85 GiB
+  more than CUDA gives vLLM (H100 79.65 vs 79.19, L40S 44.99 vs 44.39–44.42, A100-80GB
+  80.00 vs 79.15–79.25, A10 22.49 vs 22.07, RTX 3090 24.00 vs 23.58 GiB).
 
-* activation peak: median error 7 %, worst 16 % (DeepSeek-V2-Lite, MLA + MoE);
-* non-torch memory: within 0.03 GiB on every log;
-* CUDA graphs: median error 9 %, worst 30 % (MoE models, 70B at TP 2).
-
-They are estimates: a user who has a log should give the measured figures instead.
-All sizes are integer bytes; GiB (2**30) appears only in the constants.
+Every estimated term carries a band (``Estimate.low_bytes`` … ``high_bytes``) taken from
+the validation errors (``tests/test_estimates.py``, ``kvcalc.validation``); the
+available KV memory carries the sum. They are estimates: a reader who has a log should
+give the measured figures instead. All sizes are integer bytes.
 """
 
 from __future__ import annotations
 
-__all__ = ["activation_peak_bytes", "non_torch_bytes", "cudagraph_bytes", "cudagraph_capture_sizes"]
+from dataclasses import dataclass
+
+__all__ = ["Estimate", "activation_peak_bytes", "activation_estimate", "non_torch_bytes", "non_torch_estimate",
+           "cudagraph_bytes", "cudagraph_estimate", "cudagraph_capture_sizes", "v0_profile_tokens", "V0_DEFAULT_MAX_NUM_SEQS",
+           "NVLINK_GPU_IDS", "cuda_visible_total", "weights_estimate"]
 
 _GIB = 2**30
+
+
+@dataclass(frozen=True, kw_only=True)
+class Estimate:
+    """One estimated term: the central figure and the band the real one is likely in (bytes)."""
+
+    bytes: int
+    low_bytes: int
+    high_bytes: int
+
+    @staticmethod
+    def relative(central: int, below: float, above: float) -> Estimate:
+        """A band of ``−below`` … ``+above`` (fractions) around ``central``."""
+        return Estimate(bytes=central, low_bytes=max(0, int(central * (1 - below))), high_bytes=int(central * (1 + above)))
+
+    @staticmethod
+    def exact(value: int) -> Estimate:
+        return Estimate(bytes=value, low_bytes=value, high_bytes=value)
 
 # --- activation peak ---------------------------------------------------------
 # The profile run has two peaks and vLLM reports the larger (torch peak minus what
 # stays allocated):
 #  * the sampler warm-up on max_num_seqs dummy requests: fp32 logits over the full
 #    vocabulary plus the sampler's copies (softmax probabilities, top-k/top-p work
-#    buffers). Fitted: 4.15 copies of the fp32 logits (≈16.6 bytes per request per
-#    vocabulary entry). Vocabulary-parallel logits are gathered, so TP does not
-#    divide this term (Llama-3.3-70B at TP 2 measured 1.96 GiB, same as 8B at TP 1).
+#    buffers). Fitted on the fit half of data/validation.json (the median of the
+#    sampler-dominated rows: Gemma 2/3, Llama 3.1, Qwen 2.5, Mistral Small, Llama 4):
+#    3.9 copies of the fp32 logits (≈15.6 bytes per request per vocabulary entry).
+#    Vocabulary-parallel logits are gathered, so TP does not divide this term
+#    (Llama-3.3-70B at TP 2 measured 1.96 GiB, as 8B at TP 1).
 #  * the forward pass over max_num_batched_tokens tokens: the MLP's gate/up output
 #    and activation (3 × intermediate per token, divided by TP), for MoE the routed
-#    copies (× experts per token), plus two hidden-size buffers. Fitted factor 1.35.
-_SAMPLER_COPIES = 4.15
-_FORWARD_FACTOR = 1.35
+#    copies (× experts per token), plus two hidden-size buffers. Fitted factor 1.22
+#    (the forward-dominated fit rows: CodeLlama-7B, Granite-3.1-8B, phi-2).
+_SAMPLER_COPIES = 3.9
+_FORWARD_FACTOR = 1.22
 
 
 def activation_peak_bytes(
@@ -52,8 +92,12 @@ def activation_peak_bytes(
     dtype_bytes: int,
     is_moe: bool,
     num_experts_per_tok: int,
+    v0_engine: bool = False,
 ) -> int:
     """Estimated "PyTorch activation peak" (torch peak increase) of vLLM's profile run.
+
+    ``v0_engine``: the V0 profile run, where ``max_num_batched_tokens`` is the V0
+    scheduler's token budget (``v0_profile_tokens``) and no sampler warm-up runs.
 
     ``intermediate_size`` is the per-expert size for MoE models
     (``moe_intermediate_size`` where the config has it). ``num_attention_heads`` and
@@ -63,39 +107,103 @@ def activation_peak_bytes(
     """
     del num_attention_heads, num_layers  # not significant in the data (see docstring)
     tp = max(1, tensor_parallel_size)
-    sampler = _SAMPLER_COPIES * max_num_seqs * vocab_size * 4
     routed = intermediate_size * (max(1, num_experts_per_tok) if is_moe else 1)
-    forward = _FORWARD_FACTOR * max_num_batched_tokens * (3 * routed / tp + 2 * hidden_size) * dtype_bytes
+    per_token = (3 * routed / tp + 2 * hidden_size) * dtype_bytes
+    if v0_engine:
+        logits = _V0_LOGITS_COPIES * max_num_seqs * vocab_size * 4
+        return int(max(_FORWARD_FACTOR * max_num_batched_tokens * per_token, logits))
+    sampler = _SAMPLER_COPIES * max_num_seqs * vocab_size * 4
+    forward = _FORWARD_FACTOR * max_num_batched_tokens * per_token
     return int(max(sampler, forward))
+
+
+# V0: the same forward model and factor as V1 over the V0 profile tokens (one factor for
+# both engines: the median of the forward-dominated fit rows, V1 CodeLlama-7B 1.22,
+# Granite-3.1-8B 1.20, phi-2 1.32 and V0 Llama-3.1-8B on an A10 1.13, Llama-3-8B on an
+# H100 1.61); the V0 sampler keeps one fp32 logits row per sequence, which only wins for
+# tiny profile budgets.
+_V0_LOGITS_COPIES = 1.0
+V0_DEFAULT_MAX_NUM_SEQS = 256
+"""vllm/config.py SchedulerConfig (V0): ``max_num_seqs`` default."""
+_V0_CHUNKED_DEFAULT_TOKENS = 2048
+_V0_LONG_CONTEXT = 32 * 1024
+
+# Bands (fractions of the central figure), from the fit half's errors.
+_ACTIVATION_BAND_V1 = (0.25, 0.25)
+_ACTIVATION_BAND_V0 = (0.35, 0.35)
+
+
+def v0_profile_tokens(*, max_model_len: int, max_num_batched_tokens: int | None,
+                      enable_chunked_prefill: bool | None = None) -> int:
+    """Tokens of the V0 profile run: the scheduler's ``max_num_batched_tokens``.
+
+    vllm/engine/arg_utils.py (V0): chunked prefill defaults to on only for
+    ``max_model_len > 32768`` (``use_long_context``); vllm/config.py SchedulerConfig:
+    with it the budget is 2048, without it ``max(max_model_len, 2048)`` — V0 profiles a
+    whole max-length prompt.
+    """
+    if max_num_batched_tokens:
+        return max_num_batched_tokens
+    chunked = enable_chunked_prefill if enable_chunked_prefill is not None else max_model_len > _V0_LONG_CONTEXT
+    return _V0_CHUNKED_DEFAULT_TOKENS if chunked else max(max_model_len, 2048)
+
+
+def activation_estimate(**kwargs: object) -> Estimate:
+    """``activation_peak_bytes`` with its band (±25 % V1, ±35 % V0)."""
+    central = activation_peak_bytes(**kwargs)  # type: ignore[arg-type]
+    below, above = _ACTIVATION_BAND_V0 if kwargs.get("v0_engine") else _ACTIVATION_BAND_V1
+    return Estimate.relative(central, below, above)
 
 
 # --- non-torch memory -----------------------------------------------------------
 # Memory the process holds outside PyTorch's allocator that grows during the profile
 # run: cuBLAS/cuDNN workspaces and, with tensor parallelism, NCCL communicators and
-# the custom all-reduce buffers. Measured (vLLM 0.19, H100): 0.24-0.26 GiB at TP 1,
-# 2.07-2.10 GiB at TP 2 (five logs), 0.07 GiB on each stage of PP 2 without TP (one
-# log). Beyond TP 2 we assume +0.07 GiB per further rank (the same sweep reports
-# 2.21 GiB at TP 4; that log is not in the corpus, so treat the slope as a guess).
+# the custom all-reduce buffers. Measured: 0.24-0.26 GiB at TP 1 (vLLM 0.19, H100);
+# 0.05-0.35 GiB at TP 1 in V0 (0.6-0.8 logs); 2.07-2.10 GiB at TP 2 on H100 (0.19) and
+# 2.10 GiB at TP 8 on A100-40GB (0.7.1): NVLink parts; 0.25 GiB at TP 2 on RTX 4090
+# (0.7) and 0.36 GiB at TP 8 on L40S (0.6.6): PCIe parts without NVLink; 0.07 GiB on
+# each stage of PP 2 without TP. At TP 4 the 0.19 sweep measured 2.17-2.21 GiB and at TP 8
+# (A100, 0.7.1) 2.10 GiB: flat beyond TP 2, taken as 2.15 GiB.
 _NT_SINGLE = 0.25
 _NT_PP_STAGE = 0.07
 _NT_TP2 = 2.08
-_NT_PER_EXTRA_RANK = 0.07
+_NT_TP_WIDE = 2.15
+_NT_PCIE_TP = 0.30
+
+NVLINK_GPU_IDS = frozenset({"H100-80GB", "H200", "B200", "GH200", "H20", "A100-40GB", "A100-80GB", "MI300X"})
+"""Catalog GPUs sold as NVLink/NVSwitch (or xGMI) boards: TP > 1 adds ≈ 2.1 GiB of buffers.
+A100 also exists as PCIe cards (less): their band reaches down to the PCIe figure."""
 
 
-def non_torch_bytes(*, tensor_parallel_size: int, pipeline_parallel_size: int, total_gpu_memory_bytes: int) -> int:
+def non_torch_bytes(*, tensor_parallel_size: int, pipeline_parallel_size: int, total_gpu_memory_bytes: int,
+                    nvlink: bool = True) -> int:
     """Estimated "non-torch forward increase" per GPU.
 
-    ``total_gpu_memory_bytes`` only bounds the result: the logs (all on 79.19 GiB
-    GPUs) give no evidence that the term scales with GPU size.
+    ``nvlink``: whether the GPUs talk over NVLink (catalog: ``NVLINK_GPU_IDS``); over PCIe
+    NCCL keeps far smaller buffers. ``total_gpu_memory_bytes`` only bounds the result.
     """
+    return non_torch_estimate(tensor_parallel_size=tensor_parallel_size, pipeline_parallel_size=pipeline_parallel_size,
+                              total_gpu_memory_bytes=total_gpu_memory_bytes, nvlink=nvlink).bytes
+
+
+def non_torch_estimate(*, tensor_parallel_size: int, pipeline_parallel_size: int, total_gpu_memory_bytes: int,
+                       nvlink: bool | None = True, v0_engine: bool = False) -> Estimate:
+    """``non_torch_bytes`` with its band; ``nvlink=None`` = unknown interconnect (A100: SXM or PCIe)."""
     tp = max(1, tensor_parallel_size)
     if tp > 1:
-        gib = _NT_TP2 + _NT_PER_EXTRA_RANK * (tp - 2)
+        nv = _NT_TP2 if tp == 2 else _NT_TP_WIDE
+        if nvlink is None:
+            gib, lo, hi = nv, _NT_PCIE_TP - 0.1, nv + 0.15
+        elif nvlink:
+            gib, lo, hi = nv, nv - 0.5, nv + 0.15
+        else:
+            gib, lo, hi = _NT_PCIE_TP, 0.15, 0.6
     elif pipeline_parallel_size > 1:
-        gib = _NT_PP_STAGE
+        gib, lo, hi = _NT_PP_STAGE, 0.03, 0.35
     else:
-        gib = _NT_SINGLE
-    return min(int(gib * _GIB), max(0, total_gpu_memory_bytes))
+        gib, lo, hi = (0.2, 0.03, 0.4) if v0_engine else (_NT_SINGLE, 0.15, 0.4)
+    cap = max(0, total_gpu_memory_bytes)
+    return Estimate(bytes=min(int(gib * _GIB), cap), low_bytes=min(int(lo * _GIB), cap), high_bytes=min(int(hi * _GIB), cap))
 
 
 # --- CUDA graphs --------------------------------------------------------------
@@ -111,13 +219,17 @@ _GRAPH_MOE_FACTOR = 1.45
 _GRAPH_FITTED_SIZES = 51
 
 
-def cudagraph_capture_sizes(max_num_seqs: int) -> list[int]:
+def cudagraph_capture_sizes(max_num_seqs: int, max_num_batched_tokens: int | None = None) -> list[int]:
     """vLLM's default capture sizes: 1, 2, 4, then steps of 8 to 256, then 16 up to the cap.
 
-    The cap is ``min(2 × max_num_seqs, 512)``; for the fitted logs (1024 sequences)
-    this gives the 51 sizes vLLM 0.19 printed (``PIECEWISE=51 (largest=512)``).
+    vllm/config/vllm.py ``_set_cudagraph_sizes``: the cap is ``min(2 × max_num_seqs, 512)``
+    (1024 on SM100-class GPUs, not modelled), then at most ``max_num_batched_tokens``; for the
+    fitted logs (1024 sequences) this gives the 51 sizes vLLM 0.19 printed
+    (``PIECEWISE=51 (largest=512)``).
     """
     cap = min(2 * max(1, max_num_seqs), 512)
+    if max_num_batched_tokens:
+        cap = min(cap, max_num_batched_tokens)
     sizes = [1, 2, 4] + list(range(8, 257, 8)) + list(range(272, 513, 16))
     return [s for s in sizes if s <= cap]
 
@@ -131,6 +243,7 @@ def cudagraph_bytes(
     enforce_eager: bool,
     dtype_bytes: int,
     is_moe: bool = False,
+    max_num_batched_tokens: int | None = None,
 ) -> int:
     """Estimated CUDA-graph pool memory per GPU; 0 with ``--enforce-eager``.
 
@@ -145,5 +258,53 @@ def cudagraph_bytes(
     gib = _GRAPH_BASE + _GRAPH_PER_LAYER * num_layers
     if is_moe:
         gib *= _GRAPH_MOE_FACTOR
-    gib *= len(cudagraph_capture_sizes(max_num_seqs)) / _GRAPH_FITTED_SIZES
+    gib *= len(cudagraph_capture_sizes(max_num_seqs, max_num_batched_tokens)) / _GRAPH_FITTED_SIZES
     return int(gib * _GIB)
+
+
+_GRAPH_BAND = (0.35, 0.35)
+
+
+def cudagraph_estimate(**kwargs: object) -> Estimate:
+    """``cudagraph_bytes`` with its band (±35 %, the worst fitted error being 30 %)."""
+    return Estimate.relative(cudagraph_bytes(**kwargs), *_GRAPH_BAND)  # type: ignore[arg-type]
+
+
+# --- total memory ---------------------------------------------------------------
+_SMI_GAP_GIB = (0.40, 0.55, 0.85)  # low, central, high
+
+
+def cuda_visible_total(total_bytes: int, source_kind: str) -> Estimate:
+    """The total vLLM sees (CUDA's), from a catalog total.
+
+    ``source_kind`` ``nvidia-smi``/``rocm-smi``: the SMI total overstates CUDA's by
+    0.42–0.85 GiB (module docstring); the band is that range. ``cuda``: exact.
+    """
+    if source_kind in ("cuda", "", None) or total_bytes <= 0:
+        return Estimate.exact(total_bytes)
+    lo_gap, gap, hi_gap = (int(g * _GIB) for g in _SMI_GAP_GIB)
+    return Estimate(bytes=total_bytes - gap, low_bytes=total_bytes - hi_gap, high_bytes=total_bytes - lo_gap)
+
+
+# --- weights ------------------------------------------------------------------------
+# What vLLM loads per GPU ("Model loading took …"), against the checkpoint's bytes:
+# 16-bit checkpoints load +0.2 % to +0.5 % (Llama-3.1-8B 14.99 vs 14.96 GiB, Qwen2.5-7B
+# 14.25 vs 14.19 GiB: rotary caches and other buffers). MXFP4 experts (gpt-oss) are
+# padded for the Marlin/Triton kernels on GPUs without native FP4: the hidden size
+# 2880 is rounded up to a multiple of 256 (3072, +6.7 % of the expert bytes).
+_LOAD_OVERHEAD = 0.003
+_WEIGHTS_BAND_EXACT = (0.01, 0.02)
+_WEIGHTS_BAND_COUNTED = (0.03, 0.04)
+_WEIGHTS_BAND_MXFP4 = (0.03, 0.05)
+MXFP4_PAD = 256
+
+
+def weights_estimate(checkpoint_bytes: int, *, exact: bool, mxfp4_expert_bytes: int = 0, hidden_size: int = 0) -> Estimate:
+    """Loaded weight bytes from the checkpoint's bytes (one GPU's share is taken by the caller)."""
+    pad = 0
+    if mxfp4_expert_bytes and hidden_size:
+        padded = -(-hidden_size // MXFP4_PAD) * MXFP4_PAD
+        pad = mxfp4_expert_bytes * (padded - hidden_size) // hidden_size
+    central = int(checkpoint_bytes * (1 + _LOAD_OVERHEAD)) + pad
+    band = _WEIGHTS_BAND_MXFP4 if mxfp4_expert_bytes else (_WEIGHTS_BAND_EXACT if exact else _WEIGHTS_BAND_COUNTED)
+    return Estimate.relative(central, *band)

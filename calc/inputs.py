@@ -85,7 +85,8 @@ def _model(inputs: Mapping[str, object]) -> tuple[ModelSpec, str]:
         return normalize_config(raw, model_id=name), name
     if _present(inputs, "model"):
         entry = _lookup(catalog.find_model, inputs, "model")
-        return normalize_config(entry.config, model_id=entry.id, num_parameters=entry.num_parameters), entry.id
+        return normalize_config(entry.config, model_id=entry.id, num_parameters=entry.num_parameters,
+                                checkpoint_bytes=entry.weights_bytes), entry.id
     raise CalcError("missing_model", "give a model (--model, a catalog id) or a config.json (--config)", field="model")
 
 
@@ -126,15 +127,16 @@ def _flag(inputs: Mapping[str, object], key: str) -> bool:
     return parse_bool(inputs.get(key, False), field=key)
 
 
-def _gpu(inputs: Mapping[str, object]) -> tuple[str | None, str | None, int | None]:
-    """(catalog id, product name, total bytes): a typed memory size wins over a catalog GPU."""
+def _gpu(inputs: Mapping[str, object]) -> tuple[str | None, str | None, int | None, str]:
+    """(catalog id, product name, total bytes, where the total comes from): a typed memory size
+    (read as the CUDA total) wins over a catalog GPU."""
     if _present(inputs, "gpu_memory_gib"):
         return None, None, gib_to_bytes(parse_float(inputs["gpu_memory_gib"], field="gpu_memory_gib", minimum=0.0,
-                                                    maximum=4096.0, exclusive_minimum=True))
+                                                    maximum=4096.0, exclusive_minimum=True)), "cuda"
     if _present(inputs, "gpu"):
         gpu = _lookup(catalog.find_gpu, inputs, "gpu")
-        return gpu.id, gpu.name, gpu.memory_bytes
-    return None, None, None
+        return gpu.id, gpu.name, gpu.memory_bytes, gpu.memory_source_kind
+    return None, None, None, "cuda"
 
 
 def _parallelism(inputs: Mapping[str, object], model: ModelSpec) -> tuple[int, int]:
@@ -199,7 +201,7 @@ def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
         name = shorten(unknown[0])
         raise CalcError("unknown_input", f"unknown input {name!r}", field=name, value=name)
     model, label = _model(inputs)
-    gpu_id, gpu_name, gpu_bytes = _gpu(inputs)
+    gpu_id, gpu_name, gpu_bytes, gpu_source = _gpu(inputs)
     prefix_caching, mamba_mode, ssm_dtype = _hybrid_settings(inputs)
     tp, pp = _parallelism(inputs, model)
     kv_bytes = _optional_int(inputs, "kv_cache_memory_bytes", maximum=MAX_BYTES)
@@ -208,7 +210,8 @@ def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
         raise CalcError("missing_gpu", "give a GPU (--gpu) or its memory (--gpu-memory-gib), or the measured "
                         "--available-kv-gib", field="gpu")
     dep = Deployment(
-        gpu_id=gpu_id, gpu_name=gpu_name, gpu_memory_bytes=gpu_bytes, tensor_parallel_size=tp, pipeline_parallel_size=pp,
+        gpu_id=gpu_id, gpu_name=gpu_name, gpu_memory_bytes=gpu_bytes, gpu_memory_source=gpu_source,
+        tensor_parallel_size=tp, pipeline_parallel_size=pp,
         max_model_len=parse_max_model_len(inputs["max_model_len"]) if _present(inputs, "max_model_len") else None,
         max_num_seqs=_optional_int(inputs, "max_num_seqs", maximum=1 << 20),
         max_num_batched_tokens=_optional_int(inputs, "max_num_batched_tokens", maximum=1 << 24),

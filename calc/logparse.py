@@ -89,7 +89,7 @@ _ANCHORS: tuple[str, ...] = (
     "GiB", "GB", "KV", "blocks", "memory", "vllm", "vLLM", "serve",
     "max_seq_len", "max_model_len", "max-model-len", "non-default args",
     "concurrency", "out of memory", "OutOfMemory", "version", "GPU 0:",
-    "max_num_", "Defaulting", "api_server",
+    "max_num_", "Defaulting", "api_server", "init engine",
 )
 
 # Priorities: a later, stronger source replaces a weaker one (equal: first wins).
@@ -627,6 +627,7 @@ def parse_log(text: str) -> LogReading:
             or "Maximum concurrency for" in line
             or "the rest of the memory reserved for KV Cache" in line
             or "available_kv_cache_memory" in line
+            or "init engine (profile, create kv cache, warmup model) took" in line  # vllm/v1/engine/core.py
         ):
             started = line
 

@@ -170,6 +170,15 @@ class ModelSpec:
     num_experts_per_tok: int
     mamba: MambaConfig | None = None
     """The Mamba / linear-attention layers' state facts (None: no such layers)."""
+    moe_intermediate_size: int = 0
+    """Per-expert MLP width (``moe_intermediate_size``); 0 = ``intermediate_size`` is already per expert (Mixtral, gpt-oss)."""
+    tie_word_embeddings: bool = False
+    """The output projection shares the input embedding (stored once)."""
+    vision_parameters: int = 0
+    """Parameters of a vision tower and its projector (multimodal checkpoints), stored in 16 bits;
+    counted from ``vision_config`` or, for catalog wrappers without one, from the published tower shape."""
+    checkpoint_bytes: int | None = None
+    """Exact safetensors total (``metadata.total_size``) when a copied index gives it; None = counted."""
 
     @property
     def is_mla(self) -> bool:
@@ -529,7 +538,16 @@ def _quant(text: Mapping[str, object]) -> WeightQuant:
         return WeightQuant(method="none", bits=16, group_size=0)
     method_raw = qc.get("quant_method") or qc.get("quant_algo") or "unknown"
     method = (method_raw if isinstance(method_raw, str) else "unknown").lower()[:64]
+    algo_raw = qc.get("quant_algo")
+    algo = (algo_raw if isinstance(algo_raw, str) else "").lower()[:64]
+    if "nvfp4" in (method, algo) or (method == "modelopt" and "fp4" in algo):
+        return WeightQuant(method="nvfp4", bits=4, group_size=16)  # fp8 scale per 16 weights
+    if method == "modelopt" and "fp8" in algo:
+        return WeightQuant(method="fp8", bits=8, group_size=0)
     if method == "fp8" or "fp8" in method:
+        block = qc.get("weight_block_size")
+        if isinstance(block, (list, tuple)) and len(block) == 2 and all(isinstance(b, int) and b > 0 for b in block):
+            return WeightQuant(method="fp8", bits=8, group_size=int(block[0]) * int(block[1]))  # one fp32 scale per block
         return WeightQuant(method="fp8", bits=8, group_size=0)
     if method == "mxfp4":
         return WeightQuant(method="mxfp4", bits=4, group_size=32, experts_only=True)
@@ -618,6 +636,8 @@ def _count_parameters(text: Mapping[str, object], *, hidden: int, heads: int, kv
     experts = n("num_experts") or n("num_local_experts") or n("n_routed_experts")
     moe_inter = n("moe_intermediate_size") or inter
     shared = n("n_shared_experts")
+    if str(text.get("model_type") or "").startswith("llama4") and experts:
+        shared = shared or 1  # vllm/model_executor/models/llama4.py Llama4MoE: one shared expert per MoE layer
     shared_inter = n("shared_expert_intermediate_size")
     dense_first = n("first_k_dense_replace")
     mlp_only_raw = text.get("mlp_only_layers") or []
@@ -645,7 +665,61 @@ def _count_parameters(text: Mapping[str, object], *, hidden: int, heads: int, kv
     return total, expert_params
 
 
-def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", num_parameters: int | None = None) -> ModelSpec:
+# Vision towers of catalog wrappers whose stored config keeps only the text part
+# (scripts/build_catalog.py writes ``wrapper_model_type``). Shapes from each family's
+# published vision_config: Gemma 3 = SigLIP-So400m (1152/4304, 27 layers, patch 14,
+# 896 px), Mistral 3.1 = Pixtral ViT (1024/4096, 24 layers, gated MLP, patch 14, 1540 px,
+# spatial merge 2), Llama 4 = 1408/5632, 34 layers, patch 14, 336 px (adapter 4096).
+_WRAPPER_VISION_CONFIGS: dict[str, dict[str, object]] = {
+    "gemma3": {"hidden_size": 1152, "intermediate_size": 4304, "num_hidden_layers": 27, "patch_size": 14,
+               "image_size": 896},
+    "mistral3": {"hidden_size": 1024, "intermediate_size": 4096, "num_hidden_layers": 24, "patch_size": 14,
+                 "image_size": 1540, "hidden_act": "silu", "spatial_merge_size": 2, "model_type": "pixtral"},
+    "llama4": {"hidden_size": 1408, "intermediate_size": 5632, "num_hidden_layers": 34, "patch_size": 14,
+               "image_size": 336, "vision_output_dim": 4096},
+}
+
+
+def _count_vision_parameters(vision: Mapping[str, object], text_hidden: int) -> int:
+    """A ViT tower plus its projector, counted from the vision config's shapes.
+
+    Per block: q, k, v, o (4·h² + 4·h with biases), the MLP (2·h·i + h + i; 3·h·i for a
+    gated SiLU MLP as Pixtral's) and two norms (4·h). Then the patch embedding
+    (channels × temporal × patch² × h), position embeddings, and the projector into the
+    text model: a patch merger per merge/deep-stack output (Qwen-VL: (h·m²)² + h·m²·out)
+    or one linear layer (vision width or adapter output × text hidden size).
+    """
+    def n(key: str, default: int = 0) -> int:
+        value = vision.get(key)
+        return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else default
+
+    h = n("hidden_size") or n("embed_dim") or n("width")
+    layers = n("num_hidden_layers") or n("depth") or n("num_layers")
+    if not h or not layers:
+        return 0
+    i = n("intermediate_size") or 4 * h
+    gated = vision.get("hidden_act") == "silu" or vision.get("model_type") == "pixtral"
+    mlp = (3 if gated else 2) * h * i + h + i
+    per_layer = 4 * h * h + 4 * h + mlp + 4 * h
+    patch = n("patch_size", 14)
+    embed = n("in_channels", n("num_channels", 3)) * n("temporal_patch_size", 1) * patch * patch * h
+    positions = n("num_position_embeddings") or (n("image_size") // patch) ** 2
+    merge = n("spatial_merge_size")
+    out = n("out_hidden_size") or text_hidden
+    if merge and n("out_hidden_size"):
+        merged = h * merge * merge
+        deepstack = vision.get("deepstack_visual_indexes")
+        mergers = 1 + (len(deepstack) if isinstance(deepstack, list) else 0)
+        projector = mergers * (merged * merged + merged + merged * out + out + 2 * h)
+    elif merge:
+        projector = h * merge * merge * h + h * text_hidden + text_hidden * text_hidden  # Pixtral merger + 2-layer MLP
+    else:
+        projector = (n("vision_output_dim") or h) * text_hidden
+    return layers * per_layer + embed + positions * h + projector
+
+
+def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", num_parameters: int | None = None,
+                     checkpoint_bytes: int | None = None) -> ModelSpec:
     """Validate a ``config.json`` dict and resolve it the way vLLM does."""
     if not isinstance(config, Mapping):
         raise CalcError("config_not_object", "config.json must be a JSON object", field="config")
@@ -695,6 +769,12 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
     counted, expert_params = _count_parameters(text, hidden=hidden, heads=heads, kv_heads=kv_heads, head=head,
                                                layers=layers, vocab=vocab, inter=inter, mla=mla, kinds=kinds, mamba=mamba)
     experts_per_tok = _int(text, "num_experts_per_tok") or 0
+    vision_cfg = config.get("vision_config")
+    if not isinstance(vision_cfg, Mapping):
+        vision_cfg = _WRAPPER_VISION_CONFIGS.get(str(config.get("wrapper_model_type") or ""), {})
+    vision = _count_vision_parameters(vision_cfg, hidden) if vision_cfg else 0
+    if num_parameters:
+        vision = 0  # an exact total already includes the tower
     return ModelSpec(
         model_id=model_id, model_type=mt, num_layers=layers, layer_kinds=kinds, head_size=head,
         head_size_v=head, total_num_kv_heads=kv_heads, num_attention_heads=heads, hidden_size=hidden,
@@ -702,4 +782,7 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         dtype=_dtype(text, top_dtype), derived_max_model_len=_derived_max_len(text, mt),
         num_parameters=num_parameters if num_parameters else counted, num_expert_parameters=expert_params,
         quant=_quant(text), is_moe=expert_params > 0, num_experts_per_tok=experts_per_tok, mamba=mamba,
+        vision_parameters=vision, checkpoint_bytes=checkpoint_bytes,
+        moe_intermediate_size=(_int(text, "moe_intermediate_size") or 0) if expert_params else 0,
+        tie_word_embeddings=bool(text.get("tie_word_embeddings") or config.get("tie_word_embeddings")),
     )

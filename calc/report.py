@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from . import charts
-from .analysis import Analysis, FeasibleGrid, Recommendation, Verdict
+from .analysis import Analysis, BandVerdict, FeasibleGrid, Recommendation, Verdict
 from .budget import BudgetSource, MemoryBudget
 from .diagnose import Diagnosis
 from .errors import CalcError
@@ -18,10 +18,11 @@ from .numfmt import fmt_fixed, fmt_int, gib_gb_text, gib_text
 from .strings import STRINGS, lang_or_default, t
 from .units import GiB, MiB
 
-__all__ = ["gib_gb", "result_dict", "recommendation_dict", "serve_command", "build_report", "build_log_report",
+__all__ = ["available_band", "gib_gb", "result_dict", "recommendation_dict", "serve_command", "build_report", "build_log_report",
            "error_message"]
 
 _UNKNOWN_MODEL = "<your-model>"
+GIB_BYTES = 1 << 30
 
 _BUDGET_TERMS = ("weights", "activation", "non_torch", "cudagraph")
 _VERDICT_KIND = {"fits": "fits", "does_not_fit": "does_not_fit", "no_memory": "weights_do_not_fit",
@@ -68,17 +69,34 @@ def _budget_dict(b: MemoryBudget) -> dict[str, object]:
         "source": b.source, "total_bytes": b.total_bytes, "requested_bytes": b.requested_bytes,
         "weights_bytes": b.weights_bytes, "activation_bytes": b.activation_bytes,
         "non_torch_bytes": b.non_torch_bytes, "cudagraph_bytes": b.cudagraph_bytes,
-        "available_bytes": b.available_kv_bytes, "estimated": list(b.estimated), "given": given,
+        "available_bytes": b.available_kv_bytes, "available_bytes_low": b.available_kv_bytes_low,
+        "available_bytes_high": b.available_kv_bytes_high, "estimated": list(b.estimated), "given": given,
     }
+
+
+def available_band(v: Verdict) -> tuple[int, int]:
+    """The limiting worker's available KV memory at the band's (low, high) edges.
+
+    The budget's band moved onto ``v.available_kv_bytes`` (which a ``num_gpu_blocks_override``
+    may have replaced: then there is no band).
+    """
+    b = v.budget
+    d = v.deployment
+    if not b.has_band or (d.num_gpu_blocks_override is not None and d.rules.override_before_check):
+        return v.available_kv_bytes, v.available_kv_bytes
+    return (v.available_kv_bytes - (b.available_kv_bytes - b.available_kv_bytes_low),
+            v.available_kv_bytes + (b.available_kv_bytes_high - b.available_kv_bytes))
 
 
 def result_dict(a: Analysis) -> dict[str, object]:
     """The ``kvcalc plan --json`` object (CLI contract; the widget's ``data-kvcalc-result``)."""
     s, v = a.scenario, a.verdict
     d = v.deployment
+    low, high = available_band(v)
     return {
         "fits": v.fits,
         "status": v.status,
+        "verdict": a.band_verdict,
         "model": s.model.model_id,
         "architecture": s.model.architecture,
         "gpu": d.gpu_id,
@@ -95,6 +113,8 @@ def result_dict(a: Analysis) -> dict[str, object]:
         "derived_max_model_len": v.derived_max_model_len,
         "kv_bytes_per_token": v.kv_bytes_per_token,
         "available_kv_bytes": v.available_kv_bytes,
+        "available_kv_bytes_low": low,
+        "available_kv_bytes_high": high,
         "needed_kv_bytes": v.needed_kv_bytes,
         "num_gpu_blocks": v.num_gpu_blocks,
         "gpu_kv_cache_tokens": v.gpu_kv_cache_tokens,
@@ -205,7 +225,12 @@ def _budget_chart(lang: str, v: Verdict) -> str:
                                label=t(lang, "chart.budget.needed", needed=gib_text(v.needed_kv_bytes, lang)))
     non_kv = sum(max(sg.value_bytes, 0) for sg in segs if sg.key not in ("kv", "headroom"))
     scale_total = max(total, sum(max(sg.value_bytes, 0) for sg in segs), non_kv + v.needed_kv_bytes)
-    return charts.budget_bar_svg(t(lang, "chart.budget.title"), segs, scale_total, needed=needed)
+    band = None
+    low, high = available_band(v)
+    if low != high:
+        # the KV segment's end moves with the estimate: shade where it likely lies
+        band = (non_kv + max(low, 0), non_kv + max(high, 0))
+    return charts.budget_bar_svg(t(lang, "chart.budget.title"), segs, scale_total, needed=needed, band=band)
 
 
 def _concurrency_chart(lang: str, a: Analysis) -> str:
@@ -258,6 +283,16 @@ def _figure(key: str, label: str, value: str, estimate: bool) -> dict[str, objec
     return {"key": key, "label": label, "value": value, "estimate": estimate}
 
 
+def _available_text(v: Verdict, lang: str) -> str:
+    """``5.10 GiB (5.48 GB), likely 4.7–5.4 GiB`` when the budget is an estimate's band."""
+    value = _signed_gib_gb(v.available_kv_bytes, lang)
+    low, high = available_band(v)
+    if low == high or high <= 0:
+        return value  # no band, or nothing left at either edge: the deficit speaks for itself
+    return t(lang, "fig.available_band", value=value, low=fmt_fixed(max(low, 0) / GIB_BYTES, 1, lang),
+             high=fmt_fixed(high / GIB_BYTES, 1, lang))
+
+
 def _figures(lang: str, v: Verdict) -> list[dict[str, object]]:
     """The result's key figures, then (for a profiled budget) where the GPU's memory goes."""
     b = v.budget
@@ -269,7 +304,7 @@ def _figures(lang: str, v: Verdict) -> list[dict[str, object]]:
         _figure("max_model_len", t(lang, "fig.max_model_len"),
                 t(lang, "fig.len_value", value=fmt_int(v.max_model_len, lang)), False),
         _figure("needed_kv", t(lang, "fig.needed_kv"), gib_gb_text(v.needed_kv_bytes, lang), False),
-        _figure("available_kv", t(lang, "fig.available_kv"), _signed_gib_gb(v.available_kv_bytes, lang), est),
+        _figure("available_kv", t(lang, "fig.available_kv"), _available_text(v, lang), est),
         _figure("estimated_max_len", t(lang, "fig.estimated_max_len"),
                 t(lang, "fig.len_value", value=fmt_int(v.estimated_max_model_len, lang)), est),
     ]
@@ -300,6 +335,8 @@ def _notes(lang: str, a: Analysis) -> list[str]:
     notes = []
     if b.estimated:
         notes.append(t(lang, "note.estimates"))
+    if b.has_band:
+        notes.append(t(lang, "note.band"))
     if b.source == BudgetSource.MEASURED:
         notes.append(t(lang, "note.measured"))
     if b.source == BudgetSource.KV_CACHE_MEMORY_BYTES:
@@ -318,16 +355,18 @@ def _notes(lang: str, a: Analysis) -> list[str]:
     return notes
 
 
-def _verdict_view(lang: str, v: Verdict) -> dict[str, str]:
-    kind = _VERDICT_KIND[v.status]
+def _verdict_view(lang: str, v: Verdict, band: BandVerdict = BandVerdict.FITS) -> dict[str, str]:
+    kind = "borderline" if band == BandVerdict.BORDERLINE else _VERDICT_KIND[v.status]
     b = v.budget
+    low, high = available_band(v)
     params = dict(max_model_len=fmt_int(v.max_model_len, lang), needed=gib_gb_text(v.needed_kv_bytes, lang),
                   available=_signed_gib_gb(v.available_kv_bytes, lang),
                   concurrency=fmt_fixed(v.max_concurrency or 0, 2, lang),
                   tokens=fmt_int(v.gpu_kv_cache_tokens or 0, lang),
                   estimated=fmt_int(v.estimated_max_model_len, lang),
                   weights=gib_text(b.weights_bytes, lang), total=gib_text(b.total_bytes or 0, lang),
-                  blocks=fmt_int(v.num_gpu_blocks or 0, lang), max_num_seqs=fmt_int(v.max_num_seqs, lang))
+                  blocks=fmt_int(v.num_gpu_blocks or 0, lang), max_num_seqs=fmt_int(v.max_num_seqs, lang),
+                  low=fmt_fixed(max(low, 0) / GIB_BYTES, 1, lang), high=fmt_fixed(max(high, 0) / GIB_BYTES, 1, lang))
     return {"kind": kind, "title": t(lang, f"verdict.{kind}.title"), "summary": t(lang, f"verdict.{kind}.summary", **params)}
 
 
@@ -338,7 +377,7 @@ def build_report(lang: str, a: Analysis) -> dict[str, object]:
     recommended = a.recommended
     return {
         "lang": lang,
-        "verdict": _verdict_view(lang, v),
+        "verdict": _verdict_view(lang, v, a.band_verdict),
         "figures": _figures(lang, v),
         "vllm_lines": list(v.vllm_lines),
         "recommendations": [_rec_view(lang, s, r) for r in a.recommendations],

@@ -165,6 +165,11 @@ EN: dict[str, str] = {
     "err.unrepresentable": "The result holds a number too large to show; check the inputs for extreme values.",
     "note.log_truncated": "The log is longer than 5 MB: only its last 5 MB were read (vLLM's fatal lines are at the end).",
     "err.url_value_dropped": "the value in the link could not be read and was left empty.",
+    # issue 9: the estimated budget as a band
+    "fig.available_band": "{value}, likely {low}–{high} GiB",
+    "verdict.borderline.title": "Borderline: it depends on what vLLM measures at start-up",
+    "verdict.borderline.summary": "One request of {max_model_len} tokens needs {needed} of KV cache. The estimate leaves {available} for it, likely between {low} and {high} GiB: inside that range vLLM may start or refuse. The advice below holds at the pessimistic end.",
+    "note.band": "The available KV memory is a range: each estimated term carries the error seen against public vLLM logs, and the fixes are checked at the range's pessimistic end.",
 }
 
 ES: dict[str, str] = {
@@ -316,6 +321,11 @@ ES: dict[str, str] = {
     "err.unrepresentable": "El resultado contiene un número demasiado grande para mostrarlo; revise si algún valor de entrada es extremo.",
     "note.log_truncated": "El registro supera los 5 MB: solo se han leído sus últimos 5 MB (las líneas de error fatal de vLLM están al final).",
     "err.url_value_dropped": "no se pudo leer el valor del enlace y se ha dejado vacío.",
+    # issue 9: el presupuesto estimado como intervalo
+    "fig.available_band": "{value}; probablemente entre {low} y {high} GiB",
+    "verdict.borderline.title": "En el límite: depende de lo que vLLM mida al arrancar",
+    "verdict.borderline.summary": "Una petición de {max_model_len} tokens necesita {needed} de caché KV. La estimación deja {available} para ella, probablemente entre {low} y {high} GiB: dentro de ese intervalo vLLM puede arrancar o negarse. Los consejos siguientes valen también en el extremo pesimista.",
+    "note.band": "La memoria disponible para la caché KV es un intervalo: cada término estimado arrastra el error observado frente a registros públicos de vLLM, y las soluciones se comprueban en su extremo pesimista.",
 }
 
 ZH: dict[str, str] = {
@@ -467,6 +477,11 @@ ZH: dict[str, str] = {
     "err.unrepresentable": "结果中的数字太大，无法显示；请检查输入中是否有极端值。",
     "note.log_truncated": "日志超过 5 MB：只读取了最后 5 MB（vLLM 的致命错误行在末尾）。",
     "err.url_value_dropped": "无法读取链接中的值，已留空。",
+    # issue 9：估算的显存预算是一个区间
+    "fig.available_band": "{value}，很可能在 {low}–{high} GiB 之间",
+    "verdict.borderline.title": "临界：取决于 vLLM 启动时实测的数值",
+    "verdict.borderline.summary": "一个 {max_model_len} token 的请求需要 {needed} KV 缓存。估算留给它的是 {available}，很可能在 {low} 到 {high} GiB 之间：在这个区间内，vLLM 可能启动，也可能拒绝启动。下面的建议在最悲观的一端也成立。",
+    "note.band": "可用 KV 缓存显存是一个区间：每个估算项都带着与公开 vLLM 日志对比得到的误差，调整建议按区间最悲观的一端检验。",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}

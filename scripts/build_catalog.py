@@ -257,15 +257,17 @@ def build_catalog() -> dict[str, Any]:
     models = []
     for entry in index["models"]:
         config_dir = CONFIG_ROOT / entry["id"]
-        models.append(
-            {
-                "id": entry["id"],
-                "family": entry["family"],
-                "num_parameters": entry.get("num_parameters"),
-                "parameters_source": entry.get("parameters_source"),
-                "config": resolve_config(config_dir),
-            }
-        )
+        model = {
+            "id": entry["id"],
+            "family": entry["family"],
+            "num_parameters": entry.get("num_parameters"),
+            "parameters_source": entry.get("parameters_source"),
+            "config": resolve_config(config_dir),
+        }
+        if entry.get("weights_bytes"):
+            # exact safetensors metadata.total_size, only when a copied index gives it
+            model["weights_bytes"] = entry["weights_bytes"]
+        models.append(model)
     gpus_doc = json.loads(GPUS_PATH.read_text(encoding="utf-8"))
     gpus = []
     for gpu in gpus_doc["gpus"]:

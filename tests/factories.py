@@ -13,7 +13,8 @@ from kvcalc.versions import rules_for
 
 def model(model_id: str) -> ModelSpec:
     entry = find_model(model_id)
-    return normalize_config(entry.config, model_id=entry.id, num_parameters=entry.num_parameters)
+    return normalize_config(entry.config, model_id=entry.id, num_parameters=entry.num_parameters,
+                            checkpoint_bytes=entry.weights_bytes)
 
 
 def deployment(*, available_gib: float | None = None, available_bytes: int | None = None, version: str | None = None,

@@ -91,7 +91,9 @@ def test_running_example_fails_by_default() -> None:
     v = verdict(**BASE)
     assert not v.fits
     assert gib(v.needed_kv_bytes) == 5.62
-    assert gib(v.available_kv_bytes) == 5.10
+    # 4.58 since issue 9: the RTX 4090's catalog total is nvidia-smi's 23.99 GiB, about 0.5 GiB
+    # above what CUDA gives vLLM (5.10 before that correction)
+    assert gib(v.available_kv_bytes) == 4.58
 
 
 def test_max_num_seqs_16_tips_the_running_example() -> None:
@@ -110,11 +112,17 @@ def test_default_max_num_seqs_follows_the_gpu() -> None:
 
 #: (change, sign of Δneeded, sign of Δavailable, fits afterwards): the rows of the
 #: table under #fix-the-startup-error, in the order the guide gives them.
+# Issue 9 moved the running example's estimate down by 0.5 GiB (nvidia-smi total corrected
+# to CUDA's): at 0.95 (5.29 GiB) and with --enforce-eager (5.45 GiB) it no longer reaches the
+# 5.62 GiB one request needs. The guide's table says both fix it: the guide must re-pick the
+# example (docs/ is another engineer's); until then these two rows are expected failures.
+_GUIDE_CLAIM_BROKEN_BY_ISSUE_9 = pytest.mark.xfail(
+    strict=True, reason="guide claim no longer holds with issue 9's budget estimate; docs must re-pick the example")
 CHANGES = [
     ({"max_model_len": 32768}, -1, 0, True),
-    ({"gpu_memory_utilization": 0.95}, 0, +1, True),
+    pytest.param({"gpu_memory_utilization": 0.95}, 0, +1, True, marks=_GUIDE_CLAIM_BROKEN_BY_ISSUE_9),
     ({"kv_cache_dtype": "fp8"}, -1, 0, True),
-    ({"enforce_eager": True}, 0, +1, True),
+    pytest.param({"enforce_eager": True}, 0, +1, True, marks=_GUIDE_CLAIM_BROKEN_BY_ISSUE_9),
     ({"max_num_seqs": 16}, 0, +1, True),
     ({"tensor_parallel_size": 2}, -1, +1, True),
     ({"kv_cache_memory_bytes": "6G"}, 0, +1, True),
@@ -136,7 +144,7 @@ def test_each_fix_moves_the_side_the_guide_says(change: dict, d_needed: int, d_a
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_fix_table_shows_each_change_through_the_core(lang: str) -> None:
     shown = calls(sections(lang)["fix-the-startup-error"], "plan")
-    for change, *_ in [({}, 0, 0, False), *CHANGES]:
+    for change, *_ in [({}, 0, 0, False), *(c.values if hasattr(c, "values") else c for c in CHANGES)]:
         assert {**BASE, **change} in shown, f"docs/{lang}/index.md: no plan() for {change or 'the defaults'}"
 
 
@@ -177,8 +185,16 @@ def _compute(inputs: dict[str, object]) -> dict:
     return response
 
 
+# Issue 9: the advice counts a fix only if vLLM starts at the estimate band's pessimistic edge.
+# The presets of these two sections (L4 at 0.90 -> 0.95; Qwen3-8B on an RTX 4090 with
+# --max-num-seqs) do not start there with their fix: the guide must re-pick them.
+_PRESETS_BROKEN_BY_ISSUE_9 = {"gpu-memory-utilization", "limit-concurrency"}
+
+
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("section", sorted(FIX_PRESETS))
+@pytest.mark.parametrize("section", [
+    pytest.param(s, marks=_GUIDE_CLAIM_BROKEN_BY_ISSUE_9) if s in _PRESETS_BROKEN_BY_ISSUE_9 else s
+    for s in sorted(FIX_PRESETS)])
 def test_fix_preset_starts_from_a_failure_and_shows_the_fix(lang: str, section: str) -> None:
     presets = [c for c in calls(sections(lang)[section], "calculator") if c.get("preset") == section]
     assert len(presets) == 1, f"docs/{lang}/index.md#{section}: expected one calculator(preset={section!r})"
@@ -259,10 +275,10 @@ def test_paste_your_log_states_the_rounding(lang: str) -> None:
 # ---------------------------------------------------------------------------
 
 def test_fp8_doubles_the_tokens_in_the_pool() -> None:
-    """The FAQ's table: fp8 doubles the tokens that fit (37,104 -> 74,224), not the memory."""
+    """The FAQ's table: fp8 doubles the tokens that fit (33,360 -> 66,720 since issue 9's estimate), not the memory."""
     bf16 = verdict(model="Qwen/Qwen3-8B", gpu="RTX-4090", max_model_len=32768)
     fp8 = verdict(model="Qwen/Qwen3-8B", gpu="RTX-4090", max_model_len=32768, kv_cache_dtype="fp8")
-    assert (bf16.gpu_kv_cache_tokens, fp8.gpu_kv_cache_tokens) == (37_104, 74_224)
+    assert (bf16.gpu_kv_cache_tokens, fp8.gpu_kv_cache_tokens) == (33_360, 66_720)
     assert fp8.available_kv_bytes == bf16.available_kv_bytes
 
 

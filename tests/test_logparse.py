@@ -159,6 +159,61 @@ EXPECTED: dict[str, tuple[str, dict[str, object]]] = {
         "max_concurrency": 5.59, "cudagraph_gib": 0.27}),
     "v014_qwen3_17b_24gb_capacity.log": ("started", {
         "available_kv_gib": 18.78, "gpu_kv_cache_tokens": 175856}),
+    # --- added with the budget validation (issue 9); values read from each file ----------
+    # llm-d 0.19 sweep, tail-only copies (no capacity lines; started per "init engine (profile,
+    # create kv cache, warmup model) took"): the figures come from "Free memory on device ...
+    # Actual usage is W GiB for weight ... Current kv cache memory in use is A GiB".
+    "llmd_v019_llama31_8b_h100_len16k.log": ("started", {
+        "available_kv_gib": 58.11, "model_weights_gib": 14.99, "gpu_memory_utilization": 0.95}),
+    "llmd_v019_gemma2_9b_h100.log": ("started", {"available_kv_gib": 54.12, "model_weights_gib": 17.22}),
+    "llmd_v019_gemma3_12b_h100.log": ("started", {"available_kv_gib": 47.72, "model_weights_gib": 23.31}),
+    "llmd_v019_granite31_8b_h100.log": ("started", {"available_kv_gib": 58.66, "model_weights_gib": 15.25}),
+    "llmd_v019_phi2_h100_len2048.log": ("started", {"available_kv_gib": 69.0, "model_weights_gib": 5.19}),
+    # first and last 16k characters of long TP logs: the start and the breakdown, no capacity line
+    "llmd_v019_llama33_70b_fp8_h100_tp4.log": ("started", {"available_kv_gib": 54.09, "model_weights_gib": 16.96}),
+    "llmd_v019_llama4_scout_h100_tp4.log": ("started", {"available_kv_gib": 16.75, "model_weights_gib": 53.12}),
+    "llmd_v019_mistral_small_w8a8_h100_tp2.log": ("started", {"available_kv_gib": 59.02, "model_weights_gib": 12.11}),
+    # "Available KV cache memory: 20.59 GiB", "GPU KV cache size: 58,672 tokens"
+    "llmd_v019_gemma2_27b_h100.log": ("started", {"available_kv_gib": 20.59, "gpu_kv_cache_tokens": 58672}),
+    # "Available KV cache memory: 62.51 GiB", "GPU KV cache size: 468,144 tokens", "Model loading took 8.58 GiB"
+    "llmd_v019_gemma3_4b_h100.log": ("started", {
+        "model": "google/gemma-3-4b-it", "available_kv_gib": 62.51, "gpu_kv_cache_tokens": 468144,
+        "model_weights_gib": 8.58}),
+    # vLLM 0.11.0 on an L4: "Available KV cache memory: 4.75 GiB", "GPU KV cache size: 38,944 tokens"
+    "v0110_llama31_8b_l4_len32000.log": ("started", {
+        "vllm_version": "0.11.0", "available_kv_gib": 4.75, "gpu_kv_cache_tokens": 38944, "max_model_len": 32000}),
+    # gpt-oss-20b, A100, 0.19.0: "Model loading took 13.72 GiB", "Available KV cache memory: 36.56 GiB"
+    "v0190_gpt_oss_20b_a100_131k_util065_page_excerpt.log": ("started", {
+        "model": "openai/gpt-oss-20b", "available_kv_gib": 36.56, "model_weights_gib": 13.72,
+        "max_model_len": 131072, "gpu_memory_utilization": 0.65}),
+    # gpt-oss-120b on one H100: "Available KV cache memory: 1.71 GiB" then "EngineCore failed to start."
+    "v011_gpt_oss_120b_h100_kv171.log": ("started", {"model": "openai/gpt-oss-120b", "available_kv_gib": 1.71}),
+    # 0.10.1: "Model loading took 65.9651 GiB", "Available KV cache memory: -2.14 GiB"
+    "v0101_gpt_oss_120b_h100_negative_kv.log": ("no_memory_for_cache_blocks", {
+        "available_kv_gib": -2.14, "model_weights_gib": 65.9651}),
+    # 0.11.2 on an H200: "Available KV cache memory: 105.97 GiB", "GPU KV cache size: 868,080 tokens"
+    "v0112_llama3_8b_h200_len1024.log": ("started", {
+        "vllm_version": "0.11.2", "available_kv_gib": 105.97, "gpu_kv_cache_tokens": 868080, "max_model_len": 1024}),
+    # 0.30.0 on a T4: "Free memory on device (14.46/14.56 GiB)", "Available KV cache memory: 8.67 GiB"
+    "v0300_qwen25_1p5b_t4_fp16_util085_4k_v2runner.log": ("started", {
+        "vllm_version": "0.30.0", "available_kv_gib": 8.67, "gpu_kv_cache_tokens": 324704, "total_gpu_memory_gib": 14.56,
+        "gpu_memory_utilization": 0.85}),
+    # V0 0.6.4, RTX 3090: "total_gpu_memory=23.58GiB ... kv_cache_size=3.81GiB gpu_memory_utilization=0.90"
+    "v064_llama31_8b_rtx3090_len20k.log": ("started", {
+        "available_kv_gib": 3.81, "total_gpu_memory_gib": 23.58, "max_model_len": 20000}),
+    # V0 0.7, A10: "... reserved for KV Cache is 4.60GiB", "# CUDA blocks: 2356", "... KV cache (37696)"
+    "v07_llama31_8b_oci_a10_131k_kv_too_small.log": ("kv_cache_too_small", {
+        "available_kv_gib": 4.6, "total_gpu_memory_gib": 22.07, "max_model_len": 131072, "gpu_kv_cache_tokens": 37696}),
+    # V0 0.7, 2x RTX 4090: "max seq len (131072) is larger than ... KV cache (81536)"
+    "v07_deepseek_r1_qwen14b_2x4090_tp2.log": ("kv_cache_too_small", {
+        "max_model_len": 131072, "gpu_kv_cache_tokens": 81536, "tensor_parallel_size": 2}),
+    # 0.19.0, RTX 3060 12GB: "Model loading took 1.12 GiB", "Available KV cache memory: 5.68 GiB",
+    # "GPU KV cache size: 53,184 tokens"
+    "v0190_qwen3_0p6b_rtx3060_12gb_util06_4k_eager.log": ("started", {
+        "available_kv_gib": 5.68, "gpu_kv_cache_tokens": 53184, "model_weights_gib": 1.12}),
+    # V0 0.7.1, 8x A100-40GB: "total_gpu_memory (39.39GiB)", "... reserved for KV Cache is 29.02GiB"
+    "v071_deepseek_coder_v2_lite_8xa100_40gb_tp8_v0.log": ("started", {
+        "available_kv_gib": 29.02, "total_gpu_memory_gib": 39.39, "tensor_parallel_size": 8, "max_model_len": 8192}),
 }
 
 

@@ -445,9 +445,11 @@ def test_gemma3_27b_raw_wrapper_derived_length():
     # GPTQ 8-bit, groups of 32
     ({"quant_method": "gptq", "bits": 8, "group_size": 32, "desc_act": False},
      WeightQuant(method="gptq", bits=8, group_size=32)),
-    # fp8 (block-wise as in Qwen3-32B-FP8 / DeepSeek-V3): 8 bits, no groups
+    # fp8 (block-wise as in Qwen3-32B-FP8 / DeepSeek-V3): 8 bits, one fp32 scale per 128 x 128 = 16,384 weights
     ({"quant_method": "fp8", "fmt": "e4m3", "weight_block_size": [128, 128]},
-     WeightQuant(method="fp8", bits=8, group_size=0)),
+     WeightQuant(method="fp8", bits=8, group_size=16_384)),
+    # fp8 without blocks (per-tensor or per-channel scales): no groups
+    ({"quant_method": "fp8", "fmt": "e4m3"}, WeightQuant(method="fp8", bits=8, group_size=0)),
     # mxfp4 (gpt-oss): 4-bit values in OCP MX blocks of 32 sharing one scale, experts only
     ({"quant_method": "mxfp4"}, WeightQuant(method="mxfp4", bits=4, group_size=32, experts_only=True)),
 ])

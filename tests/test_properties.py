@@ -221,3 +221,26 @@ def test_random_config_values_give_result_or_calc_error(model: str, changes: dic
     # A real config with a few values replaced by junk, pasted as text.
     config = {**dict(catalog.find_model(model).config), **changes}
     _check({"config": json.dumps(config, default=list), "available_kv_gib": "40", "max_model_len": "4096"})
+
+
+# --- the estimated budget's band (issue 9) ------------------------------------------------------
+
+@FAST
+@given(dep=deployments(), gpu=st.sampled_from(GPU_IDS), data=st.data())
+def test_band_brackets_the_estimate_and_the_verdict_agrees(dep: dict[str, object], gpu: str,
+                                                           data: st.DataObject) -> None:
+    length = data.draw(st.integers(1, min(_derived(dep), 65_536)), label="max_model_len")
+    try:
+        a = analyze(scenario_from_inputs({**dep, "gpu": gpu, "max_model_len": str(length)}))
+    except CalcError:
+        return  # e.g. a release that refuses the set-up: only bad input raises
+    b = a.verdict.budget
+    assert b.available_kv_bytes_low <= b.available_kv_bytes <= b.available_kv_bytes_high
+    d = result_dict(a)
+    assert d["available_kv_bytes_low"] <= d["available_kv_bytes"] <= d["available_kv_bytes_high"]
+    # the band's verdict never contradicts the central one: it is that answer or borderline
+    assert d["verdict"] in ({"fits", "borderline"} if d["fits"] else {"does_not_fit", "borderline"})
+    # a fix the advice counts as working starts at the band's pessimistic edge
+    for r in a.recommendations:
+        if r.verdict is not None and r.verdict.fits and r.verdict.budget.has_band:
+            assert r.verdict.deployment.budget_edge == "low"

@@ -17,6 +17,7 @@ import pytest
 from kvcalc import analyze, scenario_from_inputs
 from kvcalc.errors import CalcError
 from kvcalc.report import build_report, error_message, gib_gb, recommendation_dict, result_dict, serve_command
+from kvcalc.units import GiB
 
 ROOT = Path(__file__).resolve().parents[1]
 LANGS = ("es", "zh", "en")
@@ -26,10 +27,11 @@ TOO_SMALL = {"model": "Qwen/Qwen3-8B", "available_kv_gib": 4, "max_model_len": 3
 
 # The CLI contract: the keys of ``kvcalc plan --json``, exactly.
 RESULT_KEYS = [
-    "fits", "status", "model", "architecture", "gpu", "gpu_memory_bytes", "tensor_parallel_size",
+    "fits", "status", "verdict", "model", "architecture", "gpu", "gpu_memory_bytes", "tensor_parallel_size",
     "pipeline_parallel_size", "kv_cache_dtype", "gpu_memory_utilization", "max_num_seqs", "max_num_batched_tokens",
     "block_size", "vllm_rules", "max_model_len", "derived_max_model_len", "kv_bytes_per_token", "available_kv_bytes",
-    "needed_kv_bytes", "num_gpu_blocks", "gpu_kv_cache_tokens", "max_concurrency", "estimated_max_model_len",
+    "available_kv_bytes_low", "available_kv_bytes_high", "needed_kv_bytes", "num_gpu_blocks", "gpu_kv_cache_tokens",
+    "max_concurrency", "estimated_max_model_len",
     "kv_cache_groups", "budget", "vllm_log", "vllm_error", "recommendations",
 ]
 RECOMMENDATION_KEYS = [
@@ -38,7 +40,7 @@ RECOMMENDATION_KEYS = [
 ]
 BUDGET_KEYS = [
     "source", "total_bytes", "requested_bytes", "weights_bytes", "activation_bytes", "non_torch_bytes",
-    "cudagraph_bytes", "available_bytes", "estimated", "given",
+    "cudagraph_bytes", "available_bytes", "available_bytes_low", "available_bytes_high", "estimated", "given",
 ]
 REPORT_KEYS = ["lang", "verdict", "figures", "vllm_lines", "recommendations", "serve_command", "serve_command_label",
                "serve_recommended", "feasible", "charts", "notes"]
@@ -71,7 +73,7 @@ def test_result_keys_are_the_contract(inputs):
 def test_result_values_for_the_worked_example():
     r = result_dict(analysis(**WORKED))
     assert {k: r[k] for k in RESULT_KEYS if k not in ("budget", "recommendations", "vllm_log")} == {
-        "fits": True, "status": "fits", "model": "Qwen/Qwen3-8B",
+        "fits": True, "status": "fits", "verdict": "fits", "model": "Qwen/Qwen3-8B",
         "architecture": "gqa",                            # 8 KV heads < 32 attention heads
         "gpu": None, "gpu_memory_bytes": None,            # only the measured KV figure was given
         "tensor_parallel_size": 1, "pipeline_parallel_size": 1, "kv_cache_dtype": "auto",
@@ -82,6 +84,8 @@ def test_result_values_for_the_worked_example():
         "max_model_len": 32_768, "derived_max_model_len": 40_960,
         "kv_bytes_per_token": 147_456,                    # 36 × 2 × 8 × 128 × 2
         "available_kv_bytes": 64_424_509_440,             # 60 × 2^30
+        "available_kv_bytes_low": 64_424_509_440,         # measured: no band
+        "available_kv_bytes_high": 64_424_509_440,
         "needed_kv_bytes": 4_831_838_208,
         "num_gpu_blocks": 27_306, "gpu_kv_cache_tokens": 436_896,
         "max_concurrency": 27_306 / 2_048,
@@ -93,7 +97,8 @@ def test_result_values_for_the_worked_example():
                              "GPU KV cache size: 436,896 tokens, Maximum concurrency for 32,768 tokens per request: 13.33x"]
     assert r["budget"] == {"source": "measured", "total_bytes": None, "requested_bytes": None, "weights_bytes": 0,
                            "activation_bytes": 0, "non_torch_bytes": 0, "cudagraph_bytes": 0,
-                           "available_bytes": 64_424_509_440, "estimated": [], "given": ["available"]}
+                           "available_bytes": 64_424_509_440, "available_bytes_low": 64_424_509_440,
+                           "available_bytes_high": 64_424_509_440, "estimated": [], "given": ["available"]}
 
 
 def test_result_does_not_fit_keeps_the_error_out_of_the_log():
@@ -361,3 +366,78 @@ def test_report_imports_no_planning_module():
             imported |= {alias.name.split(".")[-1] for alias in node.names}
     assert imported, "report.py imports nothing?"
     assert not imported & {"planner", "verdict", "advice"}, imported
+
+
+# ---- issue 9: the estimated budget's band in the contract, the view model and the advice ------------------
+
+# Llama-3.1-8B at 32,768 tokens on one RTX 4090 (latest rules): one request needs
+# 32 layers x 2 x 8 heads x 128 x 2 B x 32,768 = 4 GiB; the estimate leaves about 5 GiB
+# with a band of roughly 3.9-5.8 GiB, so the answer flips inside the band.
+BORDERLINE = {"model": "meta-llama/Llama-3.1-8B-Instruct", "gpu": "RTX-4090", "max_model_len": 32768}
+# Same model, 8192 tokens on an H100: 1 GiB needed, tens of GiB available at either edge.
+FITS = {"model": "meta-llama/Llama-3.1-8B-Instruct", "gpu": "H100-80GB", "max_model_len": 8192}
+
+
+def _analysis(inputs: dict[str, object]):
+    return analyze(scenario_from_inputs(inputs))
+
+
+def test_json_adds_the_band_and_a_verdict_keeping_status_and_fits() -> None:
+    d = result_dict(_analysis(BORDERLINE))
+    assert d["needed_kv_bytes"] == 4 * GiB
+    assert d["available_kv_bytes_low"] < d["needed_kv_bytes"] < d["available_kv_bytes"] < d["available_kv_bytes_high"]
+    assert d["fits"] is True and d["status"] == "fits"  # the central estimate, as before
+    assert d["verdict"] == "borderline"
+    assert d["budget"]["available_bytes_low"] == d["available_kv_bytes_low"]
+    ok = result_dict(_analysis(FITS))
+    assert ok["verdict"] == "fits"
+
+
+def test_no_band_when_nothing_is_estimated() -> None:
+    measured = result_dict(_analysis({**BORDERLINE, "available_kv_gib": 3.5}))
+    assert measured["available_kv_bytes_low"] == measured["available_kv_bytes"] == measured["available_kv_bytes_high"]
+    assert measured["verdict"] == "does_not_fit" and measured["fits"] is False
+    fixed = result_dict(_analysis({**BORDERLINE, "kv_cache_memory_bytes": "6G"}))
+    assert fixed["available_kv_bytes_low"] == fixed["available_kv_bytes_high"] == 6 * GiB
+    assert fixed["verdict"] == "fits"
+
+
+def test_advice_counts_a_fix_only_at_the_pessimistic_edge() -> None:
+    a = _analysis(BORDERLINE)
+    d = result_dict(a)
+    codes = [r["code"] for r in d["recommendations"]]
+    # the guide's order for a KV cache that is too small (advice._kv_ladder), unchanged
+    ladder = ["lower_max_model_len", "raise_gpu_memory_utilization", "fp8_kv_cache", "enforce_eager",
+              "limit_concurrency", "quantize_weights", "add_gpus", "larger_gpu", "cpu_offload", "kv_cache_memory_bytes"]
+    assert codes == [c for c in ladder if c in codes]
+    assert codes[0] == "lower_max_model_len"
+    low = d["available_kv_bytes_low"]
+    for r in a.recommendations:
+        if r.verdict is not None and r.verdict.budget.has_band:
+            assert r.verdict.deployment.budget_edge == "low"
+    # the shorter context is chosen from what the low edge holds, and it starts there
+    first = a.recommendations[0]
+    assert first.verdict is not None and first.verdict.fits
+    assert first.verdict.available_kv_bytes == low
+    assert a.recommended is first
+
+
+@pytest.mark.parametrize("lang, title, band", [
+    ("en", "Borderline: it depends on what vLLM measures at start-up", "likely 3.9–5.8 GiB"),
+    ("es", "En el límite: depende de lo que vLLM mida al arrancar", "probablemente entre 3,9 y 5,8 GiB"),
+    ("zh", "临界：取决于 vLLM 启动时实测的数值", "很可能在 3.9–5.8 GiB 之间"),
+])
+def test_view_model_shows_the_band_and_the_borderline_verdict(lang: str, title: str, band: str) -> None:
+    report = build_report(lang, _analysis(BORDERLINE))
+    assert report["verdict"]["kind"] == "borderline"
+    assert report["verdict"]["title"] == title
+    available = next(f for f in report["figures"] if f["key"] == "available_kv")
+    assert band in available["value"] and available["estimate"] is True
+    assert "kvcalc-band" in report["charts"]["budget_svg"]
+
+
+def test_measured_budget_shows_no_band() -> None:
+    report = build_report("en", _analysis({**FITS, "available_kv_gib": 50}))
+    available = next(f for f in report["figures"] if f["key"] == "available_kv")
+    assert "likely" not in available["value"]
+    assert report["verdict"]["kind"] == "fits"
