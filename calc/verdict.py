@@ -20,6 +20,7 @@ from enum import StrEnum
 from functools import lru_cache
 
 from . import vllm_text
+from .backends import default_block_size
 from .budget import MemoryBudget, memory_budget
 from .deployment import Deployment, batch_defaults
 from .errors import CalcError
@@ -256,7 +257,10 @@ def _planning(model: ModelSpec, dep: Deployment, lines: list[str]) -> _Planning:
     """Resolve the engine's defaults, build the groups and the budget, split the model into workers."""
     rules = dep.rules
     batched_tokens, seqs = batch_defaults(dep)
-    block = dep.effective_block_size
+    block_choice = default_block_size(model, dep)
+    block = block_choice.block_size
+    if block_choice.line:
+        lines.append(block_choice.line)
     # HMA is on by default on GPUs; chunked-local models (Llama 4) turn it off (spec 5.2).
     hma = rules.hybrid_groups and not dep.disable_hybrid_kv_cache_manager and LayerKind.CHUNKED not in model.layer_kinds
     requested = _requested_length(model, dep)

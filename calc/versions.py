@@ -219,6 +219,15 @@ class RuleSet:
     def sum_group_blocks(self) -> bool: return self._has("48317")
     @property
     def row_160_gib(self) -> bool: return self._has("51726")
+    # MLA block size (backends.py): forced per platform, then the backend's preference
+    @property
+    def flashmla_forced_block(self) -> bool: return self._has("flashmla_forced_block")
+    @property
+    def cutlass_mla_blackwell(self) -> bool: return self._has("cutlass_mla_blackwell")
+    @property
+    def flashinfer_mla_blackwell(self) -> bool: return self._has("flashinfer_mla_blackwell")
+    @property
+    def backend_block_preference(self) -> bool: return self._has("35122")
     # Mamba / linear-attention hybrids (PR -> first release in data/vllm_releases.json)
     @property
     def mamba_cache_modes(self) -> bool: return self._has("30877")
