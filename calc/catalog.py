@@ -152,7 +152,7 @@ def _match(kind: str, wanted: str, entries: list[tuple[str, tuple[str, ...]]]) -
     1. exact: the normalized text equals one entry's normalized id or alias (GPU: the full
        product name, with or without the vendor; model: the name after the ``/``);
     2. prefix: it has at least 3 characters and equals whole leading tokens of exactly one
-       entry's id or alias (``llama-3.1-8b`` → ``meta-llama/Llama-3.1-8B-Instruct``);
+       entry's id or alias (``llama-3.1-70b`` → ``meta-llama/Llama-3.1-70B-Instruct``);
     3. several entries fit → ``NotFound(ambiguous=True)`` listing them; none → ``NotFound``
        with up to three close spellings (difflib).
     """

@@ -306,7 +306,9 @@ def test_gpu_memory_source_kind_is_recorded() -> None:
 @pytest.mark.parametrize(("query", "expected"), [
     ("Qwen3-8B", "Qwen/Qwen3-8B"),                                  # the name after the "/"
     ("qwen qwen3 8b", "Qwen/Qwen3-8B"),                             # punctuation-insensitive
-    ("llama-3.1-8b", "meta-llama/Llama-3.1-8B-Instruct"),           # whole leading tokens, one entry
+    ("llama-3.1-70b", "meta-llama/Llama-3.1-70B-Instruct"),         # whole leading tokens, one entry
+    ("llama-3.1-8b", "meta-llama/Llama-3.1-8B"),                    # exact name of the base model wins over
+    ("llama-3.1-8b-instruct", "meta-llama/Llama-3.1-8B-Instruct"),  # the prefix it also is of the Instruct
     ("deepseek-ai/deepseek-v3", "deepseek-ai/DeepSeek-V3"),
 ])
 def test_find_model_rule(query: str, expected: str) -> None:
