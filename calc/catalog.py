@@ -40,6 +40,10 @@ class CatalogModel:
     """Display family, e.g. ``Qwen3``, ``Gemma 3``."""
     num_parameters: int | None
     """Exact total from the safetensors index or model card; None = estimate from config."""
+    weights_bytes: int | None = None
+    """Bytes of the checkpoint's weights: the ``metadata.total_size`` of its
+    ``model.safetensors.index.json``, only where a public source gives that total for this model
+    (``weights_source`` in ``scripts/model_configs/index.json``); None = not known exactly."""
     config: Mapping[str, object] = field(repr=False)
     """Resolved config facts with Hugging Face key names (read-only view)."""
 
@@ -86,6 +90,7 @@ def models() -> tuple[CatalogModel, ...]:
             id=entry["id"],
             family=entry["family"],
             num_parameters=entry.get("num_parameters"),
+            weights_bytes=entry.get("weights_bytes"),
             config=_freeze(entry["config"]),
         )
         for entry in _document()["models"]

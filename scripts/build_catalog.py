@@ -9,7 +9,8 @@ to ship to the browser, so this script runs it once, offline, on the real
 into a small JSON file that the stdlib-only package ships.
 
 Inputs:
-    scripts/model_configs/index.json            model ids, families, parameter counts
+    scripts/model_configs/index.json            model ids, families, parameter counts, checkpoint
+                                                weight bytes (``weights_bytes``, optional, with its source)
     scripts/model_configs/<org>/<name>/config.json   the real Hugging Face configs
     scripts/gpus.json                           GPU memory as the driver reports it
 
@@ -263,6 +264,8 @@ def build_catalog() -> dict[str, Any]:
                 "family": entry["family"],
                 "num_parameters": entry.get("num_parameters"),
                 "parameters_source": entry.get("parameters_source"),
+                "weights_bytes": entry.get("weights_bytes"),
+                "weights_source": entry.get("weights_source"),
                 "config": resolve_config(config_dir),
             }
         )

@@ -37,8 +37,8 @@ def test_regenerated_catalog_equals_committed_file(tmp_path: Path) -> None:
 # -- size -----------------------------------------------------------------------
 
 
-def test_catalog_has_at_least_25_models_and_20_gpus() -> None:
-    assert len(catalog.models()) >= 25
+def test_catalog_has_at_least_75_models_and_20_gpus() -> None:
+    assert len(catalog.models()) >= 75
     assert len(catalog.gpus()) >= 20
 
 
@@ -189,6 +189,27 @@ def test_exact_parameter_count_from_safetensors_index() -> None:
     assert catalog.find_model("Qwen/Qwen2.5-7B-Instruct").num_parameters == 7615616512
     # Llama-3.1-70B index: 141107412992 / 2 = 70553706496
     assert catalog.find_model("meta-llama/Llama-3.1-70B-Instruct").num_parameters == 70553706496
+
+
+def test_checkpoint_weight_bytes_where_a_published_total_exists() -> None:
+    # Qwen2.5-7B-Instruct model.safetensors.index.json: "total_size": 15231233024, all BF16,
+    # = 2 x 7615616512 (the catalog's num_parameters for it, read from the same checkpoint)
+    qwen25 = catalog.find_model("Qwen/Qwen2.5-7B-Instruct")
+    assert qwen25.weights_bytes == 15231233024 == 2 * qwen25.num_parameters
+    # Qwen3-8B index: "total_size": 16381470720 = 2 x 8,190,735,360 BF16 parameters
+    assert catalog.find_model("Qwen/Qwen3-8B").weights_bytes == 16381470720
+    # gpt-oss-20b index: {"metadata": {"total_size": 13761264768}, ...} (MXFP4 experts as uint8, rest BF16)
+    assert catalog.find_model("openai/gpt-oss-20b").weights_bytes == 13761264768
+    # Qwen3-235B-A22B index: metadata.total_size=470187269120 = 2 x 235,093,634,560
+    assert catalog.find_model("Qwen/Qwen3-235B-A22B").weights_bytes == 470187269120
+    # no published total found: unknown, not estimated
+    assert catalog.find_model("deepseek-ai/DeepSeek-V3").weights_bytes is None
+    import json
+
+    doc = json.loads(COMMITTED.read_text(encoding="utf-8"))
+    for entry in doc["models"]:
+        assert (entry["weights_bytes"] is None) == (entry["weights_source"] is None), entry["id"]
+    assert sum(e["weights_bytes"] is not None for e in doc["models"]) >= 12
 
 
 def test_qwen3_32b_awq_int4_checkpoint() -> None:
