@@ -314,7 +314,24 @@ def test_gpu_memory_source_kind_is_recorded() -> None:
     doc = json.loads(COMMITTED.read_text(encoding="utf-8"))
     kinds = {g["id"]: g["memory_source_kind"] for g in doc["gpus"]}
     assert kinds["H100-80GB"] == "cuda"
-    assert kinds["T4"] == "nvidia-smi"  # only "15360MiB" from nvidia-smi was found
+    # T4: vLLM's "Free memory on device (14.46/14.56 GiB)" replaced nvidia-smi's 15360MiB;
+    # 14.56 * 2**30 = 15032385536 + 0.56 * 1073741824 (601295421.44) = 15633680957.44 -> 15633680957
+    assert kinds["T4"] == "cuda"
+    assert catalog.find_gpu("T4").memory_bytes == 15633680957
+    # L40S: total_gpu_memory (44.39GiB); 44 * 2**30 = 47244640256, + 0.39 * 2**30 = 418759311.36
+    # -> 47663399567.36 -> 47663399567 (nvidia-smi's 46068MiB would be 48305799168)
+    assert catalog.find_gpu("L40S").memory_bytes == 47663399567
+    # A100-SXM4-80GB: total_gpu_memory (79.15GiB); 79 * 2**30 = 84825604096, + 0.15 * 2**30 = 161061273.6
+    # -> 84986665369.6 -> 84986665370 (not nvidia-smi's 81920MiB = 85899345920)
+    assert catalog.find_gpu("A100-80GB").memory_bytes == 84986665370
+    # RTX 3060 12GB: "Free memory on device cuda:0 (9.02/11.63 GiB)"; 11 * 2**30 = 11811160064,
+    # + 0.63 * 2**30 = 676457349.12 -> 12487617413.12 -> 12487617413 (nvidia-smi: 12288MiB = 12884901888)
+    assert catalog.find_gpu("RTX 3060").memory_bytes == 12487617413
+    assert {g: kinds[g] for g in ("L40S", "A100-80GB", "RTX-3060-12GB", "A100-40GB")} == dict.fromkeys(
+        ("L40S", "A100-80GB", "RTX-3060-12GB", "A100-40GB"), "cuda")
+    # no CUDA total found on disk for these: the SMI figure stays, marked as such
+    assert {g: kinds[g] for g in ("RTX-4090", "RTX-4080", "L4", "B200", "GH200", "RTX-PRO-6000")} == dict.fromkeys(
+        ("RTX-4090", "RTX-4080", "L4", "B200", "GH200", "RTX-PRO-6000"), "nvidia-smi")
     assert set(kinds.values()) <= {"cuda", "nvidia-smi", "rocm-smi"}
     # RTX 3090: vLLM logged total_gpu_memory (23.58GiB); 23.58 * 2**30 = 25318832209.92 -> 25318832210
     assert catalog.find_gpu("rtx 3090").memory_bytes == 25318832210
