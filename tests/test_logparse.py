@@ -316,3 +316,16 @@ def test_adversarial_repetition_stays_linear() -> None:
                    for _ in range(400))
     # No complete vLLM message in there; that it stays linear is timed by bench/core_bench.py.
     assert parse_log(text).diagnosis == "unknown"
+
+
+def test_non_default_args_with_string_values_are_read() -> None:
+    # vLLM 0.24.0 (tests/data/logs/v0240_qwen36_35b_a3b_nvfp4_5090.log): every real args dict holds
+    # strings; the literal pre-check once refused them all (each string became '' and ' was not allowed)
+    line = ("(APIServer pid=1) INFO 07-09 02:56:25 [api_utils.py:273] non-default args: {'model_tag': 'x', "
+            "'default_chat_template_kwargs': {'enable_thinking': False}, 'max_model_len': 131072, "
+            "'quantization': 'modelopt', 'kv_cache_dtype': 'fp8', 'max_num_seqs': 1}\n")
+    facts = parse_log(line).facts
+    assert (facts["max_model_len"], facts["quantization"], facts["kv_cache_dtype"], facts["max_num_seqs"]) == (
+        131072, "modelopt", "fp8", 1)
+    # names outside strings are still refused before ast.literal_eval
+    assert "max_model_len" not in parse_log("non-default args: {'max_model_len': 'a'__import__}\n").facts
