@@ -99,7 +99,8 @@ def inputs_from_reading(reading: LogReading) -> dict[str, object]:
         if fact in facts and facts[fact] not in (None, ""):
             if key == "kv_cache_dtype" and str(facts[fact]) == "auto":
                 continue
-            if key in _MEASURED_GIB and isinstance(facts[fact], (int, float)) and facts[fact] < 0:
+            value = facts[fact]
+            if key in _MEASURED_GIB and isinstance(value, (int, float)) and value < 0:
                 continue  # "Graph capturing finished ..., took -0.41 GiB": capture freed memory; nothing to subtract
             inputs[key] = _as_text(facts[fact])
     if facts.get("enforce_eager") is True:

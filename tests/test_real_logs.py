@@ -58,7 +58,7 @@ string parses; the diagnosis is the expected one).
 | v0201rc1dev16_qwen36_27b_int4_2x3090_dflash_180k.log | DFlash speculative decoding |
 | v022_dsv4_flash_2xgh200_tp2_kv_too_small.log | model not in the catalog (deepseek_v4 layers refused by the core) |
 | v08_v1_deepseek_v3_mi308_multi_rank.log | no available figure (per-rank capacity lines only) |
-| v0152rc1_qwen3_coder_30b_fp8_pp2_5070ti_5090d.log | model not in the catalog (Qwen3-Coder-30B-A3B); uneven VLLM_PP_LAYER_PARTITION |
+| v0152rc1_qwen3_coder_30b_fp8_pp2_5070ti_5090d.log | not in the catalog (Qwen3-Coder-30B-A3B); uneven PP split |
 | v2026_kaito_mistral_small4_119b_h100_1m_kv_too_small.log | model not in the catalog (Mistral-Small-4-119B) |
 | v05_deepseek_coder_v2_8xh100_tp8_max_seq_len_2368.log | model not in the catalog (DeepSeek-Coder-V2); vLLM 0.5 |
 | v2026_glm53_flash_2xrtxpro6000_tp2_dcp2_block7808.log | model not in the catalog (GLM-5.3-Flash); decode context parallel |
@@ -74,14 +74,14 @@ string parses; the diagnosis is the expected one).
 | v0201rc1dev16_qwen36_27b_int4_2x4090_dflash_180k.log | DFlash speculative decoding |
 | v011x_kimi_k2_thinking_8xh200_tp8.log | model not in the catalog (Kimi-K2-Thinking: 262144 positions, INT4) |
 | v011x_kimi_k2_thinking_8xh200_tp8_dcp8.log | model not in the catalog; decode context parallel 8 |
-| v020x_qwen36_27b_autoround_2x3090_tp2_util088_262k.log | MTP speculative decoding (n=3) per the compose file; flags not in the log |
+| v020x_qwen36_27b_autoround_2x3090_tp2_util088_262k.log | MTP speculative decoding (n=3) per its compose file |
 | v02xx_qwen38_27b_fp8_2x5090_tp2_util092_breakdown.log | model not in the catalog (Qwen3.8-27B); no capacity line |
 | v0251_laguna_s21_nvfp4_dflash_gb10_65k_util089.log | model not in the catalog (Laguna-S-2.1); DFlash speculative decoding |
 | v0102_qwen2vl_2b_rtx4080_wsl_util08_4k.log | model not in the catalog (Qwen2-VL-2B) |
 | v0300_qwen25_1p5b_t4_fp16_util085_4k_v2runner.log | model not in the catalog (Qwen2.5-1.5B-Instruct) |
-| v072_deepseek_coder_v2_lite_l40s_cpuoffload30_util045_100k_v0.log | model not in the catalog; stops before the KV cache is sized |
+| v072_deepseek_coder_v2_lite_l40s_cpuoffload30_util045_100k_v0.log | not in the catalog; stops before KV sizing |
 | v0190_granite4_h_1b_rtx3060_12gb_util06_4k_eager_hybrid.log | model not in the catalog (granite-4.0-h-1b) |
-| v0xx_dev_mistral_small4_119b_awq_2xl40s_tp2_util082_32k_mla.log | model not in the catalog (Mistral-Small-4-119B); unversioned dev build |
+| v0xx_dev_mistral_small4_119b_awq_2xl40s_tp2_util082_32k_mla.log | not in the catalog (Mistral-Small-4); dev build |
 """
 from __future__ import annotations
 
