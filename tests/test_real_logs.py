@@ -333,3 +333,9 @@ def test_corpus_mix() -> None:
     rows = {row["file"]: row for row in json.loads((LOGS / "sources.json").read_text(encoding="utf-8"))}
     assert len(rows) >= 60
     assert len(RECOMPUTED) >= 25
+    # "kind", "tp" and "pp" are recorded for the rows added with issue 8; the earlier rows name them in the file
+    kinds = [row.get("kind") for row in rows.values()]
+    assert kinds.count("hybrid_mamba") >= 10
+    assert kinds.count("mla") + ("llmd_v019_deepseek_v2_lite_h100.log" in rows) >= 4
+    large = [f for f, row in rows.items() if (row.get("tp") or 1) >= 4 or (row.get("pp") or 1) >= 2]
+    assert len(large + ["llmd_v019_llama31_8b_h100_pp2.log", "v1_qwen3_235b_fp8_h100_tp4_capacity.log"]) >= 4
