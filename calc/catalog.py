@@ -40,10 +40,12 @@ class CatalogModel:
     """Display family, e.g. ``Qwen3``, ``Gemma 3``."""
     num_parameters: int | None
     """Exact total from the safetensors index or model card; None = estimate from config."""
+    weights_bytes: int | None = None
+    """Bytes of the checkpoint's weights: the ``metadata.total_size`` of its
+    ``model.safetensors.index.json``, only where a public source gives that total for this model
+    (``weights_source`` in ``scripts/model_configs/index.json``); None = not known exactly."""
     config: Mapping[str, object] = field(repr=False)
     """Resolved config facts with Hugging Face key names (read-only view)."""
-    weights_bytes: int | None = None
-    """Exact safetensors ``metadata.total_size`` when a copied index gives it; None = counted."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -76,8 +78,8 @@ def _freeze(value: Any) -> Any:
 
 @lru_cache(maxsize=1)
 def _document() -> Mapping[str, Any]:
-    text = read_data("catalog.json")
-    return json.loads(text)
+    document: Mapping[str, Any] = json.loads(read_data("catalog.json"))
+    return document
 
 
 @lru_cache(maxsize=1)
@@ -88,8 +90,8 @@ def models() -> tuple[CatalogModel, ...]:
             id=entry["id"],
             family=entry["family"],
             num_parameters=entry.get("num_parameters"),
-            config=_freeze(entry["config"]),
             weights_bytes=entry.get("weights_bytes"),
+            config=_freeze(entry["config"]),
         )
         for entry in _document()["models"]
     )
@@ -155,7 +157,7 @@ def _match(kind: str, wanted: str, entries: list[tuple[str, tuple[str, ...]]]) -
     1. exact: the normalized text equals one entry's normalized id or alias (GPU: the full
        product name, with or without the vendor; model: the name after the ``/``);
     2. prefix: it has at least 3 characters and equals whole leading tokens of exactly one
-       entry's id or alias (``llama-3.1-8b`` → ``meta-llama/Llama-3.1-8B-Instruct``);
+       entry's id or alias (``llama-3.1-70b`` → ``meta-llama/Llama-3.1-70B-Instruct``);
     3. several entries fit → ``NotFound(ambiguous=True)`` listing them; none → ``NotFound``
        with up to three close spellings (difflib).
     """

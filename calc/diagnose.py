@@ -32,6 +32,10 @@ _FACT_TO_INPUT = {
 }
 
 
+# Measured figures vLLM prints as differences of two readings: a negative one is a reading artefact.
+_MEASURED_GIB = frozenset({"weights_gib", "activation_gib", "non_torch_gib", "cudagraph_gib"})
+
+
 @dataclass(frozen=True, kw_only=True)
 class LogFigures:
     """The answers that follow from a log's own numbers, before any model is known.
@@ -94,6 +98,9 @@ def inputs_from_reading(reading: LogReading) -> dict[str, object]:
         if fact in facts and facts[fact] not in (None, ""):
             if key == "kv_cache_dtype" and str(facts[fact]) == "auto":
                 continue
+            value = facts[fact]
+            if key in _MEASURED_GIB and isinstance(value, (int, float)) and value < 0:
+                continue  # "Graph capturing finished ..., took -0.41 GiB": capture freed memory; nothing to subtract
             inputs[key] = _as_text(facts[fact])
     if facts.get("enforce_eager") is True:
         inputs["enforce_eager"] = "1"

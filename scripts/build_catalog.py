@@ -9,7 +9,8 @@ to ship to the browser, so this script runs it once, offline, on the real
 into a small JSON file that the stdlib-only package ships.
 
 Inputs:
-    scripts/model_configs/index.json            model ids, families, parameter counts
+    scripts/model_configs/index.json            model ids, families, parameter counts, checkpoint
+                                                weight bytes (``weights_bytes``, optional, with its source)
     scripts/model_configs/<org>/<name>/config.json   the real Hugging Face configs
     scripts/gpus.json                           GPU memory as the driver reports it
 
@@ -257,17 +258,17 @@ def build_catalog() -> dict[str, Any]:
     models = []
     for entry in index["models"]:
         config_dir = CONFIG_ROOT / entry["id"]
-        model = {
-            "id": entry["id"],
-            "family": entry["family"],
-            "num_parameters": entry.get("num_parameters"),
-            "parameters_source": entry.get("parameters_source"),
-            "config": resolve_config(config_dir),
-        }
-        if entry.get("weights_bytes"):
-            # exact safetensors metadata.total_size, only when a copied index gives it
-            model["weights_bytes"] = entry["weights_bytes"]
-        models.append(model)
+        models.append(
+            {
+                "id": entry["id"],
+                "family": entry["family"],
+                "num_parameters": entry.get("num_parameters"),
+                "parameters_source": entry.get("parameters_source"),
+                "weights_bytes": entry.get("weights_bytes"),
+                "weights_source": entry.get("weights_source"),
+                "config": resolve_config(config_dir),
+            }
+        )
     gpus_doc = json.loads(GPUS_PATH.read_text(encoding="utf-8"))
     gpus = []
     for gpu in gpus_doc["gpus"]:

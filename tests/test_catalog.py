@@ -37,8 +37,8 @@ def test_regenerated_catalog_equals_committed_file(tmp_path: Path) -> None:
 # -- size -----------------------------------------------------------------------
 
 
-def test_catalog_has_at_least_25_models_and_20_gpus() -> None:
-    assert len(catalog.models()) >= 25
+def test_catalog_has_at_least_75_models_and_20_gpus() -> None:
+    assert len(catalog.models()) >= 75
     assert len(catalog.gpus()) >= 20
 
 
@@ -191,6 +191,27 @@ def test_exact_parameter_count_from_safetensors_index() -> None:
     assert catalog.find_model("meta-llama/Llama-3.1-70B-Instruct").num_parameters == 70553706496
 
 
+def test_checkpoint_weight_bytes_where_a_published_total_exists() -> None:
+    # Qwen2.5-7B-Instruct model.safetensors.index.json: "total_size": 15231233024, all BF16,
+    # = 2 x 7615616512 (the catalog's num_parameters for it, read from the same checkpoint)
+    qwen25 = catalog.find_model("Qwen/Qwen2.5-7B-Instruct")
+    assert qwen25.weights_bytes == 15231233024 == 2 * qwen25.num_parameters
+    # Qwen3-8B index: "total_size": 16381470720 = 2 x 8,190,735,360 BF16 parameters
+    assert catalog.find_model("Qwen/Qwen3-8B").weights_bytes == 16381470720
+    # gpt-oss-20b index: {"metadata": {"total_size": 13761264768}, ...} (MXFP4 experts as uint8, rest BF16)
+    assert catalog.find_model("openai/gpt-oss-20b").weights_bytes == 13761264768
+    # Qwen3-235B-A22B index: metadata.total_size=470187269120 = 2 x 235,093,634,560
+    assert catalog.find_model("Qwen/Qwen3-235B-A22B").weights_bytes == 470187269120
+    # no published total found: unknown, not estimated
+    assert catalog.find_model("deepseek-ai/DeepSeek-V3").weights_bytes is None
+    import json
+
+    doc = json.loads(COMMITTED.read_text(encoding="utf-8"))
+    for entry in doc["models"]:
+        assert (entry["weights_bytes"] is None) == (entry["weights_source"] is None), entry["id"]
+    assert sum(e["weights_bytes"] is not None for e in doc["models"]) >= 12
+
+
 def test_qwen3_32b_awq_int4_checkpoint() -> None:
     # Qwen3-32B-AWQ config: "quantization_config": {"bits": 4, "group_size": 128, "quant_method": "awq",
     # "version": "gemm", "zero_point": true}, "dtype": "float16"; same 64 layers / 8 KV heads as Qwen3-32B
@@ -293,7 +314,24 @@ def test_gpu_memory_source_kind_is_recorded() -> None:
     doc = json.loads(COMMITTED.read_text(encoding="utf-8"))
     kinds = {g["id"]: g["memory_source_kind"] for g in doc["gpus"]}
     assert kinds["H100-80GB"] == "cuda"
-    assert kinds["T4"] == "nvidia-smi"  # only "15360MiB" from nvidia-smi was found
+    # T4: vLLM's "Free memory on device (14.46/14.56 GiB)" replaced nvidia-smi's 15360MiB;
+    # 14.56 * 2**30 = 15032385536 + 0.56 * 1073741824 (601295421.44) = 15633680957.44 -> 15633680957
+    assert kinds["T4"] == "cuda"
+    assert catalog.find_gpu("T4").memory_bytes == 15633680957
+    # L40S: total_gpu_memory (44.39GiB); 44 * 2**30 = 47244640256, + 0.39 * 2**30 = 418759311.36
+    # -> 47663399567.36 -> 47663399567 (nvidia-smi's 46068MiB would be 48305799168)
+    assert catalog.find_gpu("L40S").memory_bytes == 47663399567
+    # A100-SXM4-80GB: total_gpu_memory (79.15GiB); 79 * 2**30 = 84825604096, + 0.15 * 2**30 = 161061273.6
+    # -> 84986665369.6 -> 84986665370 (not nvidia-smi's 81920MiB = 85899345920)
+    assert catalog.find_gpu("A100-80GB").memory_bytes == 84986665370
+    # RTX 3060 12GB: "Free memory on device cuda:0 (9.02/11.63 GiB)"; 11 * 2**30 = 11811160064,
+    # + 0.63 * 2**30 = 676457349.12 -> 12487617413.12 -> 12487617413 (nvidia-smi: 12288MiB = 12884901888)
+    assert catalog.find_gpu("RTX 3060").memory_bytes == 12487617413
+    assert {g: kinds[g] for g in ("L40S", "A100-80GB", "RTX-3060-12GB", "A100-40GB")} == dict.fromkeys(
+        ("L40S", "A100-80GB", "RTX-3060-12GB", "A100-40GB"), "cuda")
+    # no CUDA total found on disk for these: the SMI figure stays, marked as such
+    assert {g: kinds[g] for g in ("RTX-4090", "RTX-4080", "L4", "B200", "GH200", "RTX-PRO-6000")} == dict.fromkeys(
+        ("RTX-4090", "RTX-4080", "L4", "B200", "GH200", "RTX-PRO-6000"), "nvidia-smi")
     assert set(kinds.values()) <= {"cuda", "nvidia-smi", "rocm-smi"}
     # RTX 3090: vLLM logged total_gpu_memory (23.58GiB); 23.58 * 2**30 = 25318832209.92 -> 25318832210
     assert catalog.find_gpu("rtx 3090").memory_bytes == 25318832210
@@ -306,7 +344,9 @@ def test_gpu_memory_source_kind_is_recorded() -> None:
 @pytest.mark.parametrize(("query", "expected"), [
     ("Qwen3-8B", "Qwen/Qwen3-8B"),                                  # the name after the "/"
     ("qwen qwen3 8b", "Qwen/Qwen3-8B"),                             # punctuation-insensitive
-    ("llama-3.1-8b", "meta-llama/Llama-3.1-8B-Instruct"),           # whole leading tokens, one entry
+    ("llama-3.1-70b", "meta-llama/Llama-3.1-70B-Instruct"),         # whole leading tokens, one entry
+    ("llama-3.1-8b", "meta-llama/Llama-3.1-8B"),                    # exact name of the base model wins over
+    ("llama-3.1-8b-instruct", "meta-llama/Llama-3.1-8B-Instruct"),  # the prefix it also is of the Instruct
     ("deepseek-ai/deepseek-v3", "deepseek-ai/DeepSeek-V3"),
 ])
 def test_find_model_rule(query: str, expected: str) -> None:
