@@ -197,7 +197,7 @@ def _model_entries() -> list[tuple[str, tuple[str, ...]]]:
 
 @lru_cache(maxsize=1)
 def _gpu_entries() -> list[tuple[str, tuple[str, ...]]]:
-    out = []
+    out: list[tuple[str, tuple[str, ...]]] = []
     for g in gpus():
         bare = g.name
         for vendor in ("NVIDIA ", "AMD ", "Tesla "):
