@@ -390,96 +390,107 @@ def _read_command(command: str, source: str, facts: _Facts) -> None:
         i += 1
 
 
+def _put_figures(facts: _Facts, line: str, m: re.Match[str] | None, *keys: str, prio: int = _P_LOG) -> None:
+    """Group ``n`` of a matched line (a printed GiB figure or ratio) as the fact ``keys[n - 1]``."""
+    if m:
+        for group, key in enumerate(keys, 1):
+            facts.put(key, _num(m.group(group)), line, prio)
+
+
+# 0.19's ``key=value`` profile line → fact key.
+_KEYVAL_FACTS = {
+    "total_gpu_memory": "total_gpu_memory_gib",
+    "non_torch_memory": "non_torch_gib",
+    "kv_cache_size": "available_kv_gib",
+    "gpu_memory_utilization": "gpu_memory_utilization",
+    "peak_torch_memory": "peak_torch_memory_gib",
+}
+
+
 def _read_memory_lines(line: str, facts: _Facts) -> None:
-    """The budget and capacity lines of every era."""
+    """The budget and capacity lines of every era.
+
+    The readers run in a fixed order, as do the patterns inside each: a fact given twice at
+    the same priority keeps the first value, and the evidence lists facts in the order found.
+    """
     if "GiB" in line or "GB" in line:
-        m = _AVAILABLE.search(line)
+        _read_memory_profile(line, facts)
+        _read_usage_summary(line, facts)
+        _read_weights_and_graphs(line, facts)
+    _read_utilization(line, facts)
+    _read_kv_capacity(line, facts)
+    _read_engine_limits(line, facts)
+    m = _GPU_NAME.search(line)
+    if m:
+        facts.put("gpu_name", m.group(1).strip(), line, _P_LOG)
+
+
+def _read_memory_profile(line: str, facts: _Facts) -> None:
+    """The worker's memory profiling: what weights, activations and non-torch allocations took and
+    what is left for the KV cache (V1 sentence and table, V0 sentence, 0.19 ``key=value`` and summary)."""
+    _put_figures(facts, line, _AVAILABLE.search(line), "available_kv_gib")
+    _put_figures(facts, line, _WEIGHTS_TAKE.search(line), "model_weights_gib")
+    _put_figures(facts, line, _NON_TORCH_TAKES.search(line), "non_torch_gib")
+    _put_figures(facts, line, _ACT_TAKES.search(line), "activation_peak_gib")
+    _put_figures(facts, line, _REST_KV.search(line) or _AVAIL_TABLE.search(line), "available_kv_gib")
+    _read_requested_memory(line, facts)
+    if "=" in line and ("total_gpu_memory=" in line or "kv_cache_size=" in line):
+        for key, value in _KEYVAL_PROFILE.findall(line):
+            facts.put(_KEYVAL_FACTS[key], _num(value), line, _P_LOG)
+    _put_figures(facts, line, _V019_PROFILE.search(line), "activation_peak_gib", "non_torch_gib", "model_weights_gib")
+
+
+def _read_requested_memory(line: str, facts: _Facts) -> None:
+    """What this instance may use, total_gpu_memory × gpu_memory_utilization: one sentence with all
+    three figures or, in the profiling table, one row each."""
+    m = _TOTAL_X_UTIL.search(line)
+    if m:
+        _put_figures(facts, line, m, "total_gpu_memory_gib", "gpu_memory_utilization", "requested_memory_gib")
+        return
+    m = _TOTAL_TABLE.search(line)
+    if m and "=" not in line:
+        _put_figures(facts, line, m, "total_gpu_memory_gib")
+    _put_figures(facts, line, _INSTANCE_TABLE.search(line), "requested_memory_gib")
+
+
+def _read_usage_summary(line: str, facts: _Facts) -> None:
+    """gpu_worker's summary once CUDA graphs are captured: free memory on start-up, what each part
+    actually used, and the ``--kv-cache-memory`` that would give the same KV cache."""
+    _put_figures(facts, line, _FREE_STARTUP.search(line),
+                 "free_memory_gib", "total_gpu_memory_gib", "gpu_memory_utilization", "requested_memory_gib")
+    _put_figures(facts, line, _ACTUAL_OLD.search(line), "model_weights_gib", "activation_peak_gib", "non_torch_gib", "cudagraph_gib")
+    _put_figures(facts, line, _ACTUAL_NEW.search(line), "consumed_memory_gib", "activation_peak_gib", "cudagraph_gib")
+    if "Replace gpu_memory_utilization" in line:
+        m = _SUGGEST.search(line)
         if m:
-            facts.put("available_kv_gib", _num(m.group(1)), line, _P_LOG)
-        m = _WEIGHTS_TAKE.search(line)
-        if m:
-            facts.put("model_weights_gib", _num(m.group(1)), line, _P_LOG)
-        m = _NON_TORCH_TAKES.search(line)
-        if m:
-            facts.put("non_torch_gib", _num(m.group(1)), line, _P_LOG)
-        m = _ACT_TAKES.search(line)
-        if m:
-            facts.put("activation_peak_gib", _num(m.group(1)), line, _P_LOG)
-        m = _REST_KV.search(line) or _AVAIL_TABLE.search(line)
-        if m:
-            facts.put("available_kv_gib", _num(m.group(1)), line, _P_LOG)
-        m = _TOTAL_X_UTIL.search(line)
-        if m:
-            facts.put("total_gpu_memory_gib", _num(m.group(1)), line, _P_LOG)
-            facts.put("gpu_memory_utilization", _num(m.group(2)), line, _P_LOG)
-            facts.put("requested_memory_gib", _num(m.group(3)), line, _P_LOG)
-        else:
-            m = _TOTAL_TABLE.search(line)
-            if m and "=" not in line:
-                facts.put("total_gpu_memory_gib", _num(m.group(1)), line, _P_LOG)
-            m = _INSTANCE_TABLE.search(line)
-            if m:
-                facts.put("requested_memory_gib", _num(m.group(1)), line, _P_LOG)
-        if "=" in line and ("total_gpu_memory=" in line or "kv_cache_size=" in line):
-            for key, value in _KEYVAL_PROFILE.findall(line):
-                name = {
-                    "total_gpu_memory": "total_gpu_memory_gib",
-                    "non_torch_memory": "non_torch_gib",
-                    "kv_cache_size": "available_kv_gib",
-                    "gpu_memory_utilization": "gpu_memory_utilization",
-                    "peak_torch_memory": "peak_torch_memory_gib",
-                }[key]
-                facts.put(name, _num(value), line, _P_LOG)
-        m = _V019_PROFILE.search(line)
-        if m:
-            facts.put("activation_peak_gib", _num(m.group(1)), line, _P_LOG)
-            facts.put("non_torch_gib", _num(m.group(2)), line, _P_LOG)
-            facts.put("model_weights_gib", _num(m.group(3)), line, _P_LOG)
-        m = _FREE_STARTUP.search(line)
-        if m:
-            facts.put("free_memory_gib", _num(m.group(1)), line, _P_LOG)
-            facts.put("total_gpu_memory_gib", _num(m.group(2)), line, _P_LOG)
-            facts.put("gpu_memory_utilization", _num(m.group(3)), line, _P_LOG)
-            facts.put("requested_memory_gib", _num(m.group(4)), line, _P_LOG)
-        m = _ACTUAL_OLD.search(line)
-        if m:
-            facts.put("model_weights_gib", _num(m.group(1)), line, _P_LOG)
-            facts.put("activation_peak_gib", _num(m.group(2)), line, _P_LOG)
-            facts.put("non_torch_gib", _num(m.group(3)), line, _P_LOG)
-            facts.put("cudagraph_gib", _num(m.group(4)), line, _P_LOG)
-        m = _ACTUAL_NEW.search(line)
-        if m:
-            facts.put("consumed_memory_gib", _num(m.group(1)), line, _P_LOG)
-            facts.put("activation_peak_gib", _num(m.group(2)), line, _P_LOG)
-            facts.put("cudagraph_gib", _num(m.group(3)), line, _P_LOG)
-        if "Replace gpu_memory_utilization" in line:
-            m = _SUGGEST.search(line)
-            if m:
-                facts.put("suggested_kv_cache_memory_bytes", _int(m.group(1)), line, _P_LOG)
-        m = _CURRENT_KV.search(line)
-        if m:
-            facts.put("available_kv_gib", _num(m.group(1)), line, _P_LOG)
-        m = _MODEL_LOADING.search(line)
-        if m:
-            # Lower priority than the profiler's own figure (same quantity).
-            facts.put("model_weights_gib", _num(m.group(1)), line, _P_ARGS)
-        m = _GRAPH_TOOK.search(line) or _GRAPH_POOL.search(line)
-        if m:
-            facts.put("cudagraph_gib", _num(m.group(1)), line, _P_LOG)
-        m = _GRAPH_EST.search(line)
-        if m:
-            facts.put("cudagraph_estimate_gib", _num(m.group(1)), line, _P_LOG)
-        m = _RESERVED_FIXED.search(line)
-        if m:
-            facts.put("available_kv_gib", _num(m.group(1)), line, _P_LOG)
-            facts.put("kv_cache_memory_fixed", True, line, _P_LOG)
+            facts.put("suggested_kv_cache_memory_bytes", _int(m.group(1)), line, _P_LOG)
+    _put_figures(facts, line, _CURRENT_KV.search(line), "available_kv_gib")
+
+
+def _read_weights_and_graphs(line: str, facts: _Facts) -> None:
+    """Model loading and CUDA graph capture, and a KV cache fixed by ``kv_cache_memory_bytes``."""
+    # Lower priority than the profiler's own figure (same quantity).
+    _put_figures(facts, line, _MODEL_LOADING.search(line), "model_weights_gib", prio=_P_ARGS)
+    _put_figures(facts, line, _GRAPH_TOOK.search(line) or _GRAPH_POOL.search(line), "cudagraph_gib")
+    _put_figures(facts, line, _GRAPH_EST.search(line), "cudagraph_estimate_gib")
+    m = _RESERVED_FIXED.search(line)
+    if m:
+        _put_figures(facts, line, m, "available_kv_gib")
+        facts.put("kv_cache_memory_fixed", True, line, _P_LOG)
+
+
+def _read_utilization(line: str, facts: _Facts) -> None:
+    """gpu_memory_utilization as the worker's table prints it, and the equivalent value vLLM
+    suggests once CUDA graph memory is profiled (no GiB figure on these lines)."""
     m = _UTIL_TABLE.search(line)
     if m and "worker" in line:
-        facts.put("gpu_memory_utilization", _num(m.group(1)), line, _P_LOG)
-    m = _UTIL_EQUIV.search(line)
-    if m:
-        facts.put("gpu_memory_utilization", _num(m.group(1)), line, _P_LOG)
-        facts.put("gpu_memory_utilization_without_cudagraph_profiling", _num(m.group(2)), line, _P_LOG)
+        _put_figures(facts, line, m, "gpu_memory_utilization")
+    _put_figures(facts, line, _UTIL_EQUIV.search(line),
+                 "gpu_memory_utilization", "gpu_memory_utilization_without_cudagraph_profiling")
+
+
+def _read_kv_capacity(line: str, facts: _Facts) -> None:
+    """The capacity vLLM planned: KV cache size in tokens, maximum concurrency, number of blocks."""
     m = _KV_SIZE.search(line)
     if m:
         facts.put("gpu_kv_cache_tokens", _int(m.group(1)), line, _P_LOG)
@@ -490,6 +501,10 @@ def _read_memory_lines(line: str, facts: _Facts) -> None:
     m = _BLOCKS.search(line)
     if m:
         facts.put("num_gpu_blocks", _int(m.group(1) or m.group(2)), line, _P_LOG)
+
+
+def _read_engine_limits(line: str, facts: _Facts) -> None:
+    """The limits the engine resolved: max model len, and the scheduler's batch limits."""
     m = _USING_LEN.search(line)
     if m:
         facts.put("max_model_len", _int(m.group(1)), line, _P_ENGINE)
@@ -500,9 +515,80 @@ def _read_memory_lines(line: str, facts: _Facts) -> None:
     m = _DEFAULTING.search(line)
     if m:
         facts.put(m.group(1), _int(m.group(2)), line, _P_LOG)
-    m = _GPU_NAME.search(line)
+
+
+# --------------------------------------------------------------------------- #
+# Fatal errors
+# --------------------------------------------------------------------------- #
+
+_MIB_PER_UNIT = {"KiB": 1 / 1024, "MiB": 1.0, "GiB": 1024.0}
+
+
+def _read_fatal_errors(lines: list[str], i: int, facts: _Facts, fatal: dict[str, str]) -> None:
+    """The checks that stop vLLM's start-up; the first line of each kind is its evidence."""
+    line = lines[i]
+    if "KV cache is needed" in line or "request with the model" in line:
+        _read_v1_kv_error(lines, i, facts, fatal)
+    if "that can be stored in KV cache" in line:
+        m = _search_wrapped(_KV_ERR_V0, lines, i)
+        if m:
+            fatal.setdefault("kv_cache_too_small", line)
+            facts.put("max_model_len", _int(m.group(1)), line, _P_ERROR)
+            facts.put("gpu_kv_cache_tokens", _int(m.group(2)), line, _P_ERROR)
+    if "Cannot auto-fit max_model_len" in line:
+        fatal.setdefault("kv_cache_too_small", line)
+    if "No available memory for the cache blocks" in line:
+        fatal.setdefault("no_memory_for_cache_blocks", line)
+    if "is less than desired GPU memory utilization" in line:
+        fatal.setdefault("free_memory_below_utilization", line)
+        _put_figures(facts, line, _FREE_ERR.search(line),
+                     "free_memory_gib", "total_gpu_memory_gib", "gpu_memory_utilization", "requested_memory_gib", prio=_P_ERROR)
+    if "out of memory" in line and ("CUDA" in line or "cuda" in line) or "OutOfMemoryError" in line:
+        _read_cuda_oom(line, facts, fatal)
+
+
+def _read_v1_kv_error(lines: list[str], i: int, facts: _Facts, fatal: dict[str, str]) -> None:
+    """V1's "max seq len … KV cache is needed" check (kv_cache_utils), searched across wrapped lines:
+    the length, needed and available GiB, and vLLM's estimated maximum model length."""
+    line = lines[i]
+    m = _search_wrapped(_KV_ERR_V1, lines, i)
+    ml = _search_wrapped(_KV_ERR_V1_LEN, lines, i)
+    if not (m or ml):
+        return
+    fatal.setdefault("kv_cache_too_small", line)
     if m:
-        facts.put("gpu_name", m.group(1).strip(), line, _P_LOG)
+        facts.put("max_model_len", _int(m.group(1)), line, _P_ERROR)
+        facts.put("needed_kv_gib", _num(m.group(2)), line, _P_ERROR)
+        facts.put("available_kv_gib", _num(m.group(3)), line, _P_ERROR)
+    elif ml:
+        facts.put("max_model_len", _int(ml.group(1)), line, _P_ERROR)
+    me = _search_wrapped(_KV_ERR_EST, lines, i)
+    if me:
+        facts.put("estimated_max_model_len", _int(me.group(1)), line, _P_ERROR)
+
+
+def _read_cuda_oom(line: str, facts: _Facts, fatal: dict[str, str]) -> None:
+    """torch's CUDA out-of-memory text: the device total (a weak source) and the allocation that failed."""
+    fatal.setdefault("cuda_out_of_memory", line)
+    m = _OOM_TOTAL.search(line)
+    if m:
+        facts.put("total_gpu_memory_gib", _num(m.group(1)), line, _P_COMMAND)
+    m = _OOM_TRIED.search(line)
+    if m:
+        tried = _num(m.group(1))
+        facts.put("oom_tried_to_allocate_mib", None if tried is None else tried * _MIB_PER_UNIT[m.group(2)], line, _P_LOG)
+
+
+def _read_version_and_args(line: str, facts: _Facts) -> None:
+    """The vLLM version (engine line or banner), the engine config and the echo of non-default args."""
+    if "LLM engine" in line:
+        _read_engine_config(line, facts)
+    elif "version" in line:
+        m = _BANNER_VERSION.search(line)
+        if m:
+            facts.put("vllm_version", m.group(1), line, _P_LOG)
+    if "non-default args" in line:
+        _read_non_default_args(line, facts)
 
 
 # --------------------------------------------------------------------------- #
@@ -557,6 +643,17 @@ def _commands(lines: list[str]) -> list[tuple[str, str]]:
     return found
 
 
+# Lines vLLM prints only once the KV cache is planned: the engine got past its memory checks.
+_STARTED_SIGNS: tuple[str, ...] = (
+    "Available KV cache memory",
+    "GPU KV cache size",
+    "Maximum concurrency for",
+    "the rest of the memory reserved for KV Cache",
+    "available_kv_cache_memory",
+    "init engine (profile, create kv cache, warmup model) took",  # vllm/v1/engine/core.py
+)
+
+
 def parse_log(text: str) -> LogReading:
     """Diagnose a pasted vLLM log and collect the numbers it printed."""
     lines = _lines(text)
@@ -567,93 +664,43 @@ def parse_log(text: str) -> LogReading:
     for i, line in enumerate(lines):
         if not any(a in line for a in _ANCHORS):
             continue
-        # Fatal errors ------------------------------------------------------- #
-        if "KV cache is needed" in line or "request with the model" in line:
-            m = _search_wrapped(_KV_ERR_V1, lines, i)
-            ml = _search_wrapped(_KV_ERR_V1_LEN, lines, i)
-            if m or ml:
-                fatal.setdefault("kv_cache_too_small", line)
-                if m:
-                    facts.put("max_model_len", _int(m.group(1)), line, _P_ERROR)
-                    facts.put("needed_kv_gib", _num(m.group(2)), line, _P_ERROR)
-                    facts.put("available_kv_gib", _num(m.group(3)), line, _P_ERROR)
-                elif ml:
-                    facts.put("max_model_len", _int(ml.group(1)), line, _P_ERROR)
-                me = _search_wrapped(_KV_ERR_EST, lines, i)
-                if me:
-                    facts.put("estimated_max_model_len", _int(me.group(1)), line, _P_ERROR)
-        if "that can be stored in KV cache" in line:
-            m = _search_wrapped(_KV_ERR_V0, lines, i)
-            if m:
-                fatal.setdefault("kv_cache_too_small", line)
-                facts.put("max_model_len", _int(m.group(1)), line, _P_ERROR)
-                facts.put("gpu_kv_cache_tokens", _int(m.group(2)), line, _P_ERROR)
-        if "Cannot auto-fit max_model_len" in line:
-            fatal.setdefault("kv_cache_too_small", line)
-        if "No available memory for the cache blocks" in line:
-            fatal.setdefault("no_memory_for_cache_blocks", line)
-        if "is less than desired GPU memory utilization" in line:
-            fatal.setdefault("free_memory_below_utilization", line)
-            m = _FREE_ERR.search(line)
-            if m:
-                facts.put("free_memory_gib", _num(m.group(1)), line, _P_ERROR)
-                facts.put("total_gpu_memory_gib", _num(m.group(2)), line, _P_ERROR)
-                facts.put("gpu_memory_utilization", _num(m.group(3)), line, _P_ERROR)
-                facts.put("requested_memory_gib", _num(m.group(4)), line, _P_ERROR)
-        if "out of memory" in line and ("CUDA" in line or "cuda" in line) or "OutOfMemoryError" in line:
-            fatal.setdefault("cuda_out_of_memory", line)
-            m = _OOM_TOTAL.search(line)
-            if m:
-                facts.put("total_gpu_memory_gib", _num(m.group(1)), line, _P_COMMAND)
-            m = _OOM_TRIED.search(line)
-            if m:
-                scale = {"KiB": 1 / 1024, "MiB": 1.0, "GiB": 1024.0}[m.group(2)]
-                tried = _num(m.group(1))
-                facts.put("oom_tried_to_allocate_mib", None if tried is None else tried * scale, line, _P_LOG)
-        # Configuration -------------------------------------------------------- #
-        if "LLM engine" in line:
-            _read_engine_config(line, facts)
-        elif "version" in line:
-            m = _BANNER_VERSION.search(line)
-            if m:
-                facts.put("vllm_version", m.group(1), line, _P_LOG)
-        if "non-default args" in line:
-            _read_non_default_args(line, facts)
-        # Memory and capacity --------------------------------------------------- #
+        _read_fatal_errors(lines, i, facts, fatal)
+        _read_version_and_args(line, facts)
         _read_memory_lines(line, facts)
-        if started is None and (
-            "Available KV cache memory" in line
-            or "GPU KV cache size" in line
-            or "Maximum concurrency for" in line
-            or "the rest of the memory reserved for KV Cache" in line
-            or "available_kv_cache_memory" in line
-            or "init engine (profile, create kv cache, warmup model) took" in line  # vllm/v1/engine/core.py
-        ):
+        if started is None and any(sign in line for sign in _STARTED_SIGNS):
             started = line
 
     for command, source in _commands(lines):
         _read_command(command, source, facts)
 
-    # Signs of a failed check that vLLM raises right after printing them.
-    if "no_memory_for_cache_blocks" not in fatal:
-        if facts.values.get("num_gpu_blocks") == 0:
-            fatal["no_memory_for_cache_blocks"] = facts.lines["num_gpu_blocks"]
-        else:
-            available = facts.values.get("available_kv_gib")
-            if isinstance(available, float) and available <= 0 and "kv_cache_too_small" not in fatal:
-                fatal["no_memory_for_cache_blocks"] = facts.lines["available_kv_gib"]
-
-    diagnosis, evidence_line = "unknown", None
-    for name in _FATAL_ORDER:
-        if name in fatal:
-            diagnosis, evidence_line = name, fatal[name]
-            break
-    else:
-        if started is not None:
-            diagnosis, evidence_line = "started", started
-
+    _infer_failed_checks(facts, fatal)
+    diagnosis, evidence_line = _diagnose(fatal, started)
     evidence: list[tuple[str, str]] = []
     if evidence_line is not None:
         evidence.append(("diagnosis", evidence_line.strip()))
     evidence.extend((key, facts.lines[key]) for key in facts.values)
     return LogReading(diagnosis=diagnosis, facts=dict(facts.values), evidence=tuple(evidence))
+
+
+def _infer_failed_checks(facts: _Facts, fatal: dict[str, str]) -> None:
+    """Signs of a failed check that vLLM raises right after printing them (a log cut short
+    before the error): 0 GPU blocks, or no KV cache memory left."""
+    if "no_memory_for_cache_blocks" in fatal:
+        return
+    if facts.values.get("num_gpu_blocks") == 0:
+        fatal["no_memory_for_cache_blocks"] = facts.lines["num_gpu_blocks"]
+        return
+    available = facts.values.get("available_kv_gib")
+    if isinstance(available, float) and available <= 0 and "kv_cache_too_small" not in fatal:
+        fatal["no_memory_for_cache_blocks"] = facts.lines["available_kv_gib"]
+
+
+def _diagnose(fatal: Mapping[str, str], started: str | None) -> tuple[str, str | None]:
+    """The diagnosis and its evidence line: the first fatal error in :data:`_FATAL_ORDER`, else
+    "started" when the KV cache was planned, else "unknown"."""
+    for name in _FATAL_ORDER:
+        if name in fatal:
+            return name, fatal[name]
+    if started is not None:
+        return "started", started
+    return "unknown", None

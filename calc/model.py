@@ -7,7 +7,7 @@ vllm/transformers_utils/model_arch_config_convertor.py (vLLM main
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -395,113 +395,173 @@ def _ssm_dtype(text: Mapping[str, object], key: str) -> str | None:
     return name
 
 
+# Each reader mirrors one model file's ``get_mamba_state_shape_from_config`` (vllm/model_executor/models/)
+# and returns the layer kinds plus the state facts, or None when no layer keeps a state. They all take
+# (text, model_type, num_layers, hidden_size, mamba chunk size), so that one table holds them.
+_Hybrid = tuple[list[LayerKind], MambaConfig]
+
+
 def _hybrid_layers(text: Mapping[str, object], mt: str, num_layers: int,
                    hidden: int) -> tuple[tuple[LayerKind, ...], MambaConfig] | None:
     """Layer kinds and state facts of a Mamba / linear-attention model (notes section 2.3).
 
-    Mirrors each model's ``get_mamba_state_shape_from_config`` in vllm/model_executor/models/
-    (qwen3_next.py, qwen3_5.py, nemotron_h.py, granitemoehybrid.py, jamba.py, bamba.py, lfm2.py,
-    lfm2_moe.py, kimi_linear.py, minimax_text_01.py). None: the config has no stateful layer
-    (granite-4.0-micro: a granitemoehybrid config whose layers are all attention).
+    One reader per model family (:data:`_HYBRID_READERS`). None: the config has no stateful
+    layer (granite-4.0-micro: a granitemoehybrid config whose layers are all attention).
     """
-    chunk = _chunk_size(text)
-    if mt in ("qwen3_next", "qwen3_5", "qwen3_5_moe", "qwen3_5_text", "qwen3_5_moe_text"):
-        kinds = _kinds_from_types(text.get("layer_types"), num_layers, mt, LayerKind.FULL)
-        if kinds is None:
-            interval = _positive(text, "full_attention_interval", 4)
-            kinds = [LayerKind.FULL if (i + 1) % interval == 0 else LayerKind.MAMBA for i in range(num_layers)]
-        qwen35 = mt.startswith("qwen3_5")
-        # vllm/transformers_utils/configs/qwen3_5.py defaults (Qwen3-Next's config requires the keys)
-        d = (lambda v: v) if qwen35 else (lambda v: None)
-        mamba = MambaConfig(
-            mixer=MambaMixer.GDN, conv_kernel=_positive(text, "linear_conv_kernel_dim", d(4)),
-            num_k_heads=_positive(text, "linear_num_key_heads", d(16)), num_v_heads=_positive(text, "linear_num_value_heads", d(32)),
-            head_k_dim=_positive(text, "linear_key_head_dim", d(128)), head_v_dim=_positive(text, "linear_value_head_dim", d(128)),
-            # Qwen3_5ForConditionalGenerationConfig: ssm state from mamba_ssm_dtype; Qwen3-Next has no such hook.
-            ssm_dtype=_ssm_dtype(text, "mamba_ssm_dtype") if qwen35 else None, chunk_size=chunk)
-    elif mt == "nemotron_h":
-        pattern = text.get("hybrid_override_pattern")
-        if isinstance(pattern, str) and pattern:
-            if len(pattern) < num_layers or set(pattern) - set("M*-E"):
-                raise CalcError("config_bad_value", f"config.json: hybrid_override_pattern {pattern!r} must give one of M * - E per layer",
-                                field="config", key="hybrid_override_pattern", value=pattern)
-            table = {"M": LayerKind.MAMBA, "*": LayerKind.FULL, "-": LayerKind.NONE, "E": LayerKind.NONE}
-            kinds = [table[c] for c in pattern[:num_layers]]
-        else:
-            kinds = _kinds_from_types(text.get("layer_types") or text.get("layers_block_type"), num_layers, mt, LayerKind.FULL)
-            if kinds is None:
-                raise CalcError("config_missing_key", "config.json has no 'hybrid_override_pattern'", field="config",
-                                key="hybrid_override_pattern")
-        heads, head_dim = _positive(text, "mamba_num_heads"), _positive(text, "mamba_head_dim")
-        mamba = MambaConfig(
-            mixer=MambaMixer.MAMBA2, intermediate_size=heads * head_dim, n_groups=_positive(text, "n_groups"),
-            num_heads=heads, head_dim=head_dim, state_size=_positive(text, "ssm_state_size"),
-            conv_kernel=_positive(text, "conv_kernel"),
-            # NemotronHForCausalLMConfig: auto -> the config's mamba_ssm_cache_dtype, else float32.
-            ssm_dtype=_ssm_dtype(text, "mamba_ssm_cache_dtype") or "float32", chunk_size=chunk, supports_all_mode=True)
-    elif mt in ("granitemoehybrid", "bamba"):
-        if mt == "bamba":
-            attn = text.get("attn_layer_indices")
-            attn_idx = set(attn) if isinstance(attn, (list, tuple)) else set()
-            kinds = [LayerKind.FULL if i in attn_idx else LayerKind.MAMBA for i in range(num_layers)]
-        else:
-            kinds = _kinds_from_types(text.get("layer_types") or text.get("layers_block_type"), num_layers, mt, LayerKind.FULL)
-            if kinds is None:
-                raise CalcError("config_missing_key", "config.json has no 'layer_types'", field="config", key="layer_types")
-        if LayerKind.MAMBA not in kinds:
-            return None
-        mamba = MambaConfig(
-            mixer=MambaMixer.MAMBA2, intermediate_size=_positive(text, "mamba_expand", 2) * hidden,
-            n_groups=_positive(text, "mamba_n_groups", 1), num_heads=_positive(text, "mamba_n_heads"),
-            head_dim=_positive(text, "mamba_d_head"), state_size=_positive(text, "mamba_d_state"),
-            conv_kernel=_positive(text, "mamba_d_conv"), chunk_size=chunk, supports_all_mode=mt == "granitemoehybrid")
-    elif mt == "jamba":
-        kinds = _kinds_from_types(text.get("layers_block_type") or text.get("layer_types"), num_layers, mt, LayerKind.FULL)
-        if kinds is None:
-            period, offset = _positive(text, "attn_layer_period", 8), _int(text, "attn_layer_offset") or 4
-            kinds = [LayerKind.FULL if i % period == offset else LayerKind.MAMBA for i in range(num_layers)]
-        mamba = MambaConfig(
-            mixer=MambaMixer.MAMBA1, intermediate_size=_positive(text, "mamba_expand", 2) * hidden,
-            state_size=_positive(text, "mamba_d_state", 16), conv_kernel=_positive(text, "mamba_d_conv", 4),
-            chunk_size=chunk, supports_all_mode=True)
-    elif mt in ("lfm2", "lfm2_moe"):
-        kinds = _kinds_from_types(text.get("layer_types"), num_layers, mt, LayerKind.FULL)
-        if kinds is None:
-            full = text.get("full_attn_idxs")
-            if not isinstance(full, (list, tuple)):
-                raise CalcError("config_missing_key", "config.json has no 'layer_types'", field="config", key="layer_types")
-            kinds = [LayerKind.FULL if i in set(full) else LayerKind.MAMBA for i in range(num_layers)]
-        mamba = MambaConfig(mixer=MambaMixer.SHORT_CONV, conv_kernel=_positive(text, "conv_L_cache"),
-                            conv_dim=hidden if mt == "lfm2_moe" else _positive(text, "conv_dim", hidden), chunk_size=chunk)
-    elif mt == "kimi_linear":
-        lac = text.get("linear_attn_config")
-        if not isinstance(lac, Mapping):
-            raise CalcError("config_missing_key", "config.json has no 'linear_attn_config'", field="config", key="linear_attn_config")
-        full = lac.get("full_attn_layers")
-        if isinstance(full, (list, tuple)):  # 1-based layer numbers
-            full_idx = {int(x) - 1 for x in full if isinstance(x, int)}
-            kinds = [LayerKind.MLA if i in full_idx else LayerKind.MAMBA for i in range(num_layers)]
-        else:
-            kinds = _kinds_from_types(text.get("layer_types"), num_layers, mt, LayerKind.MLA)
-            if kinds is None:
-                raise CalcError("config_missing_key", "linear_attn_config has no 'full_attn_layers'", field="config",
-                                key="linear_attn_config")
-        mamba = MambaConfig(mixer=MambaMixer.KDA, num_heads=_positive(lac, "num_heads"), head_dim=_positive(lac, "head_dim"),
-                            conv_kernel=_positive(lac, "short_conv_kernel_size"),
-                            # kda_state_dtype: the recurrent state is float32 whatever the flags say
-                            ssm_dtype="float32", chunk_size=chunk)
-    elif mt in ("minimax", "minimax_text_01", "minimax_m1"):
-        types = text.get("attn_type_list")
-        if not isinstance(types, (list, tuple)) or len(types) < num_layers:
-            raise CalcError("config_missing_key", "config.json has no 'attn_type_list' for every layer", field="config",
-                            key="attn_type_list")
-        kinds = [LayerKind.FULL if t == 1 else LayerKind.MAMBA for t in types[:num_layers]]
-        heads = _positive(text, "num_attention_heads")
-        mamba = MambaConfig(mixer=MambaMixer.LINEAR_ATTENTION, num_heads=heads,
-                            head_dim=_int(text, "head_dim", minimum=1) or hidden // heads, chunk_size=chunk)
-    else:
+    chunk = _chunk_size(text)  # read first: a bad chunk size is reported before any layer key
+    reader = _HYBRID_READERS.get(mt)
+    found = reader(text, mt, num_layers, hidden, chunk) if reader is not None else None
+    if found is None:
         return None
+    kinds, mamba = found
     return tuple(kinds), mamba
+
+
+def _gated_delta_net_layers(text: Mapping[str, object], mt: str, num_layers: int, hidden: int, chunk: int) -> _Hybrid:
+    """Qwen3-Next and Qwen3.5/3.6 (qwen3_next.py, qwen3_5.py): Gated DeltaNet layers, one full-attention
+    layer every ``full_attention_interval`` when ``layer_types`` is absent."""
+    kinds = _kinds_from_types(text.get("layer_types"), num_layers, mt, LayerKind.FULL)
+    if kinds is None:
+        interval = _positive(text, "full_attention_interval", 4)
+        kinds = [LayerKind.FULL if (i + 1) % interval == 0 else LayerKind.MAMBA for i in range(num_layers)]
+    qwen35 = mt.startswith("qwen3_5")
+
+    def default(value: int) -> int | None:
+        """vllm/transformers_utils/configs/qwen3_5.py defaults (Qwen3-Next's config requires the keys)."""
+        return value if qwen35 else None
+
+    mamba = MambaConfig(
+        mixer=MambaMixer.GDN, conv_kernel=_positive(text, "linear_conv_kernel_dim", default(4)),
+        num_k_heads=_positive(text, "linear_num_key_heads", default(16)),
+        num_v_heads=_positive(text, "linear_num_value_heads", default(32)),
+        head_k_dim=_positive(text, "linear_key_head_dim", default(128)),
+        head_v_dim=_positive(text, "linear_value_head_dim", default(128)),
+        # Qwen3_5ForConditionalGenerationConfig: ssm state from mamba_ssm_dtype; Qwen3-Next has no such hook.
+        ssm_dtype=_ssm_dtype(text, "mamba_ssm_dtype") if qwen35 else None, chunk_size=chunk)
+    return kinds, mamba
+
+
+def _nemotron_h_layers(text: Mapping[str, object], mt: str, num_layers: int, hidden: int, chunk: int) -> _Hybrid:
+    """Nemotron-H (nemotron_h.py): Mamba2 layers placed by ``hybrid_override_pattern``, one character
+    per layer (``M`` Mamba, ``*`` attention, ``-`` MLP, ``E`` MoE), else by ``layer_types``."""
+    pattern = text.get("hybrid_override_pattern")
+    if isinstance(pattern, str) and pattern:
+        if len(pattern) < num_layers or set(pattern) - set("M*-E"):
+            raise CalcError("config_bad_value", f"config.json: hybrid_override_pattern {pattern!r} must give one of M * - E per layer",
+                            field="config", key="hybrid_override_pattern", value=pattern)
+        table = {"M": LayerKind.MAMBA, "*": LayerKind.FULL, "-": LayerKind.NONE, "E": LayerKind.NONE}
+        kinds = [table[c] for c in pattern[:num_layers]]
+    else:
+        found = _kinds_from_types(text.get("layer_types") or text.get("layers_block_type"), num_layers, mt, LayerKind.FULL)
+        if found is None:
+            raise CalcError("config_missing_key", "config.json has no 'hybrid_override_pattern'", field="config",
+                            key="hybrid_override_pattern")
+        kinds = found
+    heads, head_dim = _positive(text, "mamba_num_heads"), _positive(text, "mamba_head_dim")
+    mamba = MambaConfig(
+        mixer=MambaMixer.MAMBA2, intermediate_size=heads * head_dim, n_groups=_positive(text, "n_groups"),
+        num_heads=heads, head_dim=head_dim, state_size=_positive(text, "ssm_state_size"),
+        conv_kernel=_positive(text, "conv_kernel"),
+        # NemotronHForCausalLMConfig: auto -> the config's mamba_ssm_cache_dtype, else float32.
+        ssm_dtype=_ssm_dtype(text, "mamba_ssm_cache_dtype") or "float32", chunk_size=chunk, supports_all_mode=True)
+    return kinds, mamba
+
+
+def _granite_bamba_layers(text: Mapping[str, object], mt: str, num_layers: int, hidden: int, chunk: int) -> _Hybrid | None:
+    """Granite 4.0 and Bamba (granitemoehybrid.py, bamba.py): Mamba2 layers with ``mamba_*`` keys;
+    Bamba lists its attention layers in ``attn_layer_indices``."""
+    if mt == "bamba":
+        attn = text.get("attn_layer_indices")
+        attn_idx = set(attn) if isinstance(attn, (list, tuple)) else set()
+        kinds = [LayerKind.FULL if i in attn_idx else LayerKind.MAMBA for i in range(num_layers)]
+    else:
+        found = _kinds_from_types(text.get("layer_types") or text.get("layers_block_type"), num_layers, mt, LayerKind.FULL)
+        if found is None:
+            raise CalcError("config_missing_key", "config.json has no 'layer_types'", field="config", key="layer_types")
+        kinds = found
+    if LayerKind.MAMBA not in kinds:
+        return None
+    mamba = MambaConfig(
+        mixer=MambaMixer.MAMBA2, intermediate_size=_positive(text, "mamba_expand", 2) * hidden,
+        n_groups=_positive(text, "mamba_n_groups", 1), num_heads=_positive(text, "mamba_n_heads"),
+        head_dim=_positive(text, "mamba_d_head"), state_size=_positive(text, "mamba_d_state"),
+        conv_kernel=_positive(text, "mamba_d_conv"), chunk_size=chunk, supports_all_mode=mt == "granitemoehybrid")
+    return kinds, mamba
+
+
+def _jamba_layers(text: Mapping[str, object], mt: str, num_layers: int, hidden: int, chunk: int) -> _Hybrid:
+    """Jamba (jamba.py): Mamba1 layers; without a per-layer list, attention is layer
+    ``attn_layer_offset`` of every ``attn_layer_period``."""
+    kinds = _kinds_from_types(text.get("layers_block_type") or text.get("layer_types"), num_layers, mt, LayerKind.FULL)
+    if kinds is None:
+        period, offset = _positive(text, "attn_layer_period", 8), _int(text, "attn_layer_offset") or 4
+        kinds = [LayerKind.FULL if i % period == offset else LayerKind.MAMBA for i in range(num_layers)]
+    mamba = MambaConfig(
+        mixer=MambaMixer.MAMBA1, intermediate_size=_positive(text, "mamba_expand", 2) * hidden,
+        state_size=_positive(text, "mamba_d_state", 16), conv_kernel=_positive(text, "mamba_d_conv", 4),
+        chunk_size=chunk, supports_all_mode=True)
+    return kinds, mamba
+
+
+def _lfm2_layers(text: Mapping[str, object], mt: str, num_layers: int, hidden: int, chunk: int) -> _Hybrid:
+    """LFM2 (lfm2.py, lfm2_moe.py): short-conv layers; attention from ``layer_types`` or ``full_attn_idxs``."""
+    kinds = _kinds_from_types(text.get("layer_types"), num_layers, mt, LayerKind.FULL)
+    if kinds is None:
+        full = text.get("full_attn_idxs")
+        if not isinstance(full, (list, tuple)):
+            raise CalcError("config_missing_key", "config.json has no 'layer_types'", field="config", key="layer_types")
+        kinds = [LayerKind.FULL if i in set(full) else LayerKind.MAMBA for i in range(num_layers)]
+    mamba = MambaConfig(mixer=MambaMixer.SHORT_CONV, conv_kernel=_positive(text, "conv_L_cache"),
+                        conv_dim=hidden if mt == "lfm2_moe" else _positive(text, "conv_dim", hidden), chunk_size=chunk)
+    return kinds, mamba
+
+
+def _kimi_linear_layers(text: Mapping[str, object], mt: str, num_layers: int, hidden: int, chunk: int) -> _Hybrid:
+    """Kimi Linear (kimi_linear.py): KDA layers and MLA layers, both described in ``linear_attn_config``."""
+    lac = text.get("linear_attn_config")
+    if not isinstance(lac, Mapping):
+        raise CalcError("config_missing_key", "config.json has no 'linear_attn_config'", field="config", key="linear_attn_config")
+    full = lac.get("full_attn_layers")
+    if isinstance(full, (list, tuple)):  # 1-based layer numbers
+        full_idx = {int(x) - 1 for x in full if isinstance(x, int)}
+        kinds = [LayerKind.MLA if i in full_idx else LayerKind.MAMBA for i in range(num_layers)]
+    else:
+        found = _kinds_from_types(text.get("layer_types"), num_layers, mt, LayerKind.MLA)
+        if found is None:
+            raise CalcError("config_missing_key", "linear_attn_config has no 'full_attn_layers'", field="config",
+                            key="linear_attn_config")
+        kinds = found
+    mamba = MambaConfig(mixer=MambaMixer.KDA, num_heads=_positive(lac, "num_heads"), head_dim=_positive(lac, "head_dim"),
+                        conv_kernel=_positive(lac, "short_conv_kernel_size"),
+                        # kda_state_dtype: the recurrent state is float32 whatever the flags say
+                        ssm_dtype="float32", chunk_size=chunk)
+    return kinds, mamba
+
+
+def _minimax_layers(text: Mapping[str, object], mt: str, num_layers: int, hidden: int, chunk: int) -> _Hybrid:
+    """MiniMax-Text-01 / M1 (minimax_text_01.py): lightning-attention layers, ``attn_type_list`` 1 = full attention."""
+    types = text.get("attn_type_list")
+    if not isinstance(types, (list, tuple)) or len(types) < num_layers:
+        raise CalcError("config_missing_key", "config.json has no 'attn_type_list' for every layer", field="config",
+                        key="attn_type_list")
+    kinds = [LayerKind.FULL if t == 1 else LayerKind.MAMBA for t in types[:num_layers]]
+    heads = _positive(text, "num_attention_heads")
+    mamba = MambaConfig(mixer=MambaMixer.LINEAR_ATTENTION, num_heads=heads,
+                        head_dim=_int(text, "head_dim", minimum=1) or hidden // heads, chunk_size=chunk)
+    return kinds, mamba
+
+
+# model_type -> its family's reader; every type in MAMBA_HYBRID_TYPES has one.
+_HYBRID_READERS = {
+    "qwen3_next": _gated_delta_net_layers, "qwen3_5": _gated_delta_net_layers, "qwen3_5_moe": _gated_delta_net_layers,
+    "qwen3_5_text": _gated_delta_net_layers, "qwen3_5_moe_text": _gated_delta_net_layers,
+    "nemotron_h": _nemotron_h_layers,
+    "granitemoehybrid": _granite_bamba_layers, "bamba": _granite_bamba_layers,
+    "jamba": _jamba_layers,
+    "lfm2": _lfm2_layers, "lfm2_moe": _lfm2_layers,
+    "kimi_linear": _kimi_linear_layers,
+    "minimax": _minimax_layers, "minimax_text_01": _minimax_layers, "minimax_m1": _minimax_layers,
+}
 
 
 def _derived_max_len(text: Mapping[str, object], mt: str) -> int:
@@ -590,79 +650,94 @@ def _mixer_parameters(m: MambaConfig, hidden: int) -> int:
     return 5 * hidden * inner + 3 * inner * k
 
 
-def _count_parameters(text: Mapping[str, object], *, hidden: int, heads: int, kv_heads: int, head: int,
-                      layers: int, vocab: int, inter: int, mla: bool, kinds: tuple[LayerKind, ...] = (),
-                      mamba: MambaConfig | None = None) -> tuple[int, int]:
-    """Parameters counted from the config (used when the catalog has no exact figure)."""
-    def n(key: str, default: int = 0) -> int:
-        value = _int(text, key)
-        return default if value is None else value
+def _count(text: Mapping[str, object], key: str, default: int = 0) -> int:
+    value = _int(text, key)
+    return default if value is None else value
 
-    if mla:
-        q_lora = n("q_lora_rank")
-        kv_lora = n("kv_lora_rank")
-        rope = n("qk_rope_head_dim")
-        nope = n("qk_nope_head_dim", 128)
-        vdim = n("v_head_dim", 128)
-        qk = nope + rope
-        q = (hidden * q_lora + q_lora * heads * qk) if q_lora else hidden * heads * qk
-        attn = q + hidden * (kv_lora + rope) + kv_lora * heads * (nope + vdim) + heads * vdim * hidden
-    else:
-        attn = hidden * heads * head + 2 * hidden * kv_heads * head + heads * head * hidden
-    mixer = _mixer_parameters(mamba, hidden) if mamba is not None else 0
+
+def _attention_parameters(text: Mapping[str, object], *, hidden: int, heads: int, kv_heads: int, head: int,
+                          mla: bool) -> int:
+    """One attention layer's projections (MLA: the low-rank q/kv paths of DeepSeek-V2/V3)."""
+    if not mla:
+        return hidden * heads * head + 2 * hidden * kv_heads * head + heads * head * hidden
+    q_lora, kv_lora = _count(text, "q_lora_rank"), _count(text, "kv_lora_rank")
+    rope, nope, vdim = _count(text, "qk_rope_head_dim"), _count(text, "qk_nope_head_dim", 128), _count(text, "v_head_dim", 128)
+    qk = nope + rope
+    q = (hidden * q_lora + q_lora * heads * qk) if q_lora else hidden * heads * qk
+    return q + hidden * (kv_lora + rope) + kv_lora * heads * (nope + vdim) + heads * vdim * hidden
+
+
+def _embeddings(text: Mapping[str, object], *, vocab: int, hidden: int) -> int:
+    """Input embeddings, the LM head unless tied, and the final norm."""
+    embed = vocab * hidden
+    return embed + (0 if text.get("tie_word_embeddings") else embed) + hidden
+
+
+def _nemotron_h_parameters(text: Mapping[str, object], *, hidden: int, layers: int, vocab: int, inter: int,
+                           attn: int, mixer: int, kinds: tuple[LayerKind, ...]) -> tuple[int, int]:
+    """Nemotron-H: every layer is one block: M (Mamba2), * (attention), - (MLP, relu2, no gate), E (MoE)."""
+    experts = _count(text, "n_routed_experts")
+    moe_inter = _count(text, "moe_intermediate_size") or inter
+    shared = _count(text, "moe_shared_expert_intermediate_size")
     pattern = text.get("hybrid_override_pattern")
-    if str(text.get("model_type")) == "nemotron_h" and kinds:
-        # Nemotron-H: every layer is one block: M (Mamba2), * (attention), - (MLP, relu2, no gate), E (MoE).
-        experts_nh = n("n_routed_experts")
-        moe_inter_nh = n("moe_intermediate_size") or inter
-        shared_nh = n("moe_shared_expert_intermediate_size")
-        total = 0
-        expert_params = 0
-        chars = str(pattern) if isinstance(pattern, str) and len(pattern) >= layers else None
-        for i, kind in enumerate(kinds):
-            if kind == LayerKind.MAMBA:
-                total += mixer
-            elif kind != LayerKind.NONE:
-                total += attn
-            elif chars is not None and chars[i] == "E" or chars is None and experts_nh:
-                routed = experts_nh * 2 * hidden * moe_inter_nh
-                expert_params += routed
-                total += routed + 2 * hidden * shared_nh + hidden * experts_nh
-            else:
-                total += 2 * hidden * inter
-            total += hidden
-        embed = vocab * hidden
-        return total + embed + (0 if text.get("tie_word_embeddings") else embed) + hidden, expert_params
-    experts = n("num_experts") or n("num_local_experts") or n("n_routed_experts")
-    moe_inter = n("moe_intermediate_size") or inter
-    shared = n("n_shared_experts")
-    if str(text.get("model_type") or "").startswith("llama4") and experts:
-        shared = shared or 1  # vllm/model_executor/models/llama4.py Llama4MoE: one shared expert per MoE layer
-    shared_inter = n("shared_expert_intermediate_size")
-    dense_first = n("first_k_dense_replace")
+    chars = str(pattern) if isinstance(pattern, str) and len(pattern) >= layers else None
+    total = expert_params = 0
+    for i, kind in enumerate(kinds):
+        if kind == LayerKind.MAMBA:
+            total += mixer
+        elif kind != LayerKind.NONE:
+            total += attn
+        elif chars is not None and chars[i] == "E" or chars is None and experts:
+            routed = experts * 2 * hidden * moe_inter
+            expert_params += routed
+            total += routed + 2 * hidden * shared + hidden * experts
+        else:
+            total += 2 * hidden * inter
+        total += hidden
+    return total + _embeddings(text, vocab=vocab, hidden=hidden), expert_params
+
+
+def _moe_layer_test(text: Mapping[str, object], experts: int) -> Callable[[int], bool]:
+    """Which layers carry experts: after the first dense ones, every ``step``-th, not in ``mlp_only_layers``
+    (Jamba: ``i % expert_layer_period == expert_layer_offset``)."""
+    dense_first = _count(text, "first_k_dense_replace")
     mlp_only_raw = text.get("mlp_only_layers") or []
     if not isinstance(mlp_only_raw, (list, tuple)):
         raise _bad("mlp_only_layers", mlp_only_raw, "must be a list")
     # A set: a hostile list of 10^5 entries must not be scanned once per layer.
     mlp_only = {i for i in mlp_only_raw if isinstance(i, int) and not isinstance(i, bool)}
-    step = n("interleave_moe_layer_step") or n("decoder_sparse_step") or 1
-    dense_mlp = 3 * hidden * inter
-    expert_params = 0
-    total = 0
+    step = _count(text, "interleave_moe_layer_step") or _count(text, "decoder_sparse_step") or 1
+    if text.get("expert_layer_period"):
+        period, offset = _count(text, "expert_layer_period"), _count(text, "expert_layer_offset")
+        return lambda i: experts > 0 and i % period == offset
+    return lambda i: experts > 0 and i >= dense_first and i not in mlp_only and (i + 1) % step == 0
+
+
+def _count_parameters(text: Mapping[str, object], *, hidden: int, heads: int, kv_heads: int, head: int,
+                      layers: int, vocab: int, inter: int, mla: bool, kinds: tuple[LayerKind, ...] = (),
+                      mamba: MambaConfig | None = None) -> tuple[int, int]:
+    """Parameters counted from the config (used when the catalog has no exact figure), and the experts' share."""
+    attn = _attention_parameters(text, hidden=hidden, heads=heads, kv_heads=kv_heads, head=head, mla=mla)
+    mixer = _mixer_parameters(mamba, hidden) if mamba is not None else 0
+    if str(text.get("model_type")) == "nemotron_h" and kinds:
+        return _nemotron_h_parameters(text, hidden=hidden, layers=layers, vocab=vocab, inter=inter, attn=attn,
+                                      mixer=mixer, kinds=kinds)
+    experts = _count(text, "num_experts") or _count(text, "num_local_experts") or _count(text, "n_routed_experts")
+    moe_inter = _count(text, "moe_intermediate_size") or inter
+    shared = _count(text, "n_shared_experts")
+    if str(text.get("model_type") or "").startswith("llama4") and experts:
+        shared = shared or 1  # vllm/model_executor/models/llama4.py Llama4MoE: one shared expert per MoE layer
+    shared_inter = _count(text, "shared_expert_intermediate_size")
+    is_moe_layer = _moe_layer_test(text, experts)
+    routed = experts * 3 * hidden * moe_inter
+    moe_mlp = routed + hidden * experts + shared * 3 * hidden * moe_inter + (3 * hidden * shared_inter if shared_inter else 0)
+    expert_params = total = 0
     for i in range(layers):
-        moe_layer = experts > 0 and i >= dense_first and i not in mlp_only and (i + 1) % step == 0
-        if text.get("expert_layer_period"):  # Jamba: experts on layers i % period == offset
-            moe_layer = experts > 0 and i % n("expert_layer_period") == n("expert_layer_offset")
-        if moe_layer:
-            routed = experts * 3 * hidden * moe_inter
-            expert_params += routed
-            mlp = routed + hidden * experts + shared * 3 * hidden * moe_inter + (3 * hidden * shared_inter if shared_inter else 0)
-        else:
-            mlp = dense_mlp
+        moe = is_moe_layer(i)
+        expert_params += routed if moe else 0
+        mlp = moe_mlp if moe else 3 * hidden * inter
         total += (mixer if kinds and kinds[i] == LayerKind.MAMBA else attn) + mlp + 2 * hidden
-    embed = vocab * hidden
-    total += embed + (0 if text.get("tie_word_embeddings") else embed) + hidden
-    return total, expert_params
+    return total + _embeddings(text, vocab=vocab, hidden=hidden), expert_params
 
 
 # Vision towers of catalog wrappers whose stored config keeps only the text part
@@ -718,12 +793,8 @@ def _count_vision_parameters(vision: Mapping[str, object], text_hidden: int) -> 
     return layers * per_layer + embed + positions * h + projector
 
 
-def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", num_parameters: int | None = None,
-                     checkpoint_bytes: int | None = None) -> ModelSpec:
-    """Validate a ``config.json`` dict and resolve it the way vLLM does."""
-    if not isinstance(config, Mapping):
-        raise CalcError("config_not_object", "config.json must be a JSON object", field="config")
-    text, top_dtype = _text_config(config)
+def _model_type(text: Mapping[str, object], config: Mapping[str, object]) -> str:
+    """The model type, refusing the Mamba / linear-attention layouts the core does not plan."""
     mt_raw = text.get("model_type") or config.get("model_type") or ""
     if not isinstance(mt_raw, str):
         raise _bad("model_type", mt_raw, "must be a string")
@@ -736,6 +807,11 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
                         f"{mt}: this model's Mamba/linear-attention state layout is not covered by the calculator yet; "
                         "give --available-kv-gib and read vLLM's own log instead",
                         field="config", model_type=mt)
+    return mt
+
+
+def _dimensions(text: Mapping[str, object]) -> tuple[int, int, int]:
+    """(layers, attention heads, hidden size), under each family's key names."""
     layers = (_int(text, "num_hidden_layers", maximum=_MAX_LAYERS) or _int(text, "n_layer", maximum=_MAX_LAYERS)
               or _int(text, "num_layers", maximum=_MAX_LAYERS))
     if not layers:
@@ -746,6 +822,17 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
     hidden = _int(text, "hidden_size", minimum=1) or _int(text, "n_embd", minimum=1) or _int(text, "d_model", minimum=1)
     if not hidden:
         raise CalcError("config_missing_key", "config.json has no 'hidden_size'", field="config", key="hidden_size")
+    return layers, heads, hidden
+
+
+def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", num_parameters: int | None = None,
+                     checkpoint_bytes: int | None = None) -> ModelSpec:
+    """Validate a ``config.json`` dict and resolve it the way vLLM does."""
+    if not isinstance(config, Mapping):
+        raise CalcError("config_not_object", "config.json must be a JSON object", field="config")
+    text, top_dtype = _text_config(config)
+    mt = _model_type(text, config)
+    layers, heads, hidden = _dimensions(text)
     vocab = _int(text, "vocab_size", minimum=1) or 32000
     inter = _int(text, "intermediate_size") or _int(text, "ffn_dim") or 4 * hidden
     mla = mt in MLA_MODEL_TYPES and text.get("kv_lora_rank") is not None

@@ -76,74 +76,105 @@ def _bad(text: str, why: str = "") -> CalcError:
 
 
 def parse_version(text: str) -> ParsedVersion:
-    """Scan ``text`` once, left to right (PEP 440 normal form and its usual spellings)."""
+    """Scan ``text`` once, left to right (PEP 440 normal form and its usual spellings).
+
+    Each segment reader starts where the previous one stopped and returns what it read with
+    the position after it, so the scan stays one pass; each gets ``text`` as typed, for the
+    error message.
+    """
     s = text.strip().lower()
     if not s or len(s) > _MAX_VERSION_CHARS:
         raise _bad(text)
-    n = len(s)
-    i = 1 if s[0] == "v" else 0
+    release, i = _release_segment(s, text)
+    pre, i = _pre_release(s, i, text)
+    post, i = _post_release(s, i, text)
+    dev, i = _dev_release(s, i, text)
+    local, i = _local_label(s, i, text)
+    if i != len(s):
+        raise _bad(text)
+    return ParsedVersion(release=release, pre=pre, post=post, dev=dev, local=local)
 
-    def number(i: int) -> tuple[int, int]:
-        j = i
-        while j < n and s[j] in _DIGITS:
-            j += 1
-        if j == i:
-            raise _bad(text)
-        return int(s[i:j]), j
 
-    first, i = number(i)
-    if i < n and s[i] == "!":  # an epoch: vLLM never used one
+def _number(s: str, i: int, text: str) -> tuple[int, int]:
+    """The digits at ``s[i]`` and the position after them; a missing number makes the version bad."""
+    j = i
+    while j < len(s) and s[j] in _DIGITS:
+        j += 1
+    if j == i:
+        raise _bad(text)
+    return int(s[i:j]), j
+
+
+def _after_separator(s: str, i: int) -> int:
+    """PEP 440 allows one ``-``, ``_`` or ``.`` before each suffix (``0.10.1.post1``, ``0.7.0-rc1``)."""
+    return i + 1 if i < len(s) and s[i] in "-_." else i
+
+
+def _suffix_number(s: str, k: int, text: str) -> tuple[int, int]:
+    """The number after a suffix word (``rc2``, ``post-1``, ``dev_3``); an implicit 0 when absent (``dev``)."""
+    if k < len(s) and s[k] in "-_." and k + 1 < len(s) and s[k + 1] in _DIGITS:
+        k += 1
+    if k < len(s) and s[k] in _DIGITS:
+        return _number(s, k, text)
+    return 0, k
+
+
+def _release_segment(s: str, text: str) -> tuple[Version, int]:
+    """``v0.10.1.1`` → ``(0, 10, 1, 1)``; at least ``X.Y`` (vLLM never had a one-part version),
+    padded to three parts so ``0.10`` and ``0.10.0`` get the same rules."""
+    first, i = _number(s, 1 if s[0] == "v" else 0, text)
+    if i < len(s) and s[i] == "!":  # an epoch: vLLM never used one
         raise _bad(text)
     release = [first]
-    while i + 1 < n and s[i] == "." and s[i + 1] in _DIGITS:
-        part, i = number(i + 1)
+    while i + 1 < len(s) and s[i] == "." and s[i + 1] in _DIGITS:
+        part, i = _number(s, i + 1, text)
         release.append(part)
     if len(release) < 2:
         raise _bad(text)
     release += [0] * (3 - len(release))
-    pre = post = dev = None
-    local = None
-    # pre-release: [-_.]?(a|b|rc|alpha|beta|pre|preview|c)[-_.]?N?
-    j = i + 1 if i < n and s[i] in "-_." else i
+    return tuple(release), i
+
+
+def _pre_release(s: str, i: int, text: str) -> tuple[tuple[str, int] | None, int]:
+    """``[-_.]?(a|b|rc|alpha|beta|pre|preview|c)[-_.]?N?``: an rc of X.Y.Z is built before X.Y.Z."""
+    j = _after_separator(s, i)
     for word, kind in _PRE_WORDS:
         if s.startswith(word, j) and not s.startswith("post", j) and not s.startswith("dev", j):
-            k = j + len(word)
-            k = k + 1 if k < n and s[k] in "-_." and k + 1 < n and s[k + 1] in _DIGITS else k
-            num = 0
-            if k < n and s[k] in _DIGITS:
-                num, k = number(k)
-            pre, i = (kind, num), k
-            break
-    # post-release: [-_.]?post[-_.]?N? or -N
-    j = i + 1 if i < n and s[i] in "-_." else i
-    if s.startswith("post", j) or s.startswith("rev", j) or s.startswith("r", j) and j + 1 < n and s[j + 1] in _DIGITS:
-        k = j + (4 if s.startswith("post", j) else 3 if s.startswith("rev", j) else 1)
-        k = k + 1 if k < n and s[k] in "-_." and k + 1 < n and s[k + 1] in _DIGITS else k
-        post = 0
-        if k < n and s[k] in _DIGITS:
-            post, k = number(k)
-        i = k
-    elif i < n and s[i] == "-" and i + 1 < n and s[i + 1] in _DIGITS:
-        post, i = number(i + 1)
-    # dev-release: [-_.]?dev[-_.]?N?
-    j = i + 1 if i < n and s[i] in "-_." else i
+            num, k = _suffix_number(s, j + len(word), text)
+            return (kind, num), k
+    return None, i
+
+
+def _post_release(s: str, i: int, text: str) -> tuple[int | None, int]:
+    """``[-_.]?(post|rev|r)[-_.]?N?`` or ``-N``: a rebuild of X.Y.Z (``0.8.5.post1``) keeps its rules."""
+    j = _after_separator(s, i)
+    for word in ("post", "rev"):
+        if s.startswith(word, j):
+            return _suffix_number(s, j + len(word), text)
+    if s.startswith("r", j) and j + 1 < len(s) and s[j + 1] in _DIGITS:
+        return _suffix_number(s, j + 1, text)
+    if i < len(s) and s[i] == "-" and i + 1 < len(s) and s[i + 1] in _DIGITS:
+        return _number(s, i + 1, text)
+    return None, i
+
+
+def _dev_release(s: str, i: int, text: str) -> tuple[int | None, int]:
+    """``[-_.]?dev[-_.]?N?``: a nightly built from main (``0.9.2rc2.dev1802``)."""
+    j = _after_separator(s, i)
     if s.startswith("dev", j):
-        k = j + 3
-        k = k + 1 if k < n and s[k] in "-_." and k + 1 < n and s[k + 1] in _DIGITS else k
-        dev = 0
-        if k < n and s[k] in _DIGITS:
-            dev, k = number(k)
-        i = k
-    # local label: +[a-z0-9]+([-_.][a-z0-9]+)*
-    if i < n and s[i] == "+":
-        label = s[i + 1:]
-        if not label or not _LOCAL_CHARS.issuperset(label) or label[0] in "-_." or label[-1] in "-_." \
-                or ".." in label.replace("-", ".").replace("_", "."):
-            raise _bad(text)
-        local, i = label, n
-    if i != n:
+        return _suffix_number(s, j + 3, text)
+    return None, i
+
+
+def _local_label(s: str, i: int, text: str) -> tuple[str | None, int]:
+    """``+[a-z0-9]+([-_.][a-z0-9]+)*``: the build's own tag (``+cu128``, ``+g1234abc``), the rest of the text."""
+    if i >= len(s) or s[i] != "+":
+        return None, i
+    label = s[i + 1:]
+    if not label or not _LOCAL_CHARS.issuperset(label) or label[0] in "-_." or label[-1] in "-_." \
+            or ".." in label.replace("-", ".").replace("_", "."):
         raise _bad(text)
-    return ParsedVersion(release=tuple(release), pre=pre, post=post, dev=dev, local=local)
+    return label, len(s)
 
 
 def _key(v: str) -> Version:
