@@ -51,7 +51,7 @@ def page_language(env: Any) -> str:
 
 def define_env(env: Any) -> None:
     """Register the guide's macros with mkdocs-macros."""
-    from . import sections, tables, widget
+    from . import sections, tables, validation, widget
 
     @env.macro
     def plan(**inputs: Any) -> Any:
@@ -77,6 +77,26 @@ def define_env(env: Any) -> None:
     def concurrency_table(**inputs: Any) -> str:
         """Markdown table: maximum concurrency by context length."""
         return tables.concurrency_table(page_language(env), **inputs)
+
+    @env.macro
+    def validation_table(split: str) -> str:
+        """Markdown table: the budget estimate against each public log of one half (fit / validation)."""
+        return validation.validation_table(page_language(env), split)
+
+    @env.macro
+    def validation_summary() -> str:
+        """Markdown table: median and worst error, over-optimistic and band misses, per half."""
+        return validation.validation_summary_table(page_language(env))
+
+    @env.macro
+    def plan_validation() -> Any:
+        """Formatted summary figures of the validation half: ``{{ plan_validation().median }}``."""
+        return validation.summary_figures(page_language(env))
+
+    @env.macro
+    def validation_excluded() -> str:
+        """Markdown table: the public logs read but left out, with the reason."""
+        return validation.excluded_table(page_language(env))
 
     @env.macro
     def calculator(**kwargs: Any) -> str:

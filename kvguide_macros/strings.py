@@ -106,6 +106,14 @@ EN: dict[str, str] = {
     # the heading permalinks (hooks.py writes them; javascripts/permalink.js shows the second)
     "permalink.title": "Copy the link to this section",
     "permalink.copied": "Link copied",
+    # the validation page (estimate against public logs)
+    "validation.log": "Log (source)", "validation.model": "Model", "validation.gpu": "GPU × n",
+    "validation.release": "vLLM", "validation.logged": "Logged KV GiB", "validation.estimate": "Estimate GiB",
+    "validation.band": "Band GiB", "validation.error": "Error", "validation.half": "Half", "validation.count": "Logs",
+    "validation.median": "Median absolute error", "validation.worst": "Worst error", "validation.over": "Over-optimistic",
+    "validation.below_band": "Below the band by > 2 %", "validation.in_band": "Inside the band",
+    "validation.split.fit": "fit (constants tuned here)", "validation.split.validation": "validation (measured here)",
+    "validation.reason": "Why it is left out",
 }
 
 ES: dict[str, str] = {
@@ -199,6 +207,14 @@ ES: dict[str, str] = {
     # the heading permalinks (hooks.py writes them; javascripts/permalink.js shows the second)
     "permalink.title": "Copiar el enlace a esta sección",
     "permalink.copied": "Enlace copiado",
+    # la página de validación (estimación frente a registros públicos)
+    "validation.log": "Registro (fuente)", "validation.model": "Modelo", "validation.gpu": "GPU × n",
+    "validation.release": "vLLM", "validation.logged": "GiB KV en el registro", "validation.estimate": "GiB estimados",
+    "validation.band": "Banda GiB", "validation.error": "Error", "validation.half": "Mitad", "validation.count": "Registros",
+    "validation.median": "Mediana del error absoluto", "validation.worst": "Peor error", "validation.over": "Optimistas",
+    "validation.below_band": "Por debajo de la banda más de un 2 %", "validation.in_band": "Dentro de la banda",
+    "validation.split.fit": "ajuste (aquí se fijaron las constantes)", "validation.split.validation": "validación (aquí se mide)",
+    "validation.reason": "Por qué se deja fuera",
 }
 
 ZH: dict[str, str] = {
@@ -292,6 +308,14 @@ ZH: dict[str, str] = {
     # the heading permalinks (hooks.py writes them; javascripts/permalink.js shows the second)
     "permalink.title": "复制本节链接",
     "permalink.copied": "链接已复制",
+    # 验证页（估算与公开日志对比）
+    "validation.log": "日志（来源）", "validation.model": "模型", "validation.gpu": "GPU × 数量",
+    "validation.release": "vLLM", "validation.logged": "日志中的 KV GiB", "validation.estimate": "估算 GiB",
+    "validation.band": "区间 GiB", "validation.error": "误差", "validation.half": "分组", "validation.count": "日志数",
+    "validation.median": "误差绝对值中位数", "validation.worst": "最大误差", "validation.over": "偏乐观",
+    "validation.below_band": "低于区间超过 2%", "validation.in_band": "落在区间内",
+    "validation.split.fit": "拟合组（常数在此调定）", "validation.split.validation": "验证组（在此衡量）",
+    "validation.reason": "未采用的原因",
 }
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}
 
