@@ -95,7 +95,7 @@ EN: dict[str, str] = {
     "table.start_len": "Starting max_model_len",
     "table.start_seqs": "Starting max_num_seqs",
     "table.does_not_fit": "weights do not fit",
-    "table.caption.start": "Starting points, not promises: bf16 weights and KV cache, gpu_memory_utilization 0.92, vLLM's estimated runtime memory, the longest power-of-two context at which at least four full-length requests fit at once, and max_num_seqs at or below that concurrency. Load-test before raising either.",
+    "table.caption.start": "Starting points, not promises: bf16 weights and KV cache, gpu_memory_utilization 0.92, the calculator's estimate of the runtime memory vLLM measures at start-up, the longest power-of-two context at which at least four full-length requests fit at once, and max_num_seqs at or below that concurrency. Load-test before raising either.",
     "table.caption.concurrency": "Maximum concurrency of {model} on {gpu} by context length",
     # attention kinds, the tables' "Attention" column
     "arch.gqa": "GQA",
@@ -114,6 +114,8 @@ EN: dict[str, str] = {
     "validation.below_band": "Below the band by > 2 %", "validation.in_band": "Inside the band",
     "validation.split.fit": "fit (constants tuned here)", "validation.split.validation": "validation (measured here)",
     "validation.reason": "Why it is left out",
+    "table.latent": "1 (latent)",
+    "table.caption.sep": ". ",
 }
 
 ES: dict[str, str] = {
@@ -196,7 +198,7 @@ ES: dict[str, str] = {
     "table.start_len": "max_model_len inicial",
     "table.start_seqs": "max_num_seqs inicial",
     "table.does_not_fit": "los pesos no caben",
-    "table.caption.start": "Puntos de partida, no promesas: pesos y caché KV en bf16, gpu_memory_utilization 0,92, memoria de ejecución estimada por vLLM, el contexto potencia de dos más largo con el que caben al menos cuatro peticiones completas a la vez, y max_num_seqs igual o inferior a esa concurrencia. Haga pruebas de carga antes de subir cualquiera de los dos.",
+    "table.caption.start": "Puntos de partida, no promesas: pesos y caché KV en bf16, gpu_memory_utilization 0,92, la estimación de la calculadora para la memoria de ejecución que vLLM mide al arrancar, el contexto potencia de dos más largo con el que caben al menos cuatro peticiones completas a la vez, y max_num_seqs igual o inferior a esa concurrencia. Haga pruebas de carga antes de subir cualquiera de los dos.",
     "table.caption.concurrency": "Concurrencia máxima de {model} en {gpu} según la longitud de contexto",
     # attention kinds, the tables' "Attention" column
     "arch.gqa": "GQA",
@@ -215,6 +217,8 @@ ES: dict[str, str] = {
     "validation.below_band": "Por debajo de la banda más de un 2 %", "validation.in_band": "Dentro de la banda",
     "validation.split.fit": "ajuste (aquí se fijaron las constantes)", "validation.split.validation": "validación (aquí se mide)",
     "validation.reason": "Por qué se deja fuera",
+    "table.latent": "1 (latente)",
+    "table.caption.sep": ". ",
 }
 
 ZH: dict[str, str] = {
@@ -297,7 +301,7 @@ ZH: dict[str, str] = {
     "table.start_len": "起步 max_model_len",
     "table.start_seqs": "起步 max_num_seqs",
     "table.does_not_fit": "权重放不下",
-    "table.caption.start": "这些只是排障起点，不是承诺：权重和 KV 缓存均为 bf16，gpu_memory_utilization 0.92，运行时显存按估算，上下文取能同时容纳至少四个满长请求的最长 2 的幂，max_num_seqs 不超过该并发。调高任一项之前请先压测。",
+    "table.caption.start": "这些只是排障起点，不是承诺：权重和 KV 缓存均为 bf16，gpu_memory_utilization 0.92，运行时显存用计算器的估算值（vLLM 启动时会实测），上下文取能同时容纳至少四个满长请求的最长 2 的幂，max_num_seqs 不超过该并发。调高任一项之前请先压测。",
     "table.caption.concurrency": "{model} 在 {gpu} 上不同上下文长度的最大并发",
     # attention kinds, the tables' "Attention" column
     "arch.gqa": "GQA",
@@ -316,6 +320,8 @@ ZH: dict[str, str] = {
     "validation.below_band": "低于区间超过 2%", "validation.in_band": "落在区间内",
     "validation.split.fit": "拟合组（常数在此调定）", "validation.split.validation": "验证组（在此衡量）",
     "validation.reason": "未采用的原因",
+    "table.latent": "1（潜向量）",
+    "table.caption.sep": "。",
 }
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}
 

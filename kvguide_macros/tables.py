@@ -13,10 +13,11 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from kvcalc import CalcError, catalog, plan
+from kvcalc import numfmt as num
 from kvcalc.advice import readable_length
 from kvcalc.analysis import FEASIBLE_LENGTHS
 from kvcalc.inputs import scenario_from_inputs
-from kvcalc.units import GiB, fmt_int, format_gib
+from kvcalc.units import GiB, format_gib
 
 from .strings import t
 
@@ -31,7 +32,7 @@ KV_TABLE_MODELS = (
     "mistralai/Mistral-7B-v0.1", "google/gemma-3-27b-it", "openai/gpt-oss-20b", "openai/gpt-oss-120b",
     "microsoft/phi-4", "deepseek-ai/DeepSeek-V3",
 )
-START_MODELS = ("Qwen/Qwen3-8B", "microsoft/phi-4", "Qwen/Qwen3-32B", "meta-llama/Llama-3.3-70B-Instruct")
+START_MODELS = ("Qwen/Qwen3-8B", "microsoft/phi-4", "Qwen/Qwen3-32B", "Qwen/Qwen3-30B-A3B")
 START_GPUS = ("RTX-4090", "L40S", "A100-80GB", "H100-80GB", "H200")
 START_MIN_CONCURRENCY = 4.0
 
@@ -42,8 +43,12 @@ class PlanFigures:
 
     fits: bool
     max_model_len: str
+    """Plain, as vLLM prints it in its error and as ``--max-model-len`` takes it (also the next four lengths)."""
     needed_kv_gib: str
+    """In the page's language (``5,06`` in Spanish); ``log_needed_kv_gib`` is vLLM's own ``5.06``."""
     available_kv_gib: str
+    log_needed_kv_gib: str
+    log_available_kv_gib: str
     estimated_max_model_len: str
     gpu_kv_cache_tokens: str
     max_concurrency: str
@@ -66,16 +71,22 @@ def _plan(inputs: dict[str, object]):
 def plan_figures(lang: str, **inputs: object) -> PlanFigures:
     """``{{ plan(model=…, gpu=…, max_model_len=…).needed_kv_gib }}`` in the guide."""
     _, v = _plan(dict(inputs))
+    def prose(number: str) -> str:
+        """vLLM's decimal point as the page's language writes it (Spanish: a comma)."""
+        return number.replace(".", ",") if lang == "es" else number
+
     return PlanFigures(
         fits=v.fits, max_model_len=str(v.max_model_len),
-        needed_kv_gib=format_gib(v.needed_kv_bytes),
-        available_kv_gib=format_gib(v.available_kv_bytes),
+        needed_kv_gib=prose(format_gib(v.needed_kv_bytes)),
+        available_kv_gib=prose(format_gib(v.available_kv_bytes)),
+        log_needed_kv_gib=format_gib(v.needed_kv_bytes),
+        log_available_kv_gib=format_gib(v.available_kv_bytes),
         estimated_max_model_len=str(v.estimated_max_model_len),
-        gpu_kv_cache_tokens=fmt_int(v.gpu_kv_cache_tokens or 0),
-        max_concurrency=f"{v.max_concurrency:.2f}" if v.max_concurrency is not None else "0",
-        kv_bytes_per_token=fmt_int(v.kv_bytes_per_token),
-        kv_kib_per_token=f"{v.kv_bytes_per_token / 1024:g}",
-        num_gpu_blocks=fmt_int(v.num_gpu_blocks or 0),
+        gpu_kv_cache_tokens=num.fmt_int(v.gpu_kv_cache_tokens or 0, lang),
+        max_concurrency=num.fmt_fixed(v.max_concurrency, 2, lang) if v.max_concurrency is not None else "0",
+        kv_bytes_per_token=num.fmt_int(v.kv_bytes_per_token, lang),
+        kv_kib_per_token=prose(f"{v.kv_bytes_per_token / 1024:g}"),
+        num_gpu_blocks=num.fmt_int(v.num_gpu_blocks or 0, lang),
         estimate_low=str(int(0.6 * v.estimated_max_model_len)),
         estimate_high=str(int(0.8 * v.estimated_max_model_len)),
         suggested_max_model_len=str(readable_length(v.estimated_max_model_len)) if v.estimated_max_model_len else "0",
@@ -110,16 +121,17 @@ def kv_bytes_table(lang: str) -> str:
         s, v = _plan({"model": entry.id, "available_kv_bytes": _HUGE, "kv_cache_dtype": "bfloat16",
                       "max_model_len": min(32768, _derived_max_model_len(entry.id))})
         m = s.model
-        need_32k = f"{v.needed_kv_bytes / GiB:.2f}" if v.max_model_len == 32768 else "–"
-        heads = "1 (latent)" if m.is_mla else str(m.total_num_kv_heads)
+        need_32k = num.fmt_fixed(v.needed_kv_bytes / GiB, 2, lang) if v.max_model_len == 32768 else "–"
+        heads = t(lang, "table.latent") if m.is_mla else str(m.total_num_kv_heads)
+        kib = f"{v.kv_bytes_per_token / 1024:g}"
         rows.append([f"`{entry.id}`", t(lang, f"arch.{m.architecture}"), str(m.num_layers), heads, str(m.head_size),
-                     fmt_int(v.kv_bytes_per_token), f"{v.kv_bytes_per_token / 1024:g}", need_32k])
+                     num.fmt_int(v.kv_bytes_per_token, lang), kib.replace(".", ",") if lang == "es" else kib, need_32k])
     headers = [t(lang, k) for k in ("table.model", "table.arch", "table.layers", "table.kv_heads", "table.head_dim",
                                     "table.bytes_per_token", "table.kib_per_token", "table.gib_32k")]
     return _md(headers, rows, "llrrrrrr")
 
 
-def _starting_point(model_id: str, gpu_id: str) -> tuple[str, str] | None:
+def _starting_point(model_id: str, gpu_id: str, lang: str) -> tuple[str, str] | None:
     """(max_model_len, max_num_seqs) to start from, or None when nothing fits.
 
     The longest power-of-two context (up to the model's limit) at which at least
@@ -139,14 +151,15 @@ def _starting_point(model_id: str, gpu_id: str) -> tuple[str, str] | None:
     if best is None:
         return None
     seqs = min(256, 2 ** int(math.log2(max(best[1], 1.0))))
-    return fmt_int(best[0]), str(seqs)
+    return num.fmt_int(best[0], lang), str(seqs)
 
 
 @lru_cache(maxsize=8)
 def starting_point_table(lang: str) -> str:
     """The article's lost "practical starting point" table, computed."""
     gpus = [g for g in START_GPUS if _has_gpu(g)]
-    headers = [t(lang, "table.class")] + [f"{catalog.find_gpu(g).id} ({catalog.find_gpu(g).memory_bytes / GiB:.1f} GiB)" for g in gpus]
+    headers = [t(lang, "table.class")] + [f"{g} ({num.fmt_fixed(catalog.find_gpu(g).memory_bytes / GiB, 1, lang)} GiB)"
+                                          for g in gpus]
     rows = []
     for model_id in START_MODELS:
         try:
@@ -155,10 +168,10 @@ def starting_point_table(lang: str) -> str:
             continue
         row = [f"`{model_id}`"]
         for g in gpus:
-            sp = _starting_point(model_id, g)
+            sp = _starting_point(model_id, g, lang)
             row.append(t(lang, "table.does_not_fit") if sp is None else f"{sp[0]} / {sp[1]}")
         rows.append(row)
-    caption = f"{t(lang, 'table.start_len')} / {t(lang, 'table.start_seqs')}. {t(lang, 'table.caption.start')}"
+    caption = f"{t(lang, 'table.start_len')} / {t(lang, 'table.start_seqs')}{t(lang, 'table.caption.sep')}{t(lang, 'table.caption.start')}"
     return _md(headers, rows, "l" + "r" * len(gpus)) + "\n\n" + caption
 
 
@@ -181,8 +194,8 @@ def concurrency_table(lang: str, **inputs: object) -> str:
             v = plan(s.model, replace(s.deployment, max_model_len=n))
         except CalcError:
             continue
-        rows.append([fmt_int(n), f"{v.max_concurrency:.2f}x" if v.fits else "–",
-                     fmt_int(v.gpu_kv_cache_tokens) if v.fits and v.gpu_kv_cache_tokens is not None else "–",
+        rows.append([num.fmt_int(n, lang), f"{num.fmt_fixed(v.max_concurrency or 0, 2, lang)}x" if v.fits else "–",
+                     num.fmt_int(v.gpu_kv_cache_tokens, lang) if v.fits and v.gpu_kv_cache_tokens is not None else "–",
                      t(lang, "table.yes") if v.fits else t(lang, "table.no")])
     headers = [t(lang, k) for k in ("table.context", "table.concurrency", "table.tokens", "table.fits")]
     caption = t(lang, "table.caption.concurrency", model=s.model.model_id, gpu=s.deployment.gpu_id or "GPU")
