@@ -112,8 +112,9 @@ def test_guide_page_preset_reaches_ready(page: Page, lang: str) -> None:
     page.goto(PREFIX[lang])
     root = widget(page, "lower-max-model-len")
     wait_ready(root)
-    # Qwen3-8B on an RTX 4090 at 40960 tokens, a failing start: the preset under "lower max-model-len"
-    assert result_of(root) == cli_plan({"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090", "max_model_len": "40960"})
+    # the running example, Qwen3-8B on an RTX 4090 at 36,864 tokens, a failing start: the preset under
+    # "lower max-model-len"
+    assert result_of(root) == cli_plan({"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090", "max_model_len": "36864"})
     # its recommendations link to this language's article sections
     for href in root.locator(".kvcalc-rec > a").evaluate_all("links => links.map(a => a.href)"):
         parts = urlsplit(href)
