@@ -34,7 +34,8 @@ if TYPE_CHECKING:
 
 __all__ = ["main", "entry"]
 
-_FAILED_DIAGNOSES = {"kv_cache_too_small", "no_memory_for_cache_blocks", "free_memory_below_utilization", "cuda_out_of_memory"}
+_FAILED_DIAGNOSES = {"kv_cache_too_small", "no_memory_for_cache_blocks", "free_memory_below_utilization", "cuda_out_of_memory",
+                     "engine_failed"}
 
 
 class _UsageError(Exception):

@@ -142,6 +142,7 @@ EN: dict[str, str] = {
     "diag.no_memory_for_cache_blocks": "No memory left for the cache blocks",
     "diag.free_memory_below_utilization": "Free memory below the requested utilization",
     "diag.cuda_out_of_memory": "CUDA out of memory at run time",
+    "diag.engine_failed": "The engine failed to start (cause not among the KV checks)",
     "diag.started": "Started successfully",
     "diag.unknown": "Not recognised",
     # the report's feasible table and charts
@@ -299,6 +300,7 @@ ES: dict[str, str] = {
     "diag.no_memory_for_cache_blocks": "No queda memoria para los bloques de caché",
     "diag.free_memory_below_utilization": "Memoria libre por debajo de la utilización pedida",
     "diag.cuda_out_of_memory": "CUDA sin memoria en ejecución",
+    "diag.engine_failed": "El motor no arrancó (la causa no es una de las comprobaciones de KV)",
     "diag.started": "Arranque correcto",
     "diag.unknown": "No reconocido",
     "feasible.context": "Contexto (max_model_len)",
@@ -455,6 +457,7 @@ ZH: dict[str, str] = {
     "diag.no_memory_for_cache_blocks": "没有显存留给缓存块",
     "diag.free_memory_below_utilization": "空闲显存低于申请的利用率",
     "diag.cuda_out_of_memory": "运行时 CUDA 显存不足",
+    "diag.engine_failed": "引擎启动失败（原因不在 KV 检查之列）",
     "diag.started": "启动成功",
     "diag.unknown": "无法识别",
     "feasible.context": "上下文（max_model_len）",

@@ -217,7 +217,7 @@ NOT_RECOMPUTED: dict[str, str] = {
     "llmd_v019_mistral_small_w8a8_h100_tp2.log": "started",
     "llmd_v019_phi2_h100_len2048.log": "started",
     "v0101_gpt_oss_120b_h100_negative_kv.log": "no_memory_for_cache_blocks",
-    "v011_gpt_oss_120b_h100_kv171.log": "started",
+    "v011_gpt_oss_120b_h100_kv171.log": "engine_failed",  # "EngineCore failed to start." after the KV line
     "v064_llama31_8b_rtx3090_len20k.log": "started",
     "v07_deepseek_r1_qwen14b_2x4090_tp2.log": "kv_cache_too_small",
     "llmd_v019_codellama_7b_h100.log": "started",
