@@ -135,6 +135,7 @@ EN: dict[str, str] = {
     "err.bad_version": "vLLM version \"{value}\" is not recognised (examples: 0.10.1, 0.11.0, latest).",
     "err.unknown_input": "Unknown input \"{value}\".",
     "err.unsupported": "This combination is not supported by vLLM.",
+    "err.dcp_refused": "vLLM refuses --decode-context-parallel-size {value} with tensor parallel size {limit}. vLLM's message: {key}",
     "err.bad_request": "The calculator received a malformed request.",
     "err.internal": "Internal error in the calculator; please report it with this link.",
     # log diagnoses
@@ -294,6 +295,7 @@ ES: dict[str, str] = {
     "err.bad_version": "No se reconoce la versión de vLLM «{value}» (ejemplos: 0.10.1, 0.11.0, latest).",
     "err.unknown_input": "Entrada desconocida «{value}».",
     "err.unsupported": "vLLM no admite esta combinación.",
+    "err.dcp_refused": "vLLM rechaza --decode-context-parallel-size {value} con un paralelismo tensorial de {limit}. Mensaje de vLLM: {key}",
     "err.bad_request": "La calculadora recibió una petición mal formada.",
     "err.internal": "Error interno de la calculadora; por favor, infórmenos con este enlace.",
     "diag.kv_cache_too_small": "Caché KV demasiado pequeña para max_model_len",
@@ -451,6 +453,7 @@ ZH: dict[str, str] = {
     "err.bad_version": "无法识别 vLLM 版本 “{value}”（例如 0.10.1、0.11.0、latest）。",
     "err.unknown_input": "未知输入 “{value}”。",
     "err.unsupported": "vLLM 不支持这种组合。",
+    "err.dcp_refused": "vLLM 拒绝在张量并行度 {limit} 下使用 --decode-context-parallel-size {value}。vLLM 的消息：{key}",
     "err.bad_request": "计算器收到了格式错误的请求。",
     "err.internal": "计算器内部错误，请附上此链接反馈。",
     "diag.kv_cache_too_small": "KV 缓存不足以支持 max_model_len",

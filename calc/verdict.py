@@ -177,7 +177,8 @@ class _Planning:
         fixed it (#32105), the check saw the whole model's layers on every PP stage.
         """
         rules = self.deployment.rules
-        ctx = SizingContext(max_model_len=length, in_flight_tokens=self.in_flight_tokens)
+        ctx = SizingContext(max_model_len=length, in_flight_tokens=self.in_flight_tokens,
+                            dcp=self.deployment.decode_context_parallel_size)
         whole_model = rules.auto_fit and not rules.per_stage_check
         layers = self.model_layer_specs if whole_model else worker.layer_specs
         if not rules.tokens_from_concurrency or whole_model:
@@ -345,14 +346,18 @@ def _capacity(p: _Planning, plans: list[StagePlan], length: int, lines: list[str
     if override is not None and not rules.override_before_check:
         lines.append(vllm_text.override_line(num_blocks(plans[0].grouping, plans[0].available_kv_bytes), override))
     blocks = min(blocks_each)
-    ctx = SizingContext(max_model_len=length, in_flight_tokens=p.in_flight_tokens)
+    dcp = dep.decode_context_parallel_size
+    ctx = SizingContext(max_model_len=length, in_flight_tokens=p.in_flight_tokens, dcp=dcp)
     first_worker = plans[0].grouping
     per_request = blocks_per_request(first_worker, ctx, sum_groups=rules.sum_group_blocks)
     concurrency = blocks / per_request
-    if rules.tokens_from_concurrency:
+    if rules.tokens_from_concurrency:  # per-rank max_mem already divided by dcp: no multiplication (#41069)
         tokens = int(concurrency * length)
     else:
         tokens = blocks // len(first_worker.groups) * first_worker.min_block_size
+        if dcp > 1:
+            tokens *= dcp
+            lines.append(vllm_text.dcp_multiply_line(dcp, rules))
     lines.extend(vllm_text.capacity_lines(num_tokens=tokens, max_model_len=length, concurrency=concurrency,
                                           rules=rules, num_blocks=blocks))
     estimated = _largest_length_that_fits(p, max(length, p.derived_max_model_len))

@@ -250,6 +250,12 @@ class RuleSet:
     def sum_group_blocks(self) -> bool: return self._has("48317")
     @property
     def row_160_gib(self) -> bool: return self._has("51726")
+    @property
+    def decode_context_parallel(self) -> bool: return self._has("23734")
+    @property
+    def cp_world_size_line(self) -> bool: return self._has("28718")
+    @property
+    def dcp_gqa_checks(self) -> bool: return self._has("49777")
     # MLA block size (backends.py): forced per platform, then the backend's preference
     @property
     def flashmla_forced_block(self) -> bool: return self._has("flashmla_forced_block")
