@@ -54,8 +54,9 @@ def build_layer_specs(model: ModelSpec, *, tensor_parallel_size: int, kv_cache_d
     # MLA keeps one latent "head" per GPU, never divided by TP; otherwise max(1, heads // TP).
     heads = 1 if model.is_mla else max(1, model.total_num_kv_heads // tensor_parallel_size)
     specs: dict[str, AttentionSpec] = {}
+    shared = set(model.kv_shared_layers)  # cross-layer KV sharing: planned as if absent
     for i, kind in enumerate(model.layer_kinds):
-        if kind == LayerKind.NONE:
+        if kind == LayerKind.NONE or i in shared:
             continue
         if kind == LayerKind.MAMBA:
             if mamba_spec is None:
