@@ -20,7 +20,7 @@ from enum import StrEnum
 from functools import lru_cache
 
 from . import vllm_text
-from .backends import default_block_size
+from .backends import default_block_size, sparse_mla_kv_cache_dtype
 from .budget import MemoryBudget, memory_budget
 from .deployment import Deployment, batch_defaults
 from .errors import CalcError
@@ -32,6 +32,7 @@ from .planner import (
     blocks_per_request,
     build_layer_specs,
     estimate_max_model_len,
+    indexer_layer_name,
     kv_bytes_per_token,
     layer_name,
     legacy_max_memory_usage_bytes,
@@ -240,7 +241,8 @@ def _workers(model: ModelSpec, dep: Deployment, layer_names: list[str], grouping
     workers = []
     start = 0
     for stage, count in enumerate(pp_layer_counts(model.num_layers, dep.pipeline_parallel_size)):
-        own = set(names[start:start + count])
+        # a layer's indexer cache (DeepSeek-V3.2) lives on the same stage as the layer
+        own = set(names[start:start + count]) | {indexer_layer_name(i) for i in range(start, start + count)}
         start += count
         stage_grouping = project_to_worker(grouping, own)
         stage_available = available
@@ -271,8 +273,11 @@ def _planning(model: ModelSpec, dep: Deployment, lines: list[str]) -> _Planning:
         mamba = plan_mamba(model, dep, max_model_len=requested if requested != AUTO else model.derived_max_model_len)
         lines.extend(mamba.lines)
         block = mamba.attention_block_size
+    kv_cache_dtype, dtype_line = sparse_mla_kv_cache_dtype(model, dep)
+    if dtype_line:
+        lines.append(dtype_line)
     specs = build_layer_specs(model, tensor_parallel_size=dep.tensor_parallel_size,
-                              kv_cache_dtype=dep.kv_cache_dtype, block_size=block,
+                              kv_cache_dtype=kv_cache_dtype, block_size=block,
                               mamba_spec=mamba.spec() if mamba is not None else None)
     grouping = get_kv_cache_groups(specs, hma_enabled=hma)
     budget = memory_budget(model, dep, max_num_batched_tokens=batched_tokens, max_num_seqs=seqs)

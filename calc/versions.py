@@ -256,6 +256,12 @@ class RuleSet:
     def cp_world_size_line(self) -> bool: return self._has("28718")
     @property
     def dcp_gqa_checks(self) -> bool: return self._has("49777")
+    @property
+    def deepseek_v32(self) -> bool: return self._has("25896")
+    @property
+    def v32_fp8_default_off(self) -> bool: return self._has("27121")
+    @property
+    def sparse_kv_dtype_by_backend(self) -> bool: return self._has("35891")
     # MLA block size (backends.py): forced per platform, then the backend's preference
     @property
     def flashmla_forced_block(self) -> bool: return self._has("flashmla_forced_block")
