@@ -101,3 +101,9 @@ def test_dcp_divides_the_indexer_too() -> None:
     v = verdict(vllm_version="0.11.1", decode_context_parallel_size=2)
     assert v.needed_kv_bytes == 782 * 5_012_736
     assert v.gpu_kv_cache_tokens == 1_096_704
+
+
+def test_disabling_hma_changes_nothing_for_the_uniform_type_group() -> None:
+    # kv_cache_utils.unify_hybrid_kv_cache_specs returns early for uniform-type specs
+    v = verdict(vllm_version="0.11.1", disable_hybrid_kv_cache_manager="1")
+    assert v.grouping.kind == GroupingKind.UNIFORM_TYPE and v.num_gpu_blocks == 8_568
