@@ -94,7 +94,7 @@ _ANCHORS: tuple[str, ...] = (
     "max_seq_len", "max_model_len", "max-model-len", "non-default args",
     "concurrency", "out of memory", "OutOfMemory", "version", "GPU 0:",
     "max_num_", "Defaulting", "api_server", "init engine",
-    "EngineCore failed", "initialization failed", "process failed", "Free memory",
+    "EngineCore failed", "initialization failed", "process failed", "Free memory", "LLM engine (v",
 )
 
 # Priorities: a later, stronger source replaces a weaker one (equal: first wins).
@@ -239,8 +239,12 @@ _GRAPH_EST = re.compile(r"Estimated CUDA graph memory: " + _F + r" GiB total")
 _UTIL_EQUIV = re.compile(r"The current --gpu-memory-utilization=" + _F + r" is equivalent to --gpu-memory-utilization=" + _F)
 
 # Config -------------------------------------------------------------------- #
-_ENGINE_VERSION = re.compile(r"Initializing an? (?:V1 )?LLM engine \(v([0-9][0-9A-Za-z.+_-]*)\)")
-_BANNER_VERSION = re.compile(r"(?:vLLM API server version|█\s+version) v?([0-9]+\.[0-9]+[0-9A-Za-z.+_-]*)")
+# "an LLM engine" (0.6.x V0), "a V0 LLM engine" (0.7 – 0.10 when V0 runs), "a V1 LLM engine" (0.7+).
+_ENGINE_VERSION = re.compile(r"Initializing an? (?:V[01] )?LLM engine \(v([0-9][0-9A-Za-z.+_-]*)\)")
+# The API server's line (≤ 0.14), the logo's "version" line (0.15+) and its plain form without the logo
+# ("vLLM server version %s, serving model %s", VLLM_DISABLE_LOG_LOGO=1).
+_BANNER_VERSION = re.compile(
+    r"(?:vLLM API server version|vLLM server version|█\s+version) v?([0-9]+\.[0-9]+[0-9A-Za-z.+_-]*)")
 # Starts only at the beginning of a word, so a long run of word characters is scanned once.
 _CONFIG_PAIR = re.compile(r"(?<!\w)(\w+)=('[^']*'|[^,\s)]+)")
 _USING_LEN = re.compile(r"Using max model len (\d+)")

@@ -445,3 +445,12 @@ def test_decode_context_parallel_flag() -> None:
     assert code == 0
     assert result["gpu_kv_cache_tokens"] == 1_222_272
     assert "Multiplying the GPU KV cache size by the dcp_world_size 2." in result["vllm_log"]
+
+
+def test_log_engine_failed_exits_1() -> None:
+    # "Available KV cache memory: 1.71 GiB" then "EngineCore failed to start.": not a start
+    log = Path(__file__).parent / "data" / "logs" / "v011_gpt_oss_120b_h100_kv171.log"
+    code, payload = run_json(["log", str(log)])
+    assert code == 1 and payload["diagnosis"] == "engine_failed"
+    code, out, _ = run(["log", str(log)])
+    assert "The engine failed to start" in out

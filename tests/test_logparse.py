@@ -620,3 +620,15 @@ def test_new_patterns_stay_fast_on_long_lines(seed: str) -> None:
     start = time.perf_counter()
     parse_log(seed + "\n" + seed)
     assert time.perf_counter() - start < 1.0
+
+
+@pytest.mark.parametrize(("line", "version"), [
+    # 0.7 – 0.10 with the V0 engine: "Initializing a V0 LLM engine (v%s) with config: %s, use_cached_outputs=%s"
+    ("INFO 03-01 10:00:00 llm_engine.py:234] Initializing a V0 LLM engine (v0.8.5) with config: model='m', "
+     "use_cached_outputs=False", "0.8.5"),
+    # 0.15+ without the logo: "vLLM server version %s, serving model %s"
+    ("(APIServer pid=1) INFO 02-01 10:00:00 [api_utils.py:50] vLLM server version 0.15.1, serving model Qwen/Qwen3-8B",
+     "0.15.1"),
+])
+def test_version_line_forms(line: str, version: str) -> None:
+    assert parse_log(line).facts["vllm_version"] == version
