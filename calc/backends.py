@@ -13,9 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .deployment import DEFAULT_BLOCK_SIZE, Deployment
+from .errors import CalcError
 from .model import ModelSpec
 
-__all__ = ["BlockSizeChoice", "default_block_size", "gpu_major"]
+__all__ = ["BlockSizeChoice", "default_block_size", "gpu_major", "sparse_mla_kv_cache_dtype"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -66,6 +67,8 @@ def default_block_size(model: ModelSpec, dep: Deployment) -> BlockSizeChoice:
         return BlockSizeChoice(block_size=dep.block_size)
     if not model.is_mla or model.mamba is not None or dep.rules.v0_engine:
         return BlockSizeChoice(block_size=DEFAULT_BLOCK_SIZE)
+    if model.indexer_head_size:
+        return _sparse_mla_block_size(dep)
     major = gpu_major(dep)
     if not dep.rules.backend_block_preference:
         return _mla_before_backend_preference(dep, major)
@@ -76,3 +79,54 @@ def default_block_size(model: ModelSpec, dep: Deployment) -> BlockSizeChoice:
     if major == 10:
         return BlockSizeChoice(block_size=32, line="Setting kv cache block size to 32 for FLASHINFER_MLA backend.")
     return BlockSizeChoice(block_size=DEFAULT_BLOCK_SIZE)
+
+
+def _sparse_mla_block_size(dep: Deployment) -> BlockSizeChoice:
+    """DeepSeek-V3.2 (sparse MLA with the indexer, whose backend takes only 64-token pages on CUDA):
+    0.11–0.17 forced 64 ("FlashMLASparse"); since 0.18 every sparse CUDA backend's preference is 64
+    (FLASHMLA_SPARSE, FLASH_ATTN_MLA_SPARSE, FLASHINFER_MLA_SPARSE_SM120; the indexer's [64] on SM100
+    too). The 0.18+ line names the backend chosen, which is not modelled here: no line."""
+    if dep.rules.backend_block_preference:
+        return BlockSizeChoice(block_size=64)
+    return _forced(64, "FlashMLASparse")
+
+
+_V32_CUSTOM_FP8 = "Using custom fp8 kv-cache format for DeepSeekV3.2"
+_V32_BF16 = "Using bfloat16 kv-cache for DeepSeekV3.2"
+_STANDARD_FP8 = ("Using standard fp8 KV cache format. To use DeepSeek's fp8_ds_mla KV cache format, please set "
+                 "`--attention-backend FLASHMLA_SPARSE`")
+
+
+def sparse_mla_kv_cache_dtype(model: ModelSpec, dep: Deployment) -> tuple[str, str | None]:
+    """The KV cache dtype DeepSeek-V3.2's MLA layers run with, and vLLM's line about it.
+
+    0.11.0 (#25896, DeepseekV32ForCausalLM.verify_and_update_config): ``auto`` and fp8 → fp8_ds_mla
+    (656 B per token and layer); 0.11.1–0.17 (#27121): only fp8 → fp8_ds_mla, ``auto`` stays bf16;
+    0.18+ (#35891, mla_attention.py ``_canonicalize_sparse_mla_kv_cache_dtype``): per backend —
+    FLASHINFER_MLA_SPARSE_SM120 (SM 12) turns ``auto``/``fp8``/``fp8_e4m3`` into fp8_ds_mla,
+    FLASHINFER_MLA_SPARSE (SM 10) keeps a plain fp8 cache, FLASHMLA_SPARSE (SM 9) takes fp8 as fp8_ds_mla.
+    The indexer cache is uint8 whatever this returns.
+    """
+    dtype, rules = dep.kv_cache_dtype, dep.rules
+    if not model.indexer_head_size:
+        return dtype, None
+    if not rules.deepseek_v32:
+        raise CalcError("unsupported", f"DeepSeek-V3.2's sparse attention needs vLLM 0.11.0 or newer "
+                        f"(rules: {rules.description})", field="vllm_version")
+    if dtype == "fp8_ds_mla":
+        return dtype, None
+    fp8 = dtype.startswith("fp8")
+    if not rules.sparse_kv_dtype_by_backend:
+        if fp8 or (dtype == "auto" and not rules.v32_fp8_default_off):
+            return "fp8_ds_mla", _V32_CUSTOM_FP8
+        if dtype == "bfloat16":
+            return "auto", _V32_BF16
+        return dtype, None
+    major = gpu_major(dep)
+    if major == 12 and dtype in ("auto", "fp8", "fp8_e4m3"):
+        return "fp8_ds_mla", "Using fp8_ds_mla KV cache format for FLASHINFER_MLA_SPARSE_SM120 backend."
+    if fp8 and major == 10:
+        return dtype, _STANDARD_FP8
+    if fp8:
+        return "fp8_ds_mla", "Using fp8_ds_mla KV cache format for FLASHMLA_SPARSE backend."
+    return dtype, None

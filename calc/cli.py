@@ -34,7 +34,8 @@ if TYPE_CHECKING:
 
 __all__ = ["main", "entry"]
 
-_FAILED_DIAGNOSES = {"kv_cache_too_small", "no_memory_for_cache_blocks", "free_memory_below_utilization", "cuda_out_of_memory"}
+_FAILED_DIAGNOSES = {"kv_cache_too_small", "no_memory_for_cache_blocks", "free_memory_below_utilization", "cuda_out_of_memory",
+                     "engine_failed"}
 
 
 class _UsageError(Exception):
@@ -56,7 +57,8 @@ def _parser() -> argparse.ArgumentParser:
     g = pl.add_mutually_exclusive_group()
     g.add_argument("--gpu", help="catalog GPU id, e.g. RTX-4090, H100-80GB")
     g.add_argument("--gpu-memory-gib", help="total memory of one GPU as the driver reports it")
-    for flag in ("--tensor-parallel-size", "--pipeline-parallel-size", "--max-model-len", "--max-num-seqs",
+    for flag in ("--tensor-parallel-size", "--pipeline-parallel-size", "--decode-context-parallel-size",
+                 "--max-model-len", "--max-num-seqs",
                  "--max-num-batched-tokens", "--gpu-memory-utilization", "--kv-cache-memory-bytes", "--block-size",
                  "--num-gpu-blocks-override", "--vllm-version", "--available-kv-bytes", "--available-kv-gib",
                  "--weights-gib", "--activation-gib", "--non-torch-gib", "--cudagraph-gib", "--cpu-offload-gb"):
@@ -221,7 +223,8 @@ def _text_report(report: dict[str, Any]) -> str:
 _PLAN_KEYS = ("model", "gpu", "gpu_memory_gib", "tensor_parallel_size", "pipeline_parallel_size", "max_model_len",
             "max_num_seqs", "max_num_batched_tokens", "kv_cache_dtype", "gpu_memory_utilization",
             "kv_cache_memory_bytes", "block_size", "num_gpu_blocks_override", "vllm_version", "available_kv_bytes",
-            "available_kv_gib", "weights_gib", "activation_gib", "non_torch_gib", "cudagraph_gib", "cpu_offload_gb")
+            "available_kv_gib", "weights_gib", "activation_gib", "non_torch_gib", "cudagraph_gib", "cpu_offload_gb",
+            "decode_context_parallel_size")
 
 
 def _form(args: argparse.Namespace, stdin: TextIO) -> dict[str, object]:

@@ -38,6 +38,9 @@ class Deployment:
     (a catalog total a few hundred MiB above it; the budget then estimates CUDA's figure)."""
     tensor_parallel_size: int = 1
     pipeline_parallel_size: int = 1
+    decode_context_parallel_size: int = 1
+    """``--decode-context-parallel-size``: TP ranks that shard each request's KV cache by token (no
+    extra GPUs); every rank keeps ``cdiv(L, dcp)`` tokens of a request."""
     max_model_len: int | None = None
     """None: derived from the config; -1: auto-fit."""
     max_num_seqs: int | None = None

@@ -24,6 +24,7 @@ _MODEL_INPUTS = ("model", "config")
 _FACT_TO_INPUT = {
     "max_model_len": "max_model_len", "tensor_parallel_size": "tensor_parallel_size",
     "pipeline_parallel_size": "pipeline_parallel_size", "kv_cache_dtype": "kv_cache_dtype",
+    "decode_context_parallel_size": "decode_context_parallel_size",
     "gpu_memory_utilization": "gpu_memory_utilization", "max_num_seqs": "max_num_seqs",
     "max_num_batched_tokens": "max_num_batched_tokens", "block_size": "block_size",
     "kv_cache_memory_bytes": "kv_cache_memory_bytes", "available_kv_gib": "available_kv_gib",

@@ -174,7 +174,9 @@ def get_kv_cache_groups(layer_specs: Mapping[str, AttentionSpec], *, hma_enabled
     if not specs:
         return Grouping(groups=(), kind=GroupingKind.EMPTY)
     warnings: tuple[str, ...] = ()
-    if not hma_enabled and not _is_uniform(list(specs.values())):
+    # unify_hybrid_kv_cache_specs returns early for uniform and uniform-type specs (DeepSeek-V3.2's
+    # MLA + indexer layers), so disabling HMA changes nothing for them.
+    if not hma_enabled and not _is_uniform(list(specs.values())) and not _uniform_type(specs):
         if not any(type(s) is FullAttentionSpec for s in specs.values()):
             # kv_cache_utils.unify_hybrid_kv_cache_specs: nothing to promote the local layers to.
             raise CalcError("unsupported", "Hybrid KV cache manager is disabled but failed to convert the KV cache "

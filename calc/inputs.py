@@ -16,9 +16,9 @@ from .deployment import Deployment, Measured
 from .errors import CalcError
 from .kv_spec import KV_CACHE_DTYPES, MAMBA_DTYPES, MambaCacheMode
 from .limits import MAX_BYTES, MAX_CONFIG_BYTES, MAX_GIB, MAX_ID_CHARS, MAX_LEN, check_json_depth, shorten
-from .model import ModelSpec, normalize_config
+from .model import LayerKind, ModelSpec, normalize_config
 from .units import gib_to_bytes, parse_float, parse_int, parse_max_model_len
-from .versions import rules_for
+from .versions import RuleSet, rules_for
 
 __all__ = ["INPUT_KEYS", "Scenario", "scenario_from_inputs", "canonical_query", "parse_bool", "BLOCK_SIZES"]
 
@@ -29,6 +29,7 @@ INPUT_KEYS = (
     "block_size", "num_gpu_blocks_override", "vllm_version", "available_kv_gib", "available_kv_bytes", "weights_gib",
     "activation_gib", "non_torch_gib", "cudagraph_gib", "enforce_eager", "disable_hybrid_kv_cache_manager",
     "no_async_scheduling", "enable_prefix_caching", "mamba_cache_mode", "mamba_ssm_cache_dtype", "cpu_offload_gb",
+    "decode_context_parallel_size",
 )
 _Entry = TypeVar("_Entry")
 BLOCK_SIZES = (1, 8, 16, 32, 64, 128, 256)  # vllm/config/cache.py BlockSize
@@ -153,6 +154,48 @@ def _parallelism(inputs: Mapping[str, object], model: ModelSpec) -> tuple[int, i
     return tp, pp
 
 
+def _dcp_refused(dcp: int, tp: int, vllm_message: str) -> CalcError:
+    return CalcError("dcp_refused", f"vLLM refuses --decode-context-parallel-size {dcp}: {vllm_message}",
+                     field="decode_context_parallel_size", value=dcp, limit=tp, key=vllm_message)
+
+
+def _decode_context_parallel(inputs: Mapping[str, object], model: ModelSpec, tp: int, rules: RuleSet) -> int:
+    """``--decode-context-parallel-size`` as vLLM's config validation accepts it.
+
+    vllm/config/parallel.py (``tp % dcp``), vllm/config/model.py ``verify_with_parallel_config``
+    (the GQA/MQA rules, #49777, non-MLA models only); Mamba and chunked-local managers assert
+    ``dcp == 1`` (sliding windows assert it when sized: kv_spec.SlidingWindowSpec).
+    """
+    dcp = _optional_int(inputs, "decode_context_parallel_size", maximum=1024) or 1
+    if dcp == 1:
+        return 1
+    if not rules.decode_context_parallel:
+        raise _dcp_refused(dcp, tp, "decode context parallel needs vLLM 0.10.2 or newer")
+    if tp % dcp:
+        raise _dcp_refused(dcp, tp, f"tp_size={tp} must be divisible by dcp_size={dcp}.")
+    if model.mamba is not None or LayerKind.CHUNKED in model.layer_kinds:
+        raise _dcp_refused(dcp, tp, "Mamba and chunked local attention do not support decode context parallel.")
+    if rules.dcp_gqa_checks and not model.is_mla:
+        _check_dcp_gqa(dcp, tp, model)
+    return dcp
+
+
+def _check_dcp_gqa(dcp: int, tp: int, model: ModelSpec) -> None:
+    """#49777's three texts, in vLLM's order."""
+    kv = model.total_num_kv_heads
+    if tp <= kv:
+        raise _dcp_refused(dcp, tp, f"Decode context parallelism for GQA/MQA requires `--tensor-parallel-size` ({tp}) "
+                                    f"to be greater than the model's total number of KV heads ({kv}). Increase "
+                                    "`--tensor-parallel-size` or set `--decode-context-parallel-size 1`.")
+    if dcp > tp // kv:
+        raise _dcp_refused(dcp, tp, f"`--decode-context-parallel-size` ({dcp}) exceeds the maximum supported value "
+                                    f"({tp // kv}) for `--tensor-parallel-size` ({tp}) and {kv} model KV heads.")
+    q_per_kv = model.num_attention_heads // kv
+    if q_per_kv % dcp:
+        raise _dcp_refused(dcp, tp, f"The model's number of query heads per KV head ({q_per_kv}) must be divisible by "
+                                    f"`--decode-context-parallel-size` ({dcp}) for GQA/MQA.")
+
+
 def _kv_cache_dtype(inputs: Mapping[str, object], model: ModelSpec) -> str:
     raw = inputs.get("kv_cache_dtype") or "auto"
     dtype = raw.strip() if isinstance(raw, str) else shorten(raw)
@@ -204,6 +247,8 @@ def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
     gpu_id, gpu_name, gpu_bytes, gpu_source = _gpu(inputs)
     prefix_caching, mamba_mode, ssm_dtype = _hybrid_settings(inputs)
     tp, pp = _parallelism(inputs, model)
+    rules = rules_for(inputs["vllm_version"] if _present(inputs, "vllm_version") else None)
+    dcp = _decode_context_parallel(inputs, model, tp, rules)
     kv_bytes = _optional_int(inputs, "kv_cache_memory_bytes", maximum=MAX_BYTES)
     measured = _measured(inputs)
     if measured.available_kv_bytes is None and kv_bytes is None and gpu_bytes is None:
@@ -211,7 +256,7 @@ def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
                         "--available-kv-gib", field="gpu")
     dep = Deployment(
         gpu_id=gpu_id, gpu_name=gpu_name, gpu_memory_bytes=gpu_bytes, gpu_memory_source=gpu_source,
-        tensor_parallel_size=tp, pipeline_parallel_size=pp,
+        tensor_parallel_size=tp, pipeline_parallel_size=pp, decode_context_parallel_size=dcp,
         max_model_len=parse_max_model_len(inputs["max_model_len"]) if _present(inputs, "max_model_len") else None,
         max_num_seqs=_optional_int(inputs, "max_num_seqs", maximum=1 << 20),
         max_num_batched_tokens=_optional_int(inputs, "max_num_batched_tokens", maximum=1 << 24),
@@ -224,7 +269,7 @@ def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
         disable_hybrid_kv_cache_manager=_flag(inputs, "disable_hybrid_kv_cache_manager"),
         async_scheduling=not _flag(inputs, "no_async_scheduling"), enforce_eager=_flag(inputs, "enforce_eager"),
         cpu_offload_bytes=_gib(inputs, "cpu_offload_gb") or 0,
-        rules=rules_for(inputs["vllm_version"] if _present(inputs, "vllm_version") else None),
+        rules=rules,
         enable_prefix_caching=prefix_caching, mamba_cache_mode=mamba_mode, mamba_ssm_cache_dtype=ssm_dtype,
         measured=measured,
     )

@@ -52,6 +52,7 @@ DIAGNOSES: tuple[str, ...] = (
     "no_memory_for_cache_blocks",
     "free_memory_below_utilization",
     "cuda_out_of_memory",
+    "engine_failed",
     "started",
     "unknown",
 )
@@ -63,6 +64,9 @@ _FATAL_ORDER: tuple[str, ...] = (
     "no_memory_for_cache_blocks",
     "free_memory_below_utilization",
     "cuda_out_of_memory",
+    # vLLM's own "EngineCore failed to start." / "Engine core initialization failed": the engine did
+    # not start, for a reason none of the checks above names (the root cause is elsewhere in the log).
+    "engine_failed",
 )
 
 
@@ -90,6 +94,7 @@ _ANCHORS: tuple[str, ...] = (
     "max_seq_len", "max_model_len", "max-model-len", "non-default args",
     "concurrency", "out of memory", "OutOfMemory", "version", "GPU 0:",
     "max_num_", "Defaulting", "api_server", "init engine",
+    "EngineCore failed", "initialization failed", "process failed", "Free memory", "LLM engine (v",
 )
 
 # Priorities: a later, stronger source replaces a weaker one (equal: first wins).
@@ -182,6 +187,18 @@ _AVAILABLE = re.compile(r"Available KV cache memory: " + _F + r" ?GiB")
 _KV_SIZE = re.compile(r"GPU KV cache size: " + _I + r" tokens")
 _CONCURRENCY = re.compile(r"Maximum concurrency for " + _I + r" tokens per request: " + _F + "x")
 _BLOCKS = re.compile(r"# (?:GPU|gpu|cuda|CUDA) blocks: (\d+)|^GPU blocks: (\d+)")
+# kv_cache_utils ``_auto_fit_max_model_len`` (0.14.0+, #29431); ``%s`` is format_gib.
+_AUTO_FIT = re.compile(
+    r"Auto-fit max_model_len: reduced from (\d+) to (\d+) to fit in available GPU memory \(" + _F
+    + r" GiB available for KV cache\)"
+)
+# vllm/v1/metrics/loggers.py ``log_engine_initialized`` (0.9.0 – 0.11.0 INFO, later DEBUG or "N Engines:").
+_CACHE_CONFIG_INFO = re.compile(r"cache_config_info with initialization after num_gpu_blocks is: (\d+)")
+# kv_cache_utils: 0.10.2 – 0.11.x multiply by dcp; 0.12.0 – 0.20.0 by pcp × dcp (removed by #41069).
+_DCP_MULTIPLY = re.compile(r"Multiplying the GPU KV cache size by the dcp_world_size (\d+)")
+_CP_MULTIPLY = re.compile(
+    r"Multiplying the GPU KV cache size by the cp_world_size (\d+) \(pcp_world_size (\d+) \* dcp_world_size (\d+)\)"
+)
 _RESERVED_FIXED = re.compile(r"reserved " + _F + r" GiB memory for KV Cache as specified by kv_cache_memory_bytes")
 
 # Memory breakdown ---------------------------------------------------------- #
@@ -222,8 +239,12 @@ _GRAPH_EST = re.compile(r"Estimated CUDA graph memory: " + _F + r" GiB total")
 _UTIL_EQUIV = re.compile(r"The current --gpu-memory-utilization=" + _F + r" is equivalent to --gpu-memory-utilization=" + _F)
 
 # Config -------------------------------------------------------------------- #
-_ENGINE_VERSION = re.compile(r"Initializing an? (?:V1 )?LLM engine \(v([0-9][0-9A-Za-z.+_-]*)\)")
-_BANNER_VERSION = re.compile(r"(?:vLLM API server version|█\s+version) v?([0-9]+\.[0-9]+[0-9A-Za-z.+_-]*)")
+# "an LLM engine" (0.6.x V0), "a V0 LLM engine" (0.7 – 0.10 when V0 runs), "a V1 LLM engine" (0.7+).
+_ENGINE_VERSION = re.compile(r"Initializing an? (?:V[01] )?LLM engine \(v([0-9][0-9A-Za-z.+_-]*)\)")
+# The API server's line (≤ 0.14), the logo's "version" line (0.15+) and its plain form without the logo
+# ("vLLM server version %s, serving model %s", VLLM_DISABLE_LOG_LOGO=1).
+_BANNER_VERSION = re.compile(
+    r"(?:vLLM API server version|vLLM server version|█\s+version) v?([0-9]+\.[0-9]+[0-9A-Za-z.+_-]*)")
 # Starts only at the beginning of a word, so a long run of word characters is scanned once.
 _CONFIG_PAIR = re.compile(r"(?<!\w)(\w+)=('[^']*'|[^,\s)]+)")
 _USING_LEN = re.compile(r"Using max model len (\d+)")
@@ -257,6 +278,7 @@ _ARG_KEYS = {
     "max_num_seqs": "max_num_seqs",
     "max_num_batched_tokens": "max_num_batched_tokens",
     "kv_cache_memory_bytes": "kv_cache_memory_bytes",
+    "decode_context_parallel_size": "decode_context_parallel_size",
 }
 
 # Command-line flags (dashes or underscores) → fact key; None value = boolean flag.
@@ -277,10 +299,12 @@ _FLAGS = {
     "--max-num-batched-tokens": "max_num_batched_tokens",
     "--kv-cache-memory": "kv_cache_memory_bytes",
     "--kv-cache-memory-bytes": "kv_cache_memory_bytes",
+    "--decode-context-parallel-size": "decode_context_parallel_size",
+    "-dcp": "decode_context_parallel_size",
 }
 _BOOL_FLAGS = {"--enforce-eager": "enforce_eager"}
 _INT_KEYS = {"max_model_len", "tensor_parallel_size", "pipeline_parallel_size", "max_num_seqs",
-             "max_num_batched_tokens", "block_size", "kv_cache_memory_bytes"}
+             "max_num_batched_tokens", "block_size", "kv_cache_memory_bytes", "decode_context_parallel_size"}
 
 
 # --------------------------------------------------------------------------- #
@@ -501,6 +525,22 @@ def _read_kv_capacity(line: str, facts: _Facts) -> None:
     m = _BLOCKS.search(line)
     if m:
         facts.put("num_gpu_blocks", _int(m.group(1) or m.group(2)), line, _P_LOG)
+    m = _CACHE_CONFIG_INFO.search(line) if "cache_config_info" in line else None
+    if m:  # cache_config.num_gpu_blocks, the null block included (same count as "# GPU blocks")
+        facts.put("num_gpu_blocks", _int(m.group(1)), line, _P_LOG)
+    if "Multiplying the GPU KV cache size" in line:
+        _read_cp_multiply(line, facts)
+
+
+def _read_cp_multiply(line: str, facts: _Facts) -> None:
+    """The context-parallel factor vLLM multiplied the token capacity by (0.10.2 – 0.20.0)."""
+    m = _DCP_MULTIPLY.search(line)
+    if m:
+        facts.put("decode_context_parallel_size", _int(m.group(1)), line, _P_LOG)
+    m = _CP_MULTIPLY.search(line)
+    if m:
+        facts.put("prefill_context_parallel_size", _int(m.group(2)), line, _P_LOG)
+        facts.put("decode_context_parallel_size", _int(m.group(3)), line, _P_LOG)
 
 
 def _read_engine_limits(line: str, facts: _Facts) -> None:
@@ -508,6 +548,11 @@ def _read_engine_limits(line: str, facts: _Facts) -> None:
     m = _USING_LEN.search(line)
     if m:
         facts.put("max_model_len", _int(m.group(1)), line, _P_ENGINE)
+    m = _AUTO_FIT.search(line) if "Auto-fit" in line else None
+    if m:  # the length vLLM chose (it replaces the -1 / "auto" the user asked for)
+        facts.put("derived_max_model_len", _int(m.group(1)), line, _P_LOG)
+        facts.put("max_model_len", _int(m.group(2)), line, _P_ENGINE)
+        facts.put("available_kv_gib", _num(m.group(3)), line, _P_LOG)
     if "max_num_batched_tokens=" in line and "Chunked prefill" in line:
         m = _CHUNKED.search(line)
         if m:
@@ -539,12 +584,34 @@ def _read_fatal_errors(lines: list[str], i: int, facts: _Facts, fatal: dict[str,
         fatal.setdefault("kv_cache_too_small", line)
     if "No available memory for the cache blocks" in line:
         fatal.setdefault("no_memory_for_cache_blocks", line)
-    if "is less than desired GPU memory utilization" in line:
-        fatal.setdefault("free_memory_below_utilization", line)
-        _put_figures(facts, line, _FREE_ERR.search(line),
-                     "free_memory_gib", "total_gpu_memory_gib", "gpu_memory_utilization", "requested_memory_gib", prio=_P_ERROR)
+    if "is less than desired GPU memory utilization" in line or "Free memory" in line:
+        _read_free_memory_error(lines, i, facts, fatal)
+    if "EngineCore failed to start" in line or "Engine core initialization failed" in line \
+            or "process failed during engine core initialization" in line:
+        fatal.setdefault("engine_failed", line)
     if "out of memory" in line and ("CUDA" in line or "cuda" in line) or "OutOfMemoryError" in line:
         _read_cuda_oom(line, facts, fatal)
+
+
+_FREE_ERR_TEXT = "is less than desired GPU memory utilization"
+
+
+def _read_free_memory_error(lines: list[str], i: int, facts: _Facts, fatal: dict[str, str]) -> None:
+    """The free-memory check (gpu_worker / ``request_memory``), also when a terminal or a quote wrapped
+    it over several lines: a line starting the message is joined with the lines that continue it."""
+    line = lines[i]
+    if _FREE_ERR_TEXT in line:
+        found = True
+    elif "Free memory on" in line and "Desired GPU memory utilization is" not in line:
+        glued, spaced = _window(lines, i)
+        found = _FREE_ERR_TEXT in spaced or _FREE_ERR_TEXT in glued
+    else:
+        return
+    if not found:
+        return
+    fatal.setdefault("free_memory_below_utilization", line)
+    _put_figures(facts, line, _search_wrapped(_FREE_ERR, lines, i),
+                 "free_memory_gib", "total_gpu_memory_gib", "gpu_memory_utilization", "requested_memory_gib", prio=_P_ERROR)
 
 
 def _read_v1_kv_error(lines: list[str], i: int, facts: _Facts, fatal: dict[str, str]) -> None:

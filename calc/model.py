@@ -179,6 +179,13 @@ class ModelSpec:
     counted from ``vision_config`` or, for catalog wrappers without one, from the published tower shape."""
     checkpoint_bytes: int | None = None
     """Exact safetensors total (``metadata.total_size``) when a copied index gives it; None = counted."""
+    indexer_head_size: int = 0
+    """DeepSeek-V3.2's sparse-attention indexer: one extra uint8 K cache per layer of
+    ``index_head_dim + index_head_dim // 128 × 4`` bytes per token (fp8 keys + an fp32 scale per 128
+    values: 132); 0 = no indexer."""
+    kv_shared_layers: tuple[int, ...] = ()
+    """Layers that read another layer's KV cache (``kv_sharing_target_layer_name``: Gemma 3n, Gemma 4's
+    last ``num_kv_shared_layers``): they keep their kind but own no KV cache, no spec and no group."""
 
     @property
     def is_mla(self) -> bool:
@@ -793,6 +800,26 @@ def _count_vision_parameters(vision: Mapping[str, object], text_hidden: int) -> 
     return layers * per_layer + embed + positions * h + projector
 
 
+_INDEXER_QUANT_BLOCK = 128  # vllm/model_executor/models/deepseek_v2.py Indexer: quant_block_size
+
+
+def _indexer_head_size(text: Mapping[str, object], mla: bool) -> int:
+    """DeepSeek-V3.2 (``index_topk`` in the config): the indexer K cache's bytes per token and layer
+    (``DeepseekV32IndexerCache``: ``head_dim = index_head_dim + index_head_dim // 128 * 4``, uint8)."""
+    if not mla or text.get("index_topk") is None:
+        return 0
+    dim = _int(text, "index_head_dim", required=True, minimum=1) or 0
+    return dim + dim // _INDEXER_QUANT_BLOCK * 4
+
+
+def _kv_shared_layers(text: Mapping[str, object], num_layers: int) -> tuple[int, ...]:
+    """The last ``num_kv_shared_layers`` layers (vllm/model_executor/models/gemma3n.py since #20134,
+    gemma4.py): ``first = num_hidden_layers - num_kv_shared_layers``; every layer from ``first`` on reuses
+    the KV cache of an earlier layer of its type, so vLLM's ``get_kv_cache_spec`` gives it no spec."""
+    shared = _int(text, "num_kv_shared_layers", maximum=num_layers - 1) or 0
+    return tuple(range(num_layers - shared, num_layers))
+
+
 def _model_type(text: Mapping[str, object], config: Mapping[str, object]) -> str:
     """The model type, refusing the Mamba / linear-attention layouts the core does not plan."""
     mt_raw = text.get("model_type") or config.get("model_type") or ""
@@ -869,7 +896,8 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         dtype=_dtype(text, top_dtype), derived_max_model_len=_derived_max_len(text, mt),
         num_parameters=num_parameters if num_parameters else counted, num_expert_parameters=expert_params,
         quant=_quant(text), is_moe=expert_params > 0, num_experts_per_tok=experts_per_tok, mamba=mamba,
-        vision_parameters=vision, checkpoint_bytes=checkpoint_bytes,
+        vision_parameters=vision, checkpoint_bytes=checkpoint_bytes, kv_shared_layers=_kv_shared_layers(text, layers),
+        indexer_head_size=_indexer_head_size(text, mla),
         moe_intermediate_size=(_int(text, "moe_intermediate_size") or 0) if expert_params else 0,
         tie_word_embeddings=bool(text.get("tie_word_embeddings") or config.get("tie_word_embeddings")),
     )

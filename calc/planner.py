@@ -26,13 +26,18 @@ from .model import LayerKind, ModelSpec
 from .units import cdiv
 
 __all__ = [
-    "layer_name", "pp_layer_counts", "build_layer_specs", "max_memory_usage_bytes", "legacy_max_memory_usage_bytes",
+    "layer_name", "indexer_layer_name", "pp_layer_counts", "build_layer_specs", "max_memory_usage_bytes", "legacy_max_memory_usage_bytes",
     "num_blocks", "estimate_max_model_len", "blocks_per_request", "max_concurrency", "kv_bytes_per_token",
 ]
 
 
 def layer_name(i: int) -> str:
     return f"model.layers.{i}.self_attn.attn"
+
+
+def indexer_layer_name(i: int) -> str:
+    """DeepSeek-V3.2's indexer K cache of layer ``i`` (its own attention layer in vLLM)."""
+    return f"model.layers.{i}.self_attn.indexer.k_cache"
 
 
 def pp_layer_counts(num_layers: int, pp: int) -> list[int]:
@@ -54,8 +59,9 @@ def build_layer_specs(model: ModelSpec, *, tensor_parallel_size: int, kv_cache_d
     # MLA keeps one latent "head" per GPU, never divided by TP; otherwise max(1, heads // TP).
     heads = 1 if model.is_mla else max(1, model.total_num_kv_heads // tensor_parallel_size)
     specs: dict[str, AttentionSpec] = {}
+    shared = set(model.kv_shared_layers)  # cross-layer KV sharing: planned as if absent
     for i, kind in enumerate(model.layer_kinds):
-        if kind == LayerKind.NONE:
+        if kind == LayerKind.NONE or i in shared:
             continue
         if kind == LayerKind.MAMBA:
             if mamba_spec is None:
@@ -65,6 +71,13 @@ def build_layer_specs(model: ModelSpec, *, tensor_parallel_size: int, kv_cache_d
         common = dict(num_kv_heads=heads, head_size=model.head_size, head_size_v=model.head_size_v, dtype_bytes=e)
         if kind == LayerKind.MLA:
             spec: AttentionSpec = MLAAttentionSpec(block_size=block_size, cache_dtype_str=kv_cache_dtype, **common)
+            if model.indexer_head_size:
+                # DeepseekV32IndexerCache.get_kv_cache_spec: MLAAttentionSpec(head_size=132, dtype=uint8)
+                specs[layer_name(i)] = spec
+                specs[indexer_layer_name(i)] = MLAAttentionSpec(
+                    block_size=block_size, num_kv_heads=1, head_size=model.indexer_head_size, head_size_v=0,
+                    dtype_bytes=1, cache_dtype_str="uint8")
+                continue
         elif kind == LayerKind.SLIDING:
             spec = SlidingWindowSpec(block_size=sliding_block_size or block_size, sliding_window=model.sliding_window,
                                      **common)

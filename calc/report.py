@@ -128,7 +128,7 @@ def result_dict(a: Analysis) -> dict[str, object]:
     }
 
 
-_FLAG_ORDER = ("tensor_parallel_size", "pipeline_parallel_size", "max_model_len", "max_num_seqs",
+_FLAG_ORDER = ("tensor_parallel_size", "pipeline_parallel_size", "decode_context_parallel_size", "max_model_len", "max_num_seqs",
                "max_num_batched_tokens", "kv_cache_dtype", "gpu_memory_utilization", "kv_cache_memory_bytes",
                "block_size", "num_gpu_blocks_override", "cpu_offload_gb", "enforce_eager",
                "disable_hybrid_kv_cache_manager", "no_async_scheduling", "enable_prefix_caching",
@@ -143,6 +143,8 @@ def _current_flags(s: Scenario) -> dict[str, object]:
         flags["tensor_parallel_size"] = d.tensor_parallel_size
     if d.pipeline_parallel_size != 1:
         flags["pipeline_parallel_size"] = d.pipeline_parallel_size
+    if d.decode_context_parallel_size != 1:
+        flags["decode_context_parallel_size"] = d.decode_context_parallel_size
     if d.max_model_len is not None:
         flags["max_model_len"] = "auto" if d.max_model_len == -1 else d.max_model_len
     for key in ("max_num_seqs", "max_num_batched_tokens", "gpu_memory_utilization", "block_size",

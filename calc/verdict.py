@@ -20,7 +20,7 @@ from enum import StrEnum
 from functools import lru_cache
 
 from . import vllm_text
-from .backends import default_block_size
+from .backends import default_block_size, sparse_mla_kv_cache_dtype
 from .budget import MemoryBudget, memory_budget
 from .deployment import Deployment, batch_defaults
 from .errors import CalcError
@@ -32,6 +32,7 @@ from .planner import (
     blocks_per_request,
     build_layer_specs,
     estimate_max_model_len,
+    indexer_layer_name,
     kv_bytes_per_token,
     layer_name,
     legacy_max_memory_usage_bytes,
@@ -177,7 +178,8 @@ class _Planning:
         fixed it (#32105), the check saw the whole model's layers on every PP stage.
         """
         rules = self.deployment.rules
-        ctx = SizingContext(max_model_len=length, in_flight_tokens=self.in_flight_tokens)
+        ctx = SizingContext(max_model_len=length, in_flight_tokens=self.in_flight_tokens,
+                            dcp=self.deployment.decode_context_parallel_size)
         whole_model = rules.auto_fit and not rules.per_stage_check
         layers = self.model_layer_specs if whole_model else worker.layer_specs
         if not rules.tokens_from_concurrency or whole_model:
@@ -239,7 +241,8 @@ def _workers(model: ModelSpec, dep: Deployment, layer_names: list[str], grouping
     workers = []
     start = 0
     for stage, count in enumerate(pp_layer_counts(model.num_layers, dep.pipeline_parallel_size)):
-        own = set(names[start:start + count])
+        # a layer's indexer cache (DeepSeek-V3.2) lives on the same stage as the layer
+        own = set(names[start:start + count]) | {indexer_layer_name(i) for i in range(start, start + count)}
         start += count
         stage_grouping = project_to_worker(grouping, own)
         stage_available = available
@@ -270,8 +273,11 @@ def _planning(model: ModelSpec, dep: Deployment, lines: list[str]) -> _Planning:
         mamba = plan_mamba(model, dep, max_model_len=requested if requested != AUTO else model.derived_max_model_len)
         lines.extend(mamba.lines)
         block = mamba.attention_block_size
+    kv_cache_dtype, dtype_line = sparse_mla_kv_cache_dtype(model, dep)
+    if dtype_line:
+        lines.append(dtype_line)
     specs = build_layer_specs(model, tensor_parallel_size=dep.tensor_parallel_size,
-                              kv_cache_dtype=dep.kv_cache_dtype, block_size=block,
+                              kv_cache_dtype=kv_cache_dtype, block_size=block,
                               mamba_spec=mamba.spec() if mamba is not None else None)
     grouping = get_kv_cache_groups(specs, hma_enabled=hma)
     budget = memory_budget(model, dep, max_num_batched_tokens=batched_tokens, max_num_seqs=seqs)
@@ -345,14 +351,18 @@ def _capacity(p: _Planning, plans: list[StagePlan], length: int, lines: list[str
     if override is not None and not rules.override_before_check:
         lines.append(vllm_text.override_line(num_blocks(plans[0].grouping, plans[0].available_kv_bytes), override))
     blocks = min(blocks_each)
-    ctx = SizingContext(max_model_len=length, in_flight_tokens=p.in_flight_tokens)
+    dcp = dep.decode_context_parallel_size
+    ctx = SizingContext(max_model_len=length, in_flight_tokens=p.in_flight_tokens, dcp=dcp)
     first_worker = plans[0].grouping
     per_request = blocks_per_request(first_worker, ctx, sum_groups=rules.sum_group_blocks)
     concurrency = blocks / per_request
-    if rules.tokens_from_concurrency:
+    if rules.tokens_from_concurrency:  # per-rank max_mem already divided by dcp: no multiplication (#41069)
         tokens = int(concurrency * length)
     else:
         tokens = blocks // len(first_worker.groups) * first_worker.min_block_size
+        if dcp > 1:
+            tokens *= dcp
+            lines.append(vllm_text.dcp_multiply_line(dcp, rules))
     lines.extend(vllm_text.capacity_lines(num_tokens=tokens, max_model_len=length, concurrency=concurrency,
                                           rules=rules, num_blocks=blocks))
     estimated = _largest_length_that_fits(p, max(length, p.derived_max_model_len))

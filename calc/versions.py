@@ -250,6 +250,18 @@ class RuleSet:
     def sum_group_blocks(self) -> bool: return self._has("48317")
     @property
     def row_160_gib(self) -> bool: return self._has("51726")
+    @property
+    def decode_context_parallel(self) -> bool: return self._has("23734")
+    @property
+    def cp_world_size_line(self) -> bool: return self._has("28718")
+    @property
+    def dcp_gqa_checks(self) -> bool: return self._has("49777")
+    @property
+    def deepseek_v32(self) -> bool: return self._has("25896")
+    @property
+    def v32_fp8_default_off(self) -> bool: return self._has("27121")
+    @property
+    def sparse_kv_dtype_by_backend(self) -> bool: return self._has("35891")
     # MLA block size (backends.py): forced per platform, then the backend's preference
     @property
     def flashmla_forced_block(self) -> bool: return self._has("flashmla_forced_block")

@@ -104,6 +104,15 @@ def capacity_lines(*, num_tokens: int, max_model_len: int, concurrency: float, r
     return [tokens, conc]
 
 
+def dcp_multiply_line(dcp: int, rules: RuleSet) -> str:
+    """kv_cache_utils before #41069: the token figure is multiplied by the context-parallel size
+    (0.10.2 – 0.11.x by dcp; 0.12.0 – 0.20.0 by pcp × dcp, PCP here always 1)."""
+    if rules.cp_world_size_line:
+        return (f"Multiplying the GPU KV cache size by the cp_world_size {dcp} "
+                f"(pcp_world_size 1 * dcp_world_size {dcp}).")
+    return f"Multiplying the GPU KV cache size by the dcp_world_size {dcp}."
+
+
 def override_line(computed_blocks: int, override: int) -> str:
     return f"Overriding num_gpu_blocks={computed_blocks} with num_gpu_blocks_override={override}"
 

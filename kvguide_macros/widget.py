@@ -163,6 +163,7 @@ def _form(s: Label, uid: str, values: Mapping[str, str], catalog: Mapping[str, A
         _field(s, uid, "vllm_version", text("vllm_version")),
         _field(s, uid, "kv_cache_memory_bytes", text("kv_cache_memory_bytes")),
         _field(s, uid, "num_gpu_blocks_override", text("num_gpu_blocks_override", num)),
+        _field(s, uid, "decode_context_parallel_size", text("decode_context_parallel_size", num, "1")),
         _checkbox(s, uid, "enforce_eager", values.get("enforce_eager", "")),
         _checkbox(s, uid, "disable_hybrid_kv_cache_manager",
                   values.get("disable_hybrid_kv_cache_manager", "")),
@@ -173,7 +174,7 @@ def _form(s: Label, uid: str, values: Mapping[str, str], catalog: Mapping[str, A
     ]
     has_advanced = any(values.get(n) for n in (
         "block_size", "vllm_version", "kv_cache_memory_bytes", "num_gpu_blocks_override",
-        "enforce_eager", "disable_hybrid_kv_cache_manager", "available_kv_gib", "weights_gib",
+        "decode_context_parallel_size", "enforce_eager", "disable_hybrid_kv_cache_manager", "available_kv_gib", "weights_gib",
         "activation_gib", "non_torch_gib", "cudagraph_gib"))
     open_attr = " open" if has_advanced else ""
     return (

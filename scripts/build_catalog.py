@@ -61,6 +61,10 @@ _PLAIN_KEYS: tuple[str, ...] = (
     "qk_rope_head_dim",
     "qk_nope_head_dim",
     "v_head_dim",
+    # DeepSeek-V3.2 sparse attention indexer
+    "index_head_dim",
+    "index_n_heads",
+    "index_topk",
     # MoE
     "num_experts",
     "num_local_experts",

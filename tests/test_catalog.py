@@ -147,6 +147,20 @@ def test_deepseek_v3_mla_facts() -> None:
     assert cfg["rope_scaling"] == {"rope_type": "yarn", "factor": 40, "original_max_position_embeddings": 4096}
 
 
+def test_deepseek_v32_indexer_facts() -> None:
+    # config.json: "model_type": "deepseek_v32", "index_head_dim": 128, "index_n_heads": 64, "index_topk": 2048
+    cfg = _config("deepseek-ai/DeepSeek-V3.2")
+    assert cfg["model_type"] == "deepseek_v32"
+    assert (cfg["index_head_dim"], cfg["index_n_heads"], cfg["index_topk"]) == (128, 64, 2048)
+    # the core: 61 layers × (576 × 2 + 132) = 61 × 1,284 = 78,324 B per token at bf16
+    from kvcalc import scenario_from_inputs
+    from kvcalc.planner import build_layer_specs, kv_bytes_per_token
+    m = scenario_from_inputs({"model": "deepseek-ai/DeepSeek-V3.2", "available_kv_gib": 40}).model
+    assert m.indexer_head_size == 132
+    specs = build_layer_specs(m, tensor_parallel_size=8, kv_cache_dtype="auto", block_size=64)
+    assert len(specs) == 122 and kv_bytes_per_token(specs) == 78_324
+
+
 def test_kimi_k2_loaded_as_deepseek_v3_without_remote_code() -> None:
     # config.json: "model_type": "kimi_k2", "kv_lora_rank": 512, 61 layers, 384 routed experts
     cfg = _config("moonshotai/Kimi-K2-Instruct")

@@ -434,3 +434,23 @@ def test_models_lists_the_catalog_as_text_and_json() -> None:
     # Llama-3.1-70B: 70,553,706,496 parameters / 1e9 = 70.55… → "70.6B"
     assert any(line.startswith("meta-llama/Llama-3.1-70B-Instruct") and line.endswith("70.6B")
                for line in out.getvalue().splitlines())
+
+
+def test_decode_context_parallel_flag() -> None:
+    # DeepSeek-V3, TP 8, DCP 2, H200, 40 GiB measured, 0.11.0: 9,549 blocks × 64 × 2 = 1,222,272 tokens
+    # (arithmetic in tests/test_dcp.py)
+    code, result = run_json(["plan", "--model", "deepseek-ai/DeepSeek-V3", "--gpu", "H200",
+                             "--tensor-parallel-size", "8", "--decode-context-parallel-size", "2",
+                             "--available-kv-gib", "40", "--vllm-version", "0.11.0", "--max-model-len", "100000"])
+    assert code == 0
+    assert result["gpu_kv_cache_tokens"] == 1_222_272
+    assert "Multiplying the GPU KV cache size by the dcp_world_size 2." in result["vllm_log"]
+
+
+def test_log_engine_failed_exits_1() -> None:
+    # "Available KV cache memory: 1.71 GiB" then "EngineCore failed to start.": not a start
+    log = Path(__file__).parent / "data" / "logs" / "v011_gpt_oss_120b_h100_kv171.log"
+    code, payload = run_json(["log", str(log)])
+    assert code == 1 and payload["diagnosis"] == "engine_failed"
+    code, out, _ = run(["log", str(log)])
+    assert "The engine failed to start" in out

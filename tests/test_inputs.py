@@ -82,6 +82,8 @@ BAD_CASES = [
     ("cudagraph_gib", "inf", "not_a_number"),
     ("cpu_offload_gb", "-1", "out_of_range"),
     ("cpu_offload_gb", "nan", "not_a_number"),
+    ("decode_context_parallel_size", "0", "out_of_range"),
+    ("decode_context_parallel_size", "2", "dcp_refused"),     # tp 1 is not divisible by dcp 2
     ("enforce_eager", "maybe", "not_a_boolean"),
     ("disable_hybrid_kv_cache_manager", "2", "not_a_boolean"),
     ("no_async_scheduling", "nope", "not_a_boolean"),

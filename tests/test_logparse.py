@@ -184,7 +184,8 @@ EXPECTED: dict[str, tuple[str, dict[str, object]]] = {
     # gpt-oss-20b, A100, 0.19.0: "Model loading took 13.72 GiB", "Available KV cache memory: 36.56 GiB"
     "v0190_gpt_oss_20b_a100_131k_util065_page_excerpt.log": ("started", {"vllm_version": "0.19.0", "model": "openai/gpt-oss-20b", "available_kv_gib": 36.56, "max_model_len": 131072, "model_weights_gib": 13.72, "gpu_memory_utilization": 0.65}),
     # gpt-oss-120b on one H100: "Available KV cache memory: 1.71 GiB" then "EngineCore failed to start."
-    "v011_gpt_oss_120b_h100_kv171.log": ("started", {"model": "openai/gpt-oss-120b", "available_kv_gib": 1.71}),
+    # The available-memory line is not a start: "EngineCore failed to start." follows it.
+    "v011_gpt_oss_120b_h100_kv171.log": ("engine_failed", {"model": "openai/gpt-oss-120b", "available_kv_gib": 1.71}),
     # 0.10.1: "Model loading took 65.9651 GiB", "Available KV cache memory: -2.14 GiB"
     "v0101_gpt_oss_120b_h100_negative_kv.log": ("no_memory_for_cache_blocks", {
         "available_kv_gib": -2.14, "model_weights_gib": 65.9651}),
@@ -463,7 +464,8 @@ def test_empty_and_plain_text() -> None:
     assert parse_log("") == LogReading(diagnosis="unknown", facts={}, evidence=())
     assert parse_log("hello\nworld\n").diagnosis == "unknown"
     assert set(DIAGNOSES) == {"kv_cache_too_small", "no_memory_for_cache_blocks",
-                              "free_memory_below_utilization", "cuda_out_of_memory", "started", "unknown"}
+                              "free_memory_below_utilization", "cuda_out_of_memory", "engine_failed",
+                              "started", "unknown"}
 
 
 def test_five_megabytes_of_random_bytes_is_unknown() -> None:
@@ -494,3 +496,139 @@ def test_non_default_args_with_string_values_are_read() -> None:
         131072, "modelopt", "fp8", 1)
     # names outside strings are still refused before ast.literal_eval
     assert "max_model_len" not in parse_log("non-default args: {'max_model_len': 'a'__import__}\n").facts
+
+
+# --- lines added with DCP and auto-fit (formats from vLLM's source, notes section 7) -----------
+
+def test_auto_fit_line_gives_the_chosen_length_and_the_available_memory() -> None:
+    # kv_cache_utils._auto_fit_max_model_len (0.14.0+): "reduced from %d to %d ... (%s GiB available ...)"
+    line = ("(EngineCore_DP0 pid=7) INFO 01-10 10:00:00 [kv_cache_utils.py:1302] Auto-fit max_model_len: "
+            "reduced from 262144 to 94208 to fit in available GPU memory (12.5 GiB available for KV cache)")
+    r = parse_log("(APIServer pid=1) INFO non-default args: {'max_model_len': -1}\n" + line)
+    assert r.facts["max_model_len"] == 94208          # Y, not the -1 the user passed
+    assert r.facts["derived_max_model_len"] == 262144  # X
+    assert r.facts["available_kv_gib"] == 12.5        # Z
+    assert dict(r.evidence)["max_model_len"] == line.strip()
+
+
+def test_auto_fit_line_round_trips_through_the_core_format() -> None:
+    from kvcalc.units import GiB
+    from kvcalc.vllm_text import auto_fit_line
+    # 13 GiB = 13 × 2^30 bytes → format_gib prints "13.0"
+    r = parse_log(auto_fit_line(derived=131072, fitted=65536, available=13 * GiB))
+    assert (r.facts["max_model_len"], r.facts["available_kv_gib"]) == (65536, 13.0)
+
+
+@pytest.mark.parametrize("line", [
+    # 0.10.0 – 0.11.0 INFO
+    "(APIServer pid=4394) INFO 10-14 19:25:59 [loggers.py:147] Engine 000: vllm cache_config_info with "
+    "initialization after num_gpu_blocks is: 2434",
+    # the aggregated logger of several engines
+    "INFO [loggers.py:200] 2 Engines: vllm cache_config_info with initialization after num_gpu_blocks is: 2434",
+])
+def test_cache_config_info_gives_num_gpu_blocks(line: str) -> None:
+    assert parse_log(line).facts["num_gpu_blocks"] == 2434
+
+
+def test_cache_config_info_in_a_real_log() -> None:
+    # line 26: "Engine 000: vllm cache_config_info with initialization after num_gpu_blocks is: 13982"
+    r = parse_log((LOGS / "v0102_qwen2vl_2b_rtx4080_wsl_util08_4k.log").read_text(encoding="utf-8"))
+    assert r.facts["num_gpu_blocks"] == 13982
+
+
+FREE_ERR_014 = ("ValueError: Free memory on device cuda:0 (10.5/23.5 GiB) on startup is less than desired GPU "
+                "memory utilization (0.9, 22 GiB). Decrease GPU memory utilization or reduce GPU memory used by "
+                "other processes.")
+
+
+@pytest.mark.parametrize("text", [
+    # wrapped by a terminal at a space, twice
+    "ValueError: Free memory on device cuda:0 (10.5/23.5 GiB) on startup\nis less than desired GPU memory "
+    "utilization (0.9, 22 GiB). Decrease GPU memory\nutilization or reduce GPU memory used by other processes.",
+    # wrapped mid-word
+    "ValueError: Free memory on device cuda:0 (10.5/23.5 GiB) on startup is less than desired GPU mem\n"
+    "ory utilization (0.9, 22 GiB).",
+    # quoted in prose, no "ValueError:"
+    "I keep getting Free memory on device cuda:0 (10.5/23.5 GiB) on startup is less than desired GPU memory "
+    "utilization (0.9, 22 GiB) even though nothing else runs",
+    FREE_ERR_014,
+])
+def test_free_memory_error_wrapped_or_quoted(text: str) -> None:
+    r = parse_log(text)
+    assert r.diagnosis == "free_memory_below_utilization"
+    assert (r.facts["free_memory_gib"], r.facts["total_gpu_memory_gib"]) == (10.5, 23.5)
+    assert (r.facts["gpu_memory_utilization"], r.facts["requested_memory_gib"]) == (0.9, 22.0)
+
+
+def test_free_memory_startup_summary_is_not_an_error() -> None:
+    # gpu_worker's success line shares the opening words
+    text = ("Free memory on device (78.68/79.19 GiB) on startup. Desired GPU memory utilization is (0.95, "
+            "75.23 GiB).\nAvailable KV cache memory: 58.11 GiB")
+    assert parse_log(text).diagnosis == "started"
+
+
+@pytest.mark.parametrize("failure", [
+    "(EngineCore_DP0 pid=6880) ERROR 10-31 15:07:50 [core.py:708] EngineCore failed to start.",
+    "RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}",
+    "RuntimeError: Frontend process failed during engine core initialization. See root cause above. "
+    "Failed frontend proc(s): {}",
+])
+def test_engine_failure_after_an_available_memory_line_is_not_started(failure: str) -> None:
+    text = "(Worker_TP0 pid=1) INFO [gpu_worker.py:298] Available KV cache memory: 1.71 GiB\n" + failure
+    r = parse_log(text)
+    assert r.diagnosis == "engine_failed"
+    assert dict(r.evidence)["diagnosis"] == failure
+    # a specific check still wins over the generic failure
+    assert parse_log(FREE_ERR_014 + "\n" + failure).diagnosis == "free_memory_below_utilization"
+
+
+def test_engine_failure_in_a_real_log() -> None:
+    # "Available KV cache memory: 1.71 GiB" then "EngineCore failed to start."
+    r = parse_log((LOGS / "v011_gpt_oss_120b_h100_kv171.log").read_text(encoding="utf-8"))
+    assert r.diagnosis == "engine_failed"
+    assert r.facts["available_kv_gib"] == 1.71
+
+
+def test_dcp_capacity_lines() -> None:
+    # 0.10.2 – 0.11.x
+    r = parse_log("INFO [kv_cache_utils.py:1224] Multiplying the GPU KV cache size by the dcp_world_size 8.")
+    assert r.facts["decode_context_parallel_size"] == 8
+    # 0.12.0 – 0.20.0
+    r = parse_log("INFO Multiplying the GPU KV cache size by the cp_world_size 4 (pcp_world_size 2 * "
+                  "dcp_world_size 2).")
+    assert (r.facts["decode_context_parallel_size"], r.facts["prefill_context_parallel_size"]) == (2, 2)
+    # the flag, both spellings
+    assert parse_log("vllm serve m --decode-context-parallel-size 4").facts["decode_context_parallel_size"] == 4
+    assert parse_log("vllm serve m -tp 8 -dcp 2").facts["decode_context_parallel_size"] == 2
+
+
+def test_dcp_capacity_line_in_a_real_log() -> None:
+    # "Multiplying the GPU KV cache size by the dcp_world_size 8.", "GPU KV cache size: 5,721,088 tokens"
+    r = parse_log((LOGS / "v011x_kimi_k2_thinking_8xh200_tp8_dcp8.log").read_text(encoding="utf-8"))
+    assert r.diagnosis == "started"
+    assert (r.facts["decode_context_parallel_size"], r.facts["gpu_kv_cache_tokens"]) == (8, 5721088)
+
+
+@pytest.mark.parametrize("seed", [
+    "Auto-fit max_model_len: reduced from 1" + "1" * 100_000,
+    "cache_config_info with initialization after num_gpu_blocks is: " + "9" * 100_000,
+    "Free memory on device " + "(" * 100_000,
+    "Multiplying the GPU KV cache size by the cp_world_size 1 (pcp_world_size " + "2" * 100_000,
+])
+def test_new_patterns_stay_fast_on_long_lines(seed: str) -> None:
+    import time
+    start = time.perf_counter()
+    parse_log(seed + "\n" + seed)
+    assert time.perf_counter() - start < 1.0
+
+
+@pytest.mark.parametrize(("line", "version"), [
+    # 0.7 – 0.10 with the V0 engine: "Initializing a V0 LLM engine (v%s) with config: %s, use_cached_outputs=%s"
+    ("INFO 03-01 10:00:00 llm_engine.py:234] Initializing a V0 LLM engine (v0.8.5) with config: model='m', "
+     "use_cached_outputs=False", "0.8.5"),
+    # 0.15+ without the logo: "vLLM server version %s, serving model %s"
+    ("(APIServer pid=1) INFO 02-01 10:00:00 [api_utils.py:50] vLLM server version 0.15.1, serving model Qwen/Qwen3-8B",
+     "0.15.1"),
+])
+def test_version_line_forms(line: str, version: str) -> None:
+    assert parse_log(line).facts["vllm_version"] == version

@@ -86,8 +86,6 @@ string parses; the diagnosis is the expected one).
 | v2026_qwen38_27b_fp8_2x5090_147k_supermax.log | model not in the catalog (Qwen3.8-27B) |
 | v2026_qwen38_27b_fp8_2x5090_65k_ultramax.log | model not in the catalog (Qwen3.8-27B) |
 | v0201rc1dev16_qwen36_27b_int4_2x4090_dflash_180k.log | DFlash speculative decoding |
-| v011x_kimi_k2_thinking_8xh200_tp8.log | model not in the catalog (Kimi-K2-Thinking: 262144 positions, INT4) |
-| v011x_kimi_k2_thinking_8xh200_tp8_dcp8.log | model not in the catalog; decode context parallel 8 |
 | v020x_qwen36_27b_autoround_2x3090_tp2_util088_262k.log | MTP speculative decoding (n=3) per its compose file |
 | v02xx_qwen38_27b_fp8_2x5090_tp2_util092_breakdown.log | model not in the catalog (Qwen3.8-27B); no capacity line |
 | v0251_laguna_s21_nvfp4_dflash_gb10_65k_util089.log | model not in the catalog (Laguna-S-2.1); DFlash speculative decoding |
@@ -197,6 +195,21 @@ RECOMPUTED: dict[str, Case] = {
         "started", model="nvidia/Qwen3.6-35B-A3B-NVFP4", inputs={"vllm_version": "0.24.0"},
         xfail="tokens: computed 591,809–593,795 (4.52–4.53x) at 5.98 ± 0.005 GiB, logged 567,978 (4.33x); "
               "593,795 × 22/23 = 567,977.8, the same 22/23 as the other 0.24.0 run"),
+    # -- MLA with decode context parallel ---------------------------------------------------------
+    # Kimi-K2-Thinking is represented by the catalog's Kimi-K2-Instruct: the same DeepseekV3 layout
+    # (61 layers, kv_lora_rank 512 + qk_rope_head_dim 64 = 576 bf16 latent); it differs in weights (INT4)
+    # and positions (262,144 vs 131,072), neither of which enters the token count before #41069.
+    # Recipe (sources.json): 8× H200, TP 8, a 0.11.x nightly (FlashMLA forces 64-token pages on Hopper).
+    # 61 × 64 × 1,152 = 4,497,408 B per block; 46.80 ± 0.005 GiB → 11,172–11,174 blocks.
+    # Without DCP: 11,173 × 64 = 715,072 (logged 715,072).
+    "v011x_kimi_k2_thinking_8xh200_tp8.log": Case(
+        "started", model="moonshotai/Kimi-K2-Instruct",
+        inputs={"vllm_version": "0.11.0", "gpu": "H200", "tensor_parallel_size": "8"}),
+    # DCP 8 ("Multiplying the GPU KV cache size by the dcp_world_size 8."): 11,174 × 64 × 8 = 5,721,088
+    # (logged 5,721,088, the top of the band 5,720,064–5,721,088).
+    "v011x_kimi_k2_thinking_8xh200_tp8_dcp8.log": Case(
+        "started", model="moonshotai/Kimi-K2-Instruct",
+        inputs={"vllm_version": "0.11.0", "gpu": "H200", "tensor_parallel_size": "8"}),
     # -- TP 4 ------------------------------------------------------------------------------------
     "v1_qwen3_235b_fp8_h100_tp4_capacity.log": Case(
         "started", model="Qwen/Qwen3-235B-A22B-FP8",
@@ -217,7 +230,7 @@ NOT_RECOMPUTED: dict[str, str] = {
     "llmd_v019_mistral_small_w8a8_h100_tp2.log": "started",
     "llmd_v019_phi2_h100_len2048.log": "started",
     "v0101_gpt_oss_120b_h100_negative_kv.log": "no_memory_for_cache_blocks",
-    "v011_gpt_oss_120b_h100_kv171.log": "started",
+    "v011_gpt_oss_120b_h100_kv171.log": "engine_failed",  # "EngineCore failed to start." after the KV line
     "v064_llama31_8b_rtx3090_len20k.log": "started",
     "v07_deepseek_r1_qwen14b_2x4090_tp2.log": "kv_cache_too_small",
     "llmd_v019_codellama_7b_h100.log": "started",
@@ -270,8 +283,6 @@ NOT_RECOMPUTED: dict[str, str] = {
     "v2026_qwen38_27b_fp8_2x5090_147k_supermax.log": "started",
     "v2026_qwen38_27b_fp8_2x5090_65k_ultramax.log": "started",
     "v0201rc1dev16_qwen36_27b_int4_2x4090_dflash_180k.log": "started",
-    "v011x_kimi_k2_thinking_8xh200_tp8.log": "started",
-    "v011x_kimi_k2_thinking_8xh200_tp8_dcp8.log": "started",
     "v020x_qwen36_27b_autoround_2x3090_tp2_util088_262k.log": "started",
     "v02xx_qwen38_27b_fp8_2x5090_tp2_util092_breakdown.log": "unknown",
     "v0251_laguna_s21_nvfp4_dflash_gb10_65k_util089.log": "started",
