@@ -28,6 +28,8 @@ MODEL_IDS = tuple(m.id for m in catalog.models())
 GPU_IDS = tuple(g.id for g in catalog.gpus())
 VERSIONS = (None, "0.7.3", "0.10.1", "0.11.0", "0.14.0", "0.19.0", "0.26.0")
 VERSIONS_HMA = tuple(v for v in VERSIONS if v != "0.7.3")
+# DeepSeek-V3.2's sparse attention arrived in vLLM 0.11.0: vLLM refuses it before.
+VERSIONS_SPARSE = tuple(v for v in VERSIONS if v is None or tuple(map(int, v.split("."))) >= (0, 11, 0))
 # Log-uniform per-GPU KV memory from 1 MiB to 128 GiB: small budgets are where lengths get cut.
 AVAILABLE = st.integers(20, 36).flatmap(lambda e: st.integers(1 << e, 1 << (e + 1)))
 FAST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -55,7 +57,8 @@ def deployments(draw: st.DrawFn) -> dict[str, object]:
                                  "kv_cache_dtype": draw(st.sampled_from(["auto", "fp8", "bfloat16"])),
                                  "block_size": str(draw(st.sampled_from([16, 32, 64])))}
     # Mamba hybrids need vLLM's hybrid KV cache manager (0.9.2+, HMA on): vLLM refuses the rest.
-    version = draw(st.sampled_from(VERSIONS if m.mamba is None else VERSIONS_HMA))
+    versions = VERSIONS_SPARSE if m.model_type == "deepseek_v32" else (VERSIONS if m.mamba is None else VERSIONS_HMA)
+    version = draw(st.sampled_from(versions))
     if version:
         inputs["vllm_version"] = version
     if m.mamba is None and draw(st.booleans()):
