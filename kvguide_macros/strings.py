@@ -117,6 +117,7 @@ EN: dict[str, str] = {
     "arch.hybrid": "sliding + full", "arch.mamba": "Mamba/linear + attention",
     # the heading permalinks (hooks.py writes them; javascripts/permalink.js shows the second)
     "permalink.title": "Copy the link to this section",
+    "search.dialog": "Search the guide",
     "permalink.copied": "Link copied",
 }
 
@@ -222,6 +223,7 @@ ES: dict[str, str] = {
     "arch.hybrid": "deslizante + completa", "arch.mamba": "Mamba/lineal + atención",
     # the heading permalinks (hooks.py writes them; javascripts/permalink.js shows the second)
     "permalink.title": "Copiar el enlace a esta sección",
+    "search.dialog": "Buscar en la guía",
     "permalink.copied": "Enlace copiado",
 }
 
@@ -327,6 +329,7 @@ ZH: dict[str, str] = {
     "arch.hybrid": "滑动 + 全量", "arch.mamba": "Mamba/线性 + 注意力",
     # the heading permalinks (hooks.py writes them; javascripts/permalink.js shows the second)
     "permalink.title": "复制本节链接",
+    "search.dialog": "搜索指南",
     "permalink.copied": "链接已复制",
 }
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}

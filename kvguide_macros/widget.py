@@ -256,7 +256,8 @@ def _results(s: Label, lang: str, response: Mapping[str, Any], tables: Mapping[s
         f'<figure class="kvcalc-chart"><figcaption>{s("concurrency_chart")}</figcaption>'
         f'{region("concurrency-chart")}</figure></div>'
         f'<h4 class="kvcalc-subhead">{s("vllm_lines")}</h4>{region("vllm-lines")}'
-        f'<div class="kvcalc-table-wrap">{region("feasible")}</div>'
+        f'<div class="kvcalc-table-wrap" tabindex="0" role="region" aria-label="{s("feasible")}">'
+        f'{region("feasible")}</div>'
         f'{region("notes")}'
         f"</section></div>"
     )

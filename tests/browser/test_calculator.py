@@ -61,7 +61,18 @@ def widget(page: Page, preset: str) -> Locator:
     return page.locator(f'{CALCULATOR}[data-kvcalc-preset="{preset}"]')
 
 
+def open_widget(root: Locator) -> None:
+    """A guide page's preset is a compact card: open the full widget it holds (a no-op elsewhere)."""
+    root.evaluate("el => { const card = el.closest('details[data-kvcalc-lazy]'); if (card) card.open = true }")
+
+
+def open_log(root: Locator) -> None:
+    """The log box ("I have an error or a log") is open from the start; open it if a reader closed it."""
+    root.evaluate("el => { el.querySelector('details.kvcalc-log').open = true }")
+
+
 def wait_ready(root: Locator) -> None:
+    open_widget(root)
     root.scroll_into_view_if_needed()
     root.page.wait_for_function(
         "el => el.dataset.kvcalcStatus === 'ready'", arg=root.element_handle(), timeout=READY_TIMEOUT_MS
@@ -241,7 +252,7 @@ def test_pasted_log_fills_the_form(page: Page, lang: str) -> None:
     form = {name: field(root, name).input_value() for name in ("model", "gpu")}
     expected = json.loads(web.compute(json.dumps({"action": "log", "lang": lang, "inputs": form, "log": text})))
     assert expected["ok"], expected
-    root.locator("details.kvcalc-log > summary").click()
+    open_log(root)
     field(root, "log").fill(text)
     diagnosis = root.locator('[data-kvcalc-out="diagnosis"]')
     diagnosis.wait_for(state="visible", timeout=UPDATE_TIMEOUT_MS)
@@ -291,7 +302,7 @@ def test_pasted_html_stays_text(page: Page) -> None:
                            timeout=UPDATE_TIMEOUT_MS)
     assert field(root, "config").input_value() == XSS   # kept as typed, beside its error
     assert root.locator('[data-kvcalc-error-for="config"]').is_visible()
-    root.locator("details.kvcalc-log > summary").click()
+    open_log(root)
     field(root, "log").fill(XSS)   # read as a log (diagnosis "unknown"); the form follows the log
     root.locator('[data-kvcalc-out="diagnosis"]').wait_for(state="visible", timeout=UPDATE_TIMEOUT_MS)
     page.wait_for_timeout(300)   # let every answer land
