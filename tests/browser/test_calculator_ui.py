@@ -349,6 +349,7 @@ def test_home_page_is_at_most_14000_px_tall_with_compact_presets(page_factory, l
 
 def test_compact_preset_link_opens_its_scenario_in_the_calculator(page: Page) -> None:
     page.goto("zh/")
+    page.wait_for_load_state("networkidle")   # leaving mid-load would abort the search worker's requests
     card = page.locator(".kvcalc-preset").filter(has=page.locator('[data-kvcalc-card="fp8-kv-cache"]'))
     card.locator("[data-kvcalc-open-link]").click()
     page.wait_for_url("**/zh/calculator/?*#calculator")
@@ -427,7 +428,10 @@ def test_main_heading_renders_with_ink_not_empty_boxes(page: Page, lang: str) ->
     tofu = page.locator('[data-ink-probe="tofu"]')
     real_mask, tofu_mask = _ink_mask(page, real), _ink_mask(page, tofu)
     assert sum(real_mask) > 0
-    same_size = real.bounding_box()["width"] == tofu.bounding_box()["width"]
-    assert not (same_size and real_mask == tofu_mask), "the heading renders as empty boxes (no font for it)"
-    # and not simply the boxes at another size: the ink differs by more than a tenth
+    # A missing glyph is drawn as the font fallback's box, whatever the code point: the same
+    # advance width as the unassigned code points' boxes and about the same ink (measured here
+    # with Ol Chiki, Cherokee and Gothic text, which no installed font covers: equal widths,
+    # ink within 15%). Real glyphs differ in both.
+    real_width, tofu_width = real.bounding_box()["width"], tofu.bounding_box()["width"]
+    assert abs(real_width - tofu_width) > 1, "the heading renders as empty boxes (no font for its script)"
     assert abs(sum(real_mask) - sum(tofu_mask)) > 0.1 * max(sum(real_mask), sum(tofu_mask))
