@@ -55,8 +55,8 @@ SVG_NS = "http://www.w3.org/2000/svg"
 #: The result's regions in page order: (template name, what it shows in the
 #: core's response). Each template's root has ``data-kvcalc-out="<name>"``.
 REGIONS: tuple[tuple[str, str], ...] = (
-    ("diagnosis", "reading.title"),
     ("verdict", "report.verdict"),
+    ("diagnosis", "reading.title"),
     ("figures", "report.figures"),
     ("budget-chart", "report.charts.budget_svg"),
     ("concurrency-chart", "report.charts.concurrency_svg"),

@@ -32,7 +32,7 @@ from . import results
 from .sections import section_links
 from .strings import t
 
-__all__ = ["FULL_PRESETS", "INPUT_NAMES", "SAMPLE_LOG", "calculator", "consistent", "root_prefix"]
+__all__ = ["FULL_PRESETS", "INPUT_NAMES", "SAMPLE_LOG", "calculator", "root_prefix"]
 
 #: The query-string / form names the widget offers: the core's inputs (issue 4's contract),
 #: less the byte-exact ``available_kv_bytes`` (the form takes GiB), ``no_async_scheduling`` and
@@ -221,23 +221,12 @@ def _form(s: Label, uid: str, values: Mapping[str, str], catalog: Mapping[str, A
     return essential, more
 
 
-def consistent(response: Mapping[str, Any]) -> Mapping[str, Any]:
-    """The response as the result shows it (kvcalc.js ``consistent`` is the same rule): a log's
-    "started successfully" is not shown above a plan that refuses to start."""
-    reading, result = response.get("reading"), response.get("result")
-    if isinstance(reading, Mapping) and reading.get("diagnosis") == "started" and result and result.get("fits") is False:
-        return {**response, "reading": {**reading, "title": None}}
-    return response
-
-
 def _results(s: Label, lang: str, response: Mapping[str, Any], tables: Mapping[str, Any]) -> str:
     """The result: an error summary at its top (shown, and the result hidden, when the form
     cannot be computed), a one-sentence live verdict for screen readers, and the result
     section, each region the template filled from the core's response."""
-    shown = consistent(response)
-
     def region(name: str) -> str:
-        return results.region(lang, name, shown, tables)
+        return results.region(lang, name, response, tables)
 
     verdict = (response.get("report") or {}).get("verdict") or {}
     return (
@@ -247,7 +236,9 @@ def _results(s: Label, lang: str, response: Mapping[str, Any], tables: Mapping[s
         f'<p class="kv-offscreen" data-kvcalc-announce aria-live="polite" aria-atomic="true">'
         f'{_e(verdict.get("title", ""))}</p>'
         f'<section class="kvcalc-results" data-kvcalc-results>'
-        f'{region("diagnosis")}{region("verdict")}{region("figures")}'
+        # the verdict leads; the log's own reading follows it (a log that started never sits
+        # above a plan that refuses to start)
+        f'{region("verdict")}{region("diagnosis")}{region("figures")}'
         f'{region("serve-label")}'
         f'<div class="kvcalc-copyable">{region("serve-command")}{results.copy_button(s)}</div>'
         f'<h4 class="kvcalc-subhead">{s("recommendations")}</h4>{region("recommendations")}'
@@ -356,7 +347,8 @@ def calculator(lang: str, preset: str | None = None, *, page_url: str, sections:
         "inputs": values,
         "names": list(INPUT_NAMES),
         # url_dropped: a link value that cannot be read
-        "strings": {"load_failed": t(lang, "widget.load_failed"), "url_dropped": core_strings.t(lang, "err.url_value_dropped")},
+        "strings": {"load_failed": t(lang, "widget.load_failed"), "url_dropped": core_strings.t(lang, "err.url_value_dropped"),
+                    "loading_bytes": t(lang, "widget.loading_bytes")},
         "tables": tables,
     }
     result = response.get("result")

@@ -49,11 +49,23 @@ function startEngine(assetsUrl) {
   const pending = new Map()
   const listeners = new Set()
   let nextId = 1
-  let state = { stage: "starting", step: 0, total: 3, ready: false, failed: null }
+  let state = { stage: "starting", step: 0, total: 3, ready: false, failed: null, bytes: null }
+  /** Bytes downloaded so far and in all: the page's (the wasm) and the worker's (the rest). */
+  const download = { page: { loaded: 0, total: 0 }, worker: { loaded: 0, total: 0 } }
+  const notify = () => { for (const listener of listeners) listener(state) }
+  const onBytes = (who, loaded, total) => {
+    download[who] = { loaded, total }
+    state = { ...state, bytes: {
+      loaded: download.page.loaded + download.worker.loaded, total: download.page.total + download.worker.total } }
+    notify()
+  }
   worker.addEventListener("message", ({ data }) => {
     if (data.marks) importMarks(data.marks)
-    if (data.type === "progress" || data.type === "ready" || data.type === "failed") {
+    if (data.type === "bytes") {
+      onBytes("worker", data.loaded, data.total)
+    } else if (data.type === "progress" || data.type === "ready" || data.type === "failed") {
       state = {
+        ...state,
         stage: data.stage ?? data.type,
         step: data.step ?? state.step,
         total: data.total ?? state.total,
@@ -84,7 +96,7 @@ function startEngine(assetsUrl) {
     pending.clear()
   })
   worker.postMessage({ type: "init", assets: assetsUrl })
-  compileRuntime(worker, assetsUrl)
+  compileRuntime(worker, assetsUrl, (loaded, total) => onBytes("page", loaded, total))
   engine = {
     send(request) {
       if (state.failed) return Promise.reject(new Error(state.failed))
@@ -127,12 +139,43 @@ function parseResponse(text) {
  * on it; the module is then posted to the worker, which instantiates it.
  * On any failure the worker is told so and fetches the wasm itself.
  */
-function compileRuntime(worker, assetsUrl) {
+function compileRuntime(worker, assetsUrl, onBytes) {
   const url = new URL("pyodide/pyodide.asm.wasm", assetsUrl)
-  const post = module => worker.postMessage({ type: "wasm", module })
-  WebAssembly.compileStreaming(fetch(url))
-    .then(module => { mark("wasm-compiled"); post(module) })
-    .catch(() => post(null))
+  const started = performance.now()
+  const post = (module, downloaded) => worker.postMessage({ type: "wasm", module, fast: fastLink(downloaded) })
+  fetch(url)
+    .then(response => {
+      // Count the bytes on a copy of the stream: the original goes to compileStreaming as it
+      // is, so that Chromium caches the compiled code under the wasm's URL.
+      const counting = response.ok && response.body ? countBytes(response.clone(), started, onBytes) : null
+      return Promise.all([WebAssembly.compileStreaming(response), counting])
+    })
+    .then(([module, downloaded]) => { mark("wasm-compiled"); post(module, downloaded) })
+    .catch(() => post(null, null))
+}
+
+/** Read `response` to its end, reporting the bytes as they arrive; resolves `{bytes, ms}` since `started`. */
+async function countBytes(response, started, onBytes) {
+  const total = Number(response.headers.get("Content-Length")) || 0
+  const reader = response.body.getReader()
+  let loaded = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) return { bytes: loaded, ms: performance.now() - started }
+    loaded += value.byteLength
+    onBytes(loaded, total)
+  }
+}
+
+/**
+ * Was the runtime's wasm downloaded fast enough to be worth also fetching the start-up
+ * snapshot (6.5 MB, which saves about half a second of start-up)? At least
+ * FAST_LINK_BYTES_PER_MS (8 MB/s: the snapshot then costs under a second); null when unknown.
+ */
+const FAST_LINK_BYTES_PER_MS = 8000
+function fastLink(downloadedIn) {
+  if (!downloadedIn || !downloadedIn.bytes) return null
+  return downloadedIn.bytes >= FAST_LINK_BYTES_PER_MS * downloadedIn.ms
 }
 
 /* ----------------------------------------------------------------------------
@@ -221,16 +264,6 @@ function bindSlots(node, ctx, templates, tables) {
   return true
 }
 
-/**
- * The response as the result shows it (the same rule as kvguide_macros/widget.py `consistent`):
- * a log's "started successfully" is not shown above a plan that refuses to start.
- */
-function consistent(response) {
-  if (response.reading?.diagnosis === "started" && response.result && response.result.fits === false)
-    return { ...response, reading: { ...response.reading, title: null } }
-  return response
-}
-
 /** Copy, then show the button's "copied" label for a moment. */
 async function copyFrom(text, button) {
   if (!await copyText(text)) return
@@ -267,6 +300,7 @@ class Calculator {
     this.logBox = root.querySelector("[data-kvcalc-log]")
     this.out = name => root.querySelector(`[data-kvcalc-out="${name}"]`)
     this.assets = new URL(this.config.assets, location.href)
+    this.megabytes = new Intl.NumberFormat(this.config.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 })
     /** The result's templates by name; the regions among them name what they show. */
     this.templates = new Map([...root.querySelectorAll("template[data-kvcalc-template]")]
       .map(template => [template.dataset.kvcalcTemplate, template]))
@@ -419,8 +453,17 @@ class Calculator {
       label.textContent = `${this.config.strings.load_failed} (${state.failed})`
       return
     }
-    bar.max = state.total
-    bar.value = state.step
+    if (state.bytes?.total && !state.ready) {
+      // Bytes as they arrive (slow links): the site's sentence, with the figures in the reader's locale.
+      bar.max = state.bytes.total
+      bar.value = Math.min(state.bytes.loaded, state.bytes.total)
+      const megabytes = value => this.megabytes.format(value / 1e6)
+      label.textContent = this.config.strings.loading_bytes
+        .replace("{loaded}", megabytes(state.bytes.loaded)).replace("{total}", megabytes(state.bytes.total))
+    } else {
+      bar.max = state.total
+      bar.value = state.step
+    }
     if (!state.ready) return
     this.root.querySelector("[data-kvcalc-progress]").hidden = true
     this.request(this.logBox && this.logBox.value.trim() && !this.restored ? "log" : "plan")
@@ -575,9 +618,8 @@ class Calculator {
    * an earlier answer stays (a log with no figure at all empties the report's regions).
    */
   render(response) {
-    const shown = consistent(response)
     for (const [name, source] of this.regions) {
-      const value = valueAt(shown, source)
+      const value = valueAt(response, source)
       if (this.fresh(name, value))
         this.out(name).replaceWith(fillTemplate(this.templates, this.config.tables, name, value))
     }

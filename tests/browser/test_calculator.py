@@ -365,14 +365,23 @@ def test_burst_of_edits_ends_on_the_last_one(page: Page) -> None:
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_recommendation_links_reach_their_guide_section(page: Page, lang: str) -> None:
-    # Llama-3.1-70B in bf16 on one RTX 4090: the weights alone do not fit, so the ladder
-    # points at sections of other pages (read-your-log, how-vllm-computes) as well.
+    # Llama-3.1-70B in bf16 on one RTX 4090: the weights alone do not fit (the core's verdict
+    # weights_exceed_gpu: larger than the GPU itself): the weights ladder.
     query = {"model": "meta-llama/Llama-3.1-70B-Instruct", "gpu": "RTX-4090"}
     page.goto(f"{PREFIX[lang]}calculator/?{urlencode(query)}#calculator")
     root = widget(page, "calculator")
     wait_ready(root)
-    assert result_of(root)["status"] == "no_memory"
+    assert result_of(root)["status"] == "weights_exceed_gpu" == cli_plan(query)["status"]
     hrefs = root.locator(".kvcalc-rec > a").evaluate_all("links => links.map(a => a.href)")
+    # Since the fixes link to the home page's sections (b377fce), a plan's ladder stays on the
+    # home page; a log whose GPU lacked free memory links to read-your-log's section as well.
+    open_log(root)
+    field(root, "log").fill((REPO / "tests" / "data" / "logs" / "llmd_v019_codellama_34b_h100_tp2_free_memory.log")
+                            .read_text(encoding="utf-8"))
+    page.wait_for_function(
+        "el => el.querySelector('[data-kvcalc-out=verdict]').dataset.kvcalcKind.endsWith('free_memory_below_utilization')",
+        arg=root.element_handle(), timeout=UPDATE_TIMEOUT_MS)
+    hrefs += root.locator(".kvcalc-rec > a").evaluate_all("links => links.map(a => a.href)")
     pages = {urlsplit(h).path for h in hrefs}
     assert f"/{PREFIX[lang]}read-your-log/" in pages
     for href in hrefs:
