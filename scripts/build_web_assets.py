@@ -34,6 +34,7 @@ import sys
 import tempfile
 import zipfile
 from pathlib import Path
+from typing import Any
 
 __all__ = ["PYODIDE_RUNTIME_FILES", "build_wheel", "copy_pyodide", "main", "make_snapshot"]
 
@@ -125,6 +126,110 @@ SNAPSHOT_WARM_UP = (
         "Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.")},
 )
 
+#: Node script (ES module): start Pyodide (with the standard library at ``job.stdLibURL`` when
+#: given), unpack the wheel, answer ``job.requests`` and list the standard library files the
+#: runtime has imported by then (paths inside python_stdlib.zip).
+_STDLIB_SCRIPT = r"""
+import { readFileSync, writeFileSync } from "node:fs"
+const job = JSON.parse(readFileSync(process.env.KVCALC_STDLIB_JOB, "utf8"))
+const { loadPyodide } = await import(job.pyodide)
+const pyodide = await loadPyodide(job.stdLibURL ? { indexURL: job.indexURL, stdLibURL: job.stdLibURL }
+                                                : { indexURL: job.indexURL })
+pyodide.unpackArchive(new Uint8Array(readFileSync(job.wheel)), "wheel",
+  { extractDir: pyodide.runPython("import site; site.getsitepackages()[0]") })
+const compute = pyodide.pyimport("kvcalc.web").compute
+const answers = job.requests.map(request => compute(request))
+const files = pyodide.runPython(`
+import json, os, sys
+root = os.path.dirname(os.__file__)
+found = set()
+for module in list(sys.modules.values()):
+    path = getattr(module, "__file__", None)
+    if isinstance(path, str) and path.startswith(root + "/") and "/site-packages/" not in path:
+        found.add(os.path.relpath(path, root))
+json.dumps(sorted(found))
+`)
+writeFileSync(job.out, JSON.stringify({ answers, files: JSON.parse(files) }))
+"""
+
+
+def _stdlib_requests(project: Path) -> list[str]:
+    """Every kind of request the calculator sends: the snapshot's, the test scenarios, each real log."""
+    requests = [json.dumps(r) for r in (*SNAPSHOT_CHECKS, *SNAPSHOT_WARM_UP)]
+    scenarios = project / "tests" / "data" / "scenarios.json"
+    if scenarios.is_file():   # as tests/test_pyodide_node.py sends them: files inlined, `raw` as is
+        for item in json.loads(scenarios.read_text(encoding="utf-8"))["scenarios"]:
+            if "raw" in item:
+                requests.append(item["raw"])
+                continue
+            request = json.loads(json.dumps(item["request"]))
+            if "config_file" in item:
+                request["inputs"]["config"] = (project / item["config_file"]).read_text(encoding="utf-8")
+            if "log_file" in item:
+                request["log"] = (project / item["log_file"]).read_text(encoding="utf-8")
+            requests.append(json.dumps(request))
+    for log in sorted((project / "tests" / "data" / "logs").glob("*.log")):
+        requests.append(json.dumps({"action": "log", "lang": "en", "inputs": {"model": "Qwen/Qwen3-8B"},
+                                    "log": log.read_text(encoding="utf-8", errors="replace")}))
+    requests.append(json.dumps({"action": "plan", "lang": "en", "inputs": {"config": "[" * 100 + "]" * 100}}))
+    requests.append(json.dumps({"action": "plan", "lang": "en", "inputs": {"model": "nope", "gpu": "h100"}}))
+    return requests
+
+
+def _run_stdlib_job(node_modules: Path, wheel: Path, requests: list[str], stdlib: Path | None,
+                    node: str = "node") -> dict[str, Any] | None:
+    package = node_modules / "pyodide"
+    with tempfile.TemporaryDirectory() as tmp:
+        out, job_file = Path(tmp) / "out.json", Path(tmp) / "job.json"
+        job = {"pyodide": (package / "pyodide.mjs").as_uri(), "indexURL": str(package) + "/",
+               "stdLibURL": str(stdlib) if stdlib else None, "wheel": str(wheel), "out": str(out),
+               "requests": requests}
+        job_file.write_text(json.dumps(job), encoding="utf-8")
+        try:
+            subprocess.run([node, "--input-type=module", "-e", _STDLIB_SCRIPT], check=True,
+                           env={**os.environ, "KVCALC_STDLIB_JOB": str(job_file)},
+                           capture_output=True, text=True, timeout=600)
+        except (OSError, subprocess.SubprocessError) as error:
+            detail = getattr(error, "stderr", "") or ""
+            print(f"web assets: no trimmed standard library ({error}) {detail[-1500:]}", file=sys.stderr)
+            return None
+        result: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
+        return result
+
+
+def make_trimmed_stdlib(project: Path, node_modules: Path, wheel: Path, out: Path) -> Path | None:
+    """Write the part of Pyodide's python_stdlib.zip that the core and the runtime import
+    (about a fifth of its 2.5 MB: what a slow link saves), or None.
+
+    The files are those imported after answering every kind of request (the snapshot's, the
+    test scenarios, each real log, bad input); the trimmed library is shipped only if a
+    runtime started with it answers all of them exactly as CPython does.
+    """
+    from kvcalc import web
+
+    out.unlink(missing_ok=True)
+    requests = _stdlib_requests(project)
+    full = _run_stdlib_job(node_modules, wheel, requests, None)
+    if full is None:
+        return None
+    source = node_modules / "pyodide" / "python_stdlib.zip"
+    wanted = set(full["files"])
+    with zipfile.ZipFile(source) as zin, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zout:
+        names = zin.namelist()
+        dirs = {name.rsplit("/", 1)[0] + "/" for name in wanted if "/" in name}
+        for name in names:
+            if name in wanted or name in dirs:
+                info = zin.getinfo(name)
+                zout.writestr(info, zin.read(name))
+    trimmed = _run_stdlib_job(node_modules, wheel, requests, out)
+    expected = [web.compute(request) for request in requests]
+    if trimmed is None or trimmed["answers"] != expected or full["answers"] != expected:
+        print("web assets: no trimmed standard library (its answers differ from CPython's)", file=sys.stderr)
+        out.unlink(missing_ok=True)
+        return None
+    return out
+
+
 #: Node script (ES module): snapshot Pyodide after importing the core, then
 #: restore the snapshot in a fresh runtime, as the worker does, and answer
 #: SNAPSHOT_CHECKS there. Its job comes as JSON in KVCALC_SNAPSHOT_JOB.
@@ -136,7 +241,8 @@ const wheel = () => new Uint8Array(readFileSync(job.wheel))
 const unpack = pyodide => pyodide.unpackArchive(wheel(), "wheel",
   { extractDir: pyodide.runPython("import site; site.getsitepackages()[0]") })
 
-const maker = await loadPyodide({ indexURL: job.indexURL, _makeSnapshot: true })
+const base = job.stdLibURL ? { indexURL: job.indexURL, stdLibURL: job.stdLibURL } : { indexURL: job.indexURL }
+const maker = await loadPyodide({ ...base, _makeSnapshot: true })
 unpack(maker)
 const warm = maker.pyimport("kvcalc.web").compute
 for (const request of job.warmUp) warm(request)
@@ -144,14 +250,14 @@ warm.destroy()
 const snapshot = maker.makeMemorySnapshot()
 writeFileSync(job.out, snapshot)
 
-const restored = await loadPyodide({ indexURL: job.indexURL, _loadSnapshot: snapshot })
+const restored = await loadPyodide({ ...base, _loadSnapshot: snapshot })
 unpack(restored)
 const compute = restored.pyimport("kvcalc.web").compute
 writeFileSync(job.answers, JSON.stringify(job.requests.map(request => compute(request))))
 """
 
 
-def make_snapshot(node_modules: Path, wheel: Path, out: Path, node: str = "node") -> Path | None:
+def make_snapshot(node_modules: Path, wheel: Path, out: Path, node: str = "node", stdlib: Path | None = None) -> Path | None:
     """Write a gzip-compressed memory snapshot of Pyodide with ``kvcalc.web`` imported and warmed up.
 
     Why: restoring it skips the interpreter's start-up and the core's import
@@ -173,6 +279,7 @@ def make_snapshot(node_modules: Path, wheel: Path, out: Path, node: str = "node"
     with tempfile.TemporaryDirectory() as tmp:
         raw, answers = Path(tmp) / "snapshot.bin", Path(tmp) / "answers.json"
         job = {"pyodide": (package / "pyodide.mjs").as_uri(), "indexURL": str(package) + "/",
+               "stdLibURL": str(stdlib) if stdlib else None,
                "wheel": str(wheel), "out": str(raw), "answers": str(answers), "requests": requests,
                "warmUp": [json.dumps(request) for request in SNAPSHOT_WARM_UP]}
         try:
@@ -204,24 +311,31 @@ def main(argv: list[str] | None = None) -> int:
                         help="interpreter whose pip builds the wheel")
     parser.add_argument("--no-snapshot", action="store_true",
                         help="skip the Pyodide memory snapshot (the worker then starts Pyodide the ordinary way)")
+    parser.add_argument("--no-trim", action="store_true",
+                        help="ship Pyodide's whole standard library (no python_stdlib_kvcalc.zip)")
     args = parser.parse_args(argv)
 
     assets = args.docs / "assets"
     wheel = build_wheel(args.project, assets / "wheels", args.python)
     version = copy_pyodide(args.node_modules, assets / "pyodide")
+    stdlib = None if args.no_trim else make_trimmed_stdlib(
+        args.project, args.node_modules, wheel, assets / "pyodide" / "python_stdlib_kvcalc.zip")
     snapshot = None if args.no_snapshot else make_snapshot(
-        args.node_modules, wheel, wheel.with_name(f"{wheel.name[:-len('-py3-none-any.whl')]}-pyodide-{version}.snapshot"))
+        args.node_modules, wheel, wheel.with_name(f"{wheel.name[:-len('-py3-none-any.whl')]}-pyodide-{version}.snapshot"),
+        stdlib=stdlib)
     info = {"wheel": wheel.name, "sha256": _sha256(wheel),
             "snapshot": snapshot.name if snapshot else None,
             "snapshot_sha256": _sha256(snapshot) if snapshot else None,
             "pyodide_version": version,
+            # The standard library the worker loads (relative to assets/): the trimmed one when it passed.
+            "stdlib": f"pyodide/{stdlib.name}" if stdlib else None,
             # What the calculator downloads, for its progress line: the wasm (the page fetches it),
             # the files loadPyodide fetches in the worker (its two scripts are imports, not counted),
             # the wheel and the snapshot.
             "download_bytes": {
                 "wasm": (assets / "pyodide" / "pyodide.asm.wasm").stat().st_size,
-                "runtime": sum((assets / "pyodide" / name).stat().st_size for name in (
-                    "python_stdlib.zip", "pyodide-lock.json")),
+                "runtime": (stdlib or assets / "pyodide" / "python_stdlib.zip").stat().st_size
+                + (assets / "pyodide" / "pyodide-lock.json").stat().st_size,
                 "wheel": wheel.stat().st_size,
                 "snapshot": snapshot.stat().st_size if snapshot else 0}}
     (assets / "kvcalc-assets.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")

@@ -71,15 +71,39 @@ async function fetchOk(url, options) {
  * `compileRuntime` in kvcalc.js for why the page compiles it). Returns the
  * function that puts `fetch` and `WebAssembly.instantiateStreaming` back.
  */
+/** Responses fetched ahead of loadPyodide, by URL (it takes each once). */
+const prefetched = new Map()
+
+/**
+ * Start downloading what loadPyodide will ask for (its script, the standard library, the
+ * lock file) at once, while the page downloads the wasm: loadPyodide itself starts only
+ * once the page says how fast that was (it decides on the snapshot), and on a slow link
+ * these bytes must not wait behind the wasm.
+ */
+function prefetch(url) {
+  prefetched.set(url, fetch(url).then(counted))
+}
+
+function prefetchRuntime(indexURL) {
+  prefetch(new URL("pyodide-lock.json", indexURL).href)
+  import(new URL("pyodide.asm.mjs", indexURL).href).catch(() => {})   // into the module map
+}
+
 function useWasmFromPage() {
   const fetchOriginal = self.fetch
   const instantiateOriginal = WebAssembly.instantiateStreaming
   const isWasm = input => String(input instanceof Request ? input.url : input).endsWith("/pyodide.asm.wasm")
+  const ahead = input => {
+    const url = String(input instanceof Request ? input.url : input)
+    const response = prefetched.get(url)
+    prefetched.delete(url)
+    return response
+  }
   self.fetch = (input, init) => isWasm(input)
     ? wasmFromPage.then(module => module
       ? new Response(new Uint8Array(0), { headers: { "Content-Type": "application/wasm" } })
       : fetchOriginal(input, init))
-    : fetchOriginal(input, init).then(counted)
+    : ahead(input) || fetchOriginal(input, init).then(counted)
   WebAssembly.instantiateStreaming = async (source, imports) => {
     const module = await wasmFromPage
     if (!module) return instantiateOriginal.call(WebAssembly, source, imports)
@@ -106,7 +130,7 @@ async function fetchSnapshot(url) {
  * restored instead of run; if there is none, or it fails to restore, Pyodide
  * starts the ordinary way and imports the core.
  */
-async function startPython(loadPyodide, indexURL, snapshotUrl) {
+async function startPython(loadPyodide, options, snapshotUrl) {
   // The snapshot saves the interpreter's start-up (about half a second here) but costs 6.5 MB:
   // on a slow link that is seconds. The page timed its download of the runtime's wasm; the
   // snapshot is fetched only when that was fast (or when the page could not tell).
@@ -116,22 +140,28 @@ async function startPython(loadPyodide, indexURL, snapshotUrl) {
     bytes.total -= bytes.snapshot
   } else if (snapshotUrl) {
     try {
-      return await loadPyodide({ indexURL, _loadSnapshot: fetchSnapshot(snapshotUrl) })
+      return await loadPyodide({ ...options, _loadSnapshot: fetchSnapshot(snapshotUrl) })
     } catch (error) {
       mark("snapshot-failed")
     }
   }
-  return loadPyodide({ indexURL })
+  return loadPyodide(options)
 }
 
 async function boot(assets) {
   mark("init-received")
   progress("runtime", 0)
   const indexURL = new URL("pyodide/", assets).href
+  prefetchRuntime(indexURL)
   // The manifest is tiny and names the wheel and the snapshot; revalidate it
   // so a rebuilt site never pairs a new page with an old cached core.
   const manifestPromise = fetchOk(new URL("kvcalc-assets.json", assets), { cache: "no-cache" })
     .then(response => response.json())
+  // The build's trimmed standard library (what the core and the runtime import: a third of
+  // Pyodide's), checked at build time to answer as CPython does; else Pyodide's own.
+  const stdLibURL = manifestPromise.then(manifest => manifest.stdlib
+    ? new URL(manifest.stdlib, assets).href : new URL("python_stdlib.zip", indexURL).href)
+  stdLibURL.then(prefetch, () => {})
   const wheelPromise = manifestPromise.then(manifest =>
     fetchOk(new URL(`wheels/${manifest.wheel}?sha256=${manifest.sha256}`, assets))
       .then(response => response.arrayBuffer()))
@@ -147,7 +177,7 @@ async function boot(assets) {
   const restore = useWasmFromPage()
   let pyodide
   try {
-    pyodide = await startPython(loadPyodide, indexURL, snapshotUrl)
+    pyodide = await startPython(loadPyodide, { indexURL, stdLibURL: await stdLibURL }, snapshotUrl)
   } finally {
     restore()
   }
