@@ -438,3 +438,32 @@ def test_main_heading_renders_with_ink_not_empty_boxes(page: Page, lang: str) ->
     real_width, tofu_width = real.bounding_box()["width"], tofu.bounding_box()["width"]
     assert abs(real_width - tofu_width) > 1, "the heading renders as empty boxes (no font for its script)"
     assert abs(sum(real_mask) - sum(tofu_mask)) > 0.1 * max(sum(real_mask), sum(tofu_mask))
+
+
+# ---------------------------------------------------------------------------
+# 9. A slow link: the bytes as they arrive, no start-up snapshot
+# ---------------------------------------------------------------------------
+
+
+def test_slow_link_shows_bytes_and_skips_the_snapshot(page: Page) -> None:
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions",
+             {"offline": False, "latency": 40, "downloadThroughput": 20e6 / 8, "uploadThroughput": 20e6 / 8})
+    requested: list[str] = []
+    page.context.on("request", lambda request: requested.append(request.url))
+    page.goto("en/calculator/")
+    root = widget(page, "calculator")
+    # the progress line counts megabytes while the runtime downloads ("… 3.2 of 12.5 MB")
+    page.wait_for_function(
+        """el => { const text = el.querySelector('[data-kvcalc-out=progress]').textContent
+                   const bar = el.querySelector('[data-kvcalc-progress] progress')
+                   return / of \\d+\\.\\d MB$/.test(text) && bar.value > 0 && bar.value < bar.max }""",
+        arg=root.element_handle(), timeout=30_000)
+    root.page.wait_for_function("el => el.dataset.kvcalcStatus === 'ready'", arg=root.element_handle(),
+                                timeout=120_000)
+    marks = page.evaluate("performance.getEntriesByType('mark').map(m => m.name)")
+    assert "kvcalc:worker:snapshot-skipped" in marks
+    assert not [url for url in requested if url.split("?")[0].endswith(".snapshot")]
+    assert [url for url in requested if url.endswith("/python_stdlib_kvcalc.zip")]
+    assert result_of(root) == cli_plan({"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090"})
