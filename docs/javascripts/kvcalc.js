@@ -574,7 +574,7 @@ class Calculator {
         || this.root.querySelector('[data-kvcalc-error-for=""]')
       slot.textContent = slot.textContent ? `${slot.textContent} ${error.message}` : error.message
       slot.hidden = false
-      const panel = slot.closest("details")
+      const panel = slot.closest("details.kvcalc-advanced, details.kvcalc-log")   // never a guide page's card
       if (panel && !panel.open) panel.open = true
       const field = name === "log" ? this.logBox : this.form.elements.namedItem(name)
       field?.setAttribute?.("aria-invalid", "true")
