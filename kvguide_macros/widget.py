@@ -366,11 +366,13 @@ def calculator(lang: str, preset: str | None = None, *, page_url: str, sections:
     # The calculator page's widget is in view at once: start the runtime's 9.6 MB wasm with the
     # HTML, not after the page's styles and scripts (the page script's fetch takes this response).
     # Inside the widget's <div markdown="0">: before it, Markdown would read the block as text.
+    # The widget and its card stay out of the search index (data-search-exclude): the prose
+    # around them says what they show, and form labels would only add noise (and bytes).
     preload = (f'<link rel="preload" href="{_e(config["assets"])}pyodide/pyodide.asm.wasm" as="fetch"'
                f' type="application/wasm" crossorigin="anonymous">') if preset == "calculator" else ""
     full = (
         f'<div class="kvcalc" data-kvcalc-component="calculator" data-kvcalc-status="loading"'
-        f' data-kvcalc-preset="{_e(preset)}"{result_attr} markdown="0">'
+        f' data-kvcalc-preset="{_e(preset)}"{result_attr} data-search-exclude markdown="0">'
         f'{preload}<script type="application/json" data-kvcalc-config>{_json_attr_safe(config)}</script>'
         f'<div class="kvcalc-head"><strong class="kvcalc-title">{s("title")}</strong>'
         f'<div class="kvcalc-status" data-kvcalc-progress><progress max="3" value="0"'
@@ -386,7 +388,7 @@ def calculator(lang: str, preset: str | None = None, *, page_url: str, sections:
     if not compact:
         return full
     return (
-        f'<div class="kvcalc-preset" markdown="0">'
+        f'<div class="kvcalc-preset" data-search-exclude markdown="0">'
         f'{_compact(s, preset, response, tables, urlencode(response.get("query") or {}))}'
         f'<details class="kvcalc-preset-more" data-kvcalc-lazy><summary>{s("show_calculator")}</summary>'
         f'{full}</details></div>'
