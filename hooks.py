@@ -18,6 +18,7 @@ mkdocs-static-i18n (it re-runs the whole build per language, so
 from __future__ import annotations
 
 import re
+from html import escape as html_escape
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -96,10 +97,20 @@ def _navigation(output: str, page: Any, config: Any) -> str:
     return add_navigation_script(relative_language_links(output, page_url, _site_path(config)), page_url)
 
 
+_SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog">'
+
+
+def name_search_dialog(html: str, lang: str) -> str:
+    """Give Material's search dialog an accessible name (axe: aria-dialog-name)."""
+    return html.replace(_SEARCH_DIALOG, _SEARCH_DIALOG[:-1] + f' aria-label="{html_escape(t(lang, "search.dialog"))}">', 1)
+
+
 def on_post_page(output: str, page: Any, config: Any) -> str:
-    """Remove hreflang alternates, localize permalink labels, make language links relative."""
+    """Remove hreflang alternates, localize permalink labels, make language links relative,
+    name the search dialog."""
     lang = str(config["theme"]["language"])
-    return _navigation(_localize_permalinks(_ALTERNATE.sub("", output), lang), page, config)
+    output = name_search_dialog(_localize_permalinks(_ALTERNATE.sub("", output), lang), lang)
+    return _navigation(output, page, config)
 
 
 def on_post_template(output_content: str, template_name: str, config: Any) -> str:

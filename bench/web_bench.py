@@ -11,13 +11,17 @@ Measures, in one run and on the same machine:
 - recompute latency: from the ``input`` event on a field to the change of
   ``data-kvcalc-result``, timed with ``performance.now()`` inside the page;
 - bytes transferred by a guide page without a calculator, a guide page with
-  presets (before and after the reader scrolls to one) and the calculator page.
+  presets (before and after the reader opens one) and the calculator page;
+- time to ready on an emulated slow link (``--only slow``: 20 Mbit/s down and up,
+  40 ms latency, Chromium DevTools ``Network.emulateNetworkConditions`` through
+  Playwright's ``context.new_cdp_session(page)``), cold and warm, for the
+  calculator and the bare ``loadPyodide()`` page, interleaved in the same run.
 
 Prints medians of ``--runs`` runs (default 5) and, with ``--write``, rewrites
 ``bench/RESULTS.md`` (keeping its hand-written "Reading the figures" section). Needs a built site (``make site``) and Debian's chromium.
 
     .venv/bin/python bench/web_bench.py [--site-dir site] [--runs 5] [--edits 40] [--write]
-        [--only ready|timeline|recompute|bytes ...]
+        [--only ready|timeline|recompute|bytes|slow ...]
 """
 
 from __future__ import annotations
@@ -161,9 +165,20 @@ class Traffic:
         context.on("requestfinished", finished)
 
 
+#: The emulated slow link: 20 Mbit/s each way, 40 ms latency (DevTools' throughput is in bytes/s).
+SLOW_LINK = {"offline": False, "latency": 40, "downloadThroughput": 20e6 / 8, "uploadThroughput": 20e6 / 8}
+
+
+def open_calculator(page: Page) -> None:
+    """Bring the page's first calculator into view (a guide page's preset: open its card first)."""
+    root = page.locator('[data-kvcalc-component="calculator"]').first
+    root.evaluate("el => { const card = el.closest('details[data-kvcalc-lazy]'); if (card) card.open = true }")
+    root.scroll_into_view_if_needed()
+
+
 def time_to_ready(page: Page, url: str) -> float:
     page.goto(url)
-    page.locator('[data-kvcalc-component="calculator"]').first.scroll_into_view_if_needed()
+    open_calculator(page)
     page.wait_for_function("window.__kvReadyAt !== undefined", timeout=TIMEOUT_MS)
     return float(page.evaluate("window.__kvReadyAt"))
 
@@ -180,11 +195,16 @@ def new_context(browser: Browser) -> BrowserContext:
     return context
 
 
-def measure_ready(browser: Browser, url: str, *, bare: bool) -> tuple[float, float]:
-    """(cold, warm) milliseconds in one fresh context: first visit, then a second one."""
+def measure_ready(browser: Browser, url: str, *, bare: bool, slow: bool = False) -> tuple[float, float]:
+    """(cold, warm) milliseconds in one fresh context: first visit, then a second one
+    (``slow``: on the emulated SLOW_LINK)."""
     context = new_context(browser)
     try:
         page = context.new_page()
+        if slow:
+            cdp = context.new_cdp_session(page)
+            cdp.send("Network.enable")
+            cdp.send("Network.emulateNetworkConditions", SLOW_LINK)
         probe = bare_time if bare else time_to_ready
         cold = probe(page, url)
         page.goto("about:blank")
@@ -202,7 +222,7 @@ def measure_bytes(browser: Browser, url: str, *, scroll_to_calculator: bool) -> 
         page = context.new_page()
         page.goto(url)
         if scroll_to_calculator:
-            page.locator('[data-kvcalc-component="calculator"]').first.scroll_into_view_if_needed()
+            open_calculator(page)
             page.wait_for_function("window.__kvReadyAt !== undefined", timeout=TIMEOUT_MS)
         page.wait_for_load_state("networkidle")
         return traffic
@@ -282,10 +302,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--edits", type=int, default=40)
     parser.add_argument("--write", action="store_true", help="write bench/RESULTS.md")
-    parser.add_argument("--only", choices=["ready", "timeline", "recompute", "bytes"], action="append",
+    parser.add_argument("--only", choices=["ready", "timeline", "recompute", "bytes", "slow"], action="append",
                         help="measure only these parts (repeatable; implies no --write)")
     args = parser.parse_args(argv)
-    parts = set(args.only or ["ready", "timeline", "recompute", "bytes"])
+    parts = set(args.only or ["ready", "timeline", "recompute", "bytes", "slow"])
     site = args.site_dir.resolve()
     if not (site / "calculator" / "index.html").is_file() or not (site / "assets" / "pyodide").is_dir():
         print(f"{site} has no built calculator: run `make web-assets site` first", file=sys.stderr)
@@ -312,6 +332,12 @@ def main(argv: list[str] | None = None) -> int:
         recompute_parts: list[dict[str, float]] = []
         per_run: list[float] = []
         traffic: dict[str, list[int]] = {}
+        slow: dict[str, list[float]] = {key: [] for key in ("bare_cold", "bare_warm", "calc_cold", "calc_warm")}
+        for _ in range(args.runs if "slow" in parts else 0):   # interleaved, like the local runs
+            for key, url, bare in (("bare", bare_url, True), ("calc", calc_url, False)):
+                cold, warm = measure_ready(browser, url, bare=bare, slow=True)
+                slow[f"{key}_cold"].append(cold)
+                slow[f"{key}_warm"].append(warm)
         for _ in range(args.runs if "ready" in parts else 0):   # interleaved, so drift hits all alike
             for key, url, bare in (("bare", bare_url, True), ("calc", calc_url, False),
                                    ("worker", bare_url + "worker.html", True)):
@@ -328,8 +354,8 @@ def main(argv: list[str] | None = None) -> int:
         if "bytes" in parts:
             pages = {
                 "guide page without a calculator (en/references/)": (site_url + "en/references/", False),
-                "guide page with presets, not scrolled to one (en/)": (site_url + "en/", False),
-                "guide page with presets, scrolled to one (en/)": (site_url + "en/", True),
+                "guide page with presets, none opened (en/)": (site_url + "en/", False),
+                "guide page with presets, one opened (en/)": (site_url + "en/", True),
                 "calculator page (en/calculator/)": (calc_url, True),
             }
             traffic = {name: [] for name in pages}
@@ -364,6 +390,24 @@ def main(argv: list[str] | None = None) -> int:
             "(HTTP cache, revalidated with 304s by `http.server`). Timed from navigation start "
             "(`performance.now()`) to `data-kvcalc-status=\"ready\"`, or to `loadPyodide()` resolving. "
             "The three pages are measured interleaved, one fresh context each per run.",
+            "",
+        ]
+    if slow["calc_cold"]:
+        med = {key: median(values) for key, values in slow.items()}
+        lines += [
+            "## Time to a ready calculator on a slow link (20 Mbit/s, 40 ms)",
+            "",
+            "| | cold (ms) | warm (ms) |",
+            "|---|---:|---:|",
+            f"| bare `loadPyodide()` page, same runtime (the reference) | {med['bare_cold']:.0f} | "
+            f"{med['bare_warm']:.0f} |",
+            f"| calculator page (`en/calculator/`) | {med['calc_cold']:.0f} | {med['calc_warm']:.0f} |",
+            f"| ratio (target ≤ 1.0) | {med['calc_cold'] / med['bare_cold']:.2f} | "
+            f"{med['calc_warm'] / med['bare_warm']:.2f} |",
+            "",
+            "Chromium DevTools `Network.emulateNetworkConditions` (20 Mbit/s down and up, 40 ms latency) "
+            "on each page's context; otherwise as above. The calculator page also loads the guide's own "
+            "assets (Material's scripts and styles, the search index), which the bare page does not.",
             "",
         ]
     if timelines:
@@ -415,6 +459,7 @@ def main(argv: list[str] | None = None) -> int:
     text = "\n".join(lines)
     print(text)
     raw = {key: [round(v) for v in values] for key, values in ready.items() if values}
+    raw |= {f"slow_{key}": [round(v) for v in values] for key, values in slow.items() if values}
     print(f"raw ready times (ms): {raw}")
     if args.write and not args.only:
         results = REPO / "bench" / "RESULTS.md"

@@ -55,12 +55,13 @@ SVG_NS = "http://www.w3.org/2000/svg"
 #: The result's regions in page order: (template name, what it shows in the
 #: core's response). Each template's root has ``data-kvcalc-out="<name>"``.
 REGIONS: tuple[tuple[str, str], ...] = (
-    ("diagnosis", "reading.title"),
     ("verdict", "report.verdict"),
+    ("diagnosis", "reading.title"),
     ("figures", "report.figures"),
     ("budget-chart", "report.charts.budget_svg"),
     ("concurrency-chart", "report.charts.concurrency_svg"),
     ("vllm-lines", "report.vllm_lines"),
+    ("serve-label", "report.serve_command_label"),
     ("serve-command", "report.serve_command"),
     ("recommendations", "report.recommendations"),
     ("feasible", "report.feasible"),
@@ -68,10 +69,11 @@ REGIONS: tuple[tuple[str, str], ...] = (
 )
 
 
-def copy_button(label: Callable[[str], str]) -> str:
-    """The copy button beside every command (its handler copies the ``<pre>`` next to it)."""
+def copy_button(label: Callable[[str], str], what: str = "copy_command") -> str:
+    """The copy button beside every command (its handler copies the ``<pre>`` next to it),
+    named after what it copies (``what``: the ``widget.<what>`` string, its ``aria-label``)."""
     return (f'<button type="button" class="kvcalc-button" data-kvcalc-action="copy"'
-            f' data-kvcalc-copied="{label("copied")}">{label("copy")}</button>')
+            f' aria-label="{label(what)}" data-kvcalc-copied="{label("copied")}">{label("copy")}</button>')
 
 
 def _templates(label: Callable[[str], str]) -> dict[str, str]:
@@ -94,6 +96,8 @@ def _templates(label: Callable[[str], str]) -> dict[str, str]:
         "budget-chart": '<div data-kvcalc-out="budget-chart" data-slot-svg="."></div>',
         "concurrency-chart": '<div data-kvcalc-out="concurrency-chart" data-slot-svg="."></div>',
         "vllm-lines": '<pre class="kvcalc-lines" data-kvcalc-out="vllm-lines" data-slot="."></pre>',
+        "serve-label": '<h4 class="kvcalc-subhead" data-kvcalc-out="serve-label" hidden'
+                       ' data-slot-attr="hidden=!." data-slot="."></h4>',
         "serve-command": '<pre class="kvcalc-command" data-kvcalc-out="serve-command" data-slot="."></pre>',
         "recommendations": '<ol class="kvcalc-recs" data-kvcalc-out="recommendations" data-slot-each=".:rec"></ol>',
         "feasible": '<table class="kvcalc-feasible" data-kvcalc-out="feasible"><caption data-slot="caption"></caption>'
@@ -111,7 +115,7 @@ def _templates(label: Callable[[str], str]) -> dict[str, str]:
                '<ul class="kvcalc-rec-figures" data-slot-each="figures:rec-figure"></ul>'
                '<div class="kvcalc-copyable" data-slot-if="serve_command">'
                '<pre class="kvcalc-command" data-kvcalc-out="rec-command" data-slot="serve_command"></pre>'
-               f'{copy_button(label)}</div></li>',
+               f'{copy_button(label, "copy_rec_command")}</div></li>',
         "rec-figure": '<li><span data-slot="label"></span> <strong data-slot="value"></strong></li>',
         "feasible-column": '<th scope="col" data-slot="."></th>',
         "feasible-row": '<tr data-slot-each=".:feasible-cell"></tr>',

@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from kvcalc import catalog, web
 from kvcalc import strings as core_strings
@@ -31,7 +32,7 @@ from . import results
 from .sections import section_links
 from .strings import t
 
-__all__ = ["INPUT_NAMES", "SAMPLE_LOG", "calculator", "root_prefix"]
+__all__ = ["FULL_PRESETS", "INPUT_NAMES", "SAMPLE_LOG", "calculator", "root_prefix"]
 
 #: The query-string / form names the widget offers: the core's inputs (issue 4's contract),
 #: less the byte-exact ``available_kv_bytes`` (the form takes GiB), ``no_async_scheduling`` and
@@ -49,6 +50,10 @@ DEFAULT_SCENARIO: Mapping[str, str] = {"model": "Qwen/Qwen3-8B", "gpu": "RTX-409
 
 #: A real vLLM start-up log, for the "paste your log" presets (``log="sample"``).
 SAMPLE_LOG = Path(__file__).resolve().parent / "data" / "sample.log"
+
+#: Presets shown as the full widget (the calculator page's and the "paste your log" tool);
+#: every other preset is a compact card with the full widget on demand.
+FULL_PRESETS: frozenset[str] = frozenset({"calculator", "paste-your-log"})
 
 _PRESET_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
@@ -89,12 +94,31 @@ def _catalog_options() -> dict[str, list[dict[str, object]]]:
     }
 
 
-def _field(s: Label, uid: str, name: str, control: str, *, hint: str | None = None) -> str:
-    hint_html = f'<small class="kvcalc-hint">{hint}</small>' if hint else ""
+def _described(control: str, uid: str, name: str, ids: list[str], *, form_id: str = "") -> str:
+    """``control`` with ``aria-describedby`` (its hint and its error) and, for a field laid out
+    outside the ``<form>`` element, ``form="…"`` so it still belongs to the one form."""
+    anchor = f'id="{uid}-{name}"'
+    extra = f' aria-describedby="{" ".join(ids)}"' + (f' form="{form_id}"' if form_id else "")
+    assert anchor in control, name
+    return control.replace(anchor, anchor + extra, 1)
+
+
+def _field(s: Label, uid: str, name: str, control: str, *, hint: str | None = None, form_id: str = "",
+           suggest: bool = False) -> str:
+    """One labelled field: its hint and its error slot are its description (``aria-describedby``);
+    ``suggest``: a slot for the core's "did you mean" choices (unknown model or GPU)."""
+    hint_id, error_id = f"{uid}-{name}-hint", f"{uid}-{name}-error"
+    ids = ([hint_id] if hint else []) + [error_id]
+    hint_html = f'<small class="kvcalc-hint" id="{hint_id}">{hint}</small>' if hint else ""
+    suggest_html = (
+        f'<div class="kvcalc-suggestions" data-kvcalc-suggest-for="{name}" hidden>'
+        f'<span>{s("suggestions")}</span> <span data-kvcalc-suggest-list></span></div>'
+    ) if suggest else ""
     return (
         f'<div class="kvcalc-field" data-kvcalc-field="{name}">'
-        f'<label for="{uid}-{name}">{s(name)}</label>{control}{hint_html}'
-        f'<p class="kvcalc-error" data-kvcalc-error-for="{name}" role="alert" hidden></p></div>'
+        f'<label for="{uid}-{name}">{s(name)}</label>{_described(control, uid, name, ids, form_id=form_id)}'
+        f'{hint_html}<p class="kvcalc-error" id="{error_id}" data-kvcalc-error-for="{name}" role="alert" hidden></p>'
+        f'{suggest_html}</div>'
     )
 
 
@@ -108,18 +132,22 @@ def _text(uid: str, name: str, value: str, *, placeholder: str = "", list_id: st
     )
 
 
-def _checkbox(s: Label, uid: str, name: str, value: str) -> str:
+def _checkbox(s: Label, uid: str, name: str, value: str, *, form_id: str = "") -> str:
     checked = " checked" if value else ""
+    error_id = f"{uid}-{name}-error"
+    control = f'<input type="checkbox" id="{uid}-{name}" name="{name}" value="true"{checked}>'
     return (
         f'<div class="kvcalc-field kvcalc-check" data-kvcalc-field="{name}">'
-        f'<label><input type="checkbox" id="{uid}-{name}" name="{name}" value="true"{checked}> '
-        f'{s(name)}</label>'
-        f'<p class="kvcalc-error" data-kvcalc-error-for="{name}" role="alert" hidden></p></div>'
+        f'<label>{_described(control, uid, name, [error_id], form_id=form_id)} {s(name)}</label>'
+        f'<p class="kvcalc-error" id="{error_id}" data-kvcalc-error-for="{name}" role="alert" hidden></p></div>'
     )
 
 
-def _form(s: Label, uid: str, values: Mapping[str, str], catalog: Mapping[str, Any]) -> str:
+def _form(s: Label, uid: str, values: Mapping[str, str], catalog: Mapping[str, Any]) -> tuple[str, str]:
+    """The form: its essential fields (in the ``<form>``) and the advanced ones, laid out after
+    the result on a phone but still the same form's fields (``form="…"``)."""
     default = s("default")
+    form_id = f"{uid}-form"
     models = "".join(f'<option value="{_e(m["id"])}"></option>' for m in catalog["models"])
     gpus = "".join(
         f'<option value="{_e(g["id"])}">{_e(g["name"])} · {_e(g["memory_gib"])} GiB</option>'
@@ -139,37 +167,37 @@ def _form(s: Label, uid: str, values: Mapping[str, str], catalog: Mapping[str, A
                      placeholder=default if placeholder is None else placeholder, **kw)
 
     model = _field(s, uid, "model", text("model", placeholder=s("model_placeholder"),
-                                         list_id=f"{uid}-models"))
+                                         list_id=f"{uid}-models"), suggest=True)
     config = _field(
         s, uid, "config",
         f'<textarea id="{uid}-config" name="config" rows="3" spellcheck="false"'
         f' autocomplete="off">{_e(values.get("config", ""))}</textarea>',
         hint=s("config_hint"),
     )
-    gpu = _field(s, uid, "gpu", text("gpu", placeholder=s("gpu_custom"), list_id=f"{uid}-gpus"))
+    gpu = _field(s, uid, "gpu", text("gpu", placeholder=s("gpu_custom"), list_id=f"{uid}-gpus"), suggest=True)
     simple = [
-        _field(s, uid, "gpu_memory_gib", text("gpu_memory_gib", dec)),
-        _field(s, uid, "tensor_parallel_size", text("tensor_parallel_size", num, "1")),
-        _field(s, uid, "pipeline_parallel_size", text("pipeline_parallel_size", num, "1")),
         _field(s, uid, "max_model_len", text("max_model_len"), hint=s("max_model_len_hint")),
         _field(s, uid, "max_num_seqs", text("max_num_seqs", num)),
-        _field(s, uid, "max_num_batched_tokens", text("max_num_batched_tokens", num)),
         _field(s, uid, "kv_cache_dtype",
                f'<select id="{uid}-kv_cache_dtype" name="kv_cache_dtype">{dtypes}</select>'),
         _field(s, uid, "gpu_memory_utilization", text("gpu_memory_utilization", dec)),
+        _field(s, uid, "tensor_parallel_size", text("tensor_parallel_size", num, "1")),
+        _field(s, uid, "pipeline_parallel_size", text("pipeline_parallel_size", num, "1")),
+        _field(s, uid, "gpu_memory_gib", text("gpu_memory_gib", dec)),
+        _field(s, uid, "max_num_batched_tokens", text("max_num_batched_tokens", num)),
     ]
     advanced = [
-        _field(s, uid, "block_size", text("block_size", num, "16")),
-        _field(s, uid, "vllm_version", text("vllm_version")),
-        _field(s, uid, "kv_cache_memory_bytes", text("kv_cache_memory_bytes")),
-        _field(s, uid, "num_gpu_blocks_override", text("num_gpu_blocks_override", num)),
-        _field(s, uid, "decode_context_parallel_size", text("decode_context_parallel_size", num, "1")),
-        _checkbox(s, uid, "enforce_eager", values.get("enforce_eager", "")),
+        _field(s, uid, "block_size", text("block_size", num, "16"), form_id=form_id),
+        _field(s, uid, "vllm_version", text("vllm_version"), form_id=form_id),
+        _field(s, uid, "kv_cache_memory_bytes", text("kv_cache_memory_bytes"), form_id=form_id),
+        _field(s, uid, "num_gpu_blocks_override", text("num_gpu_blocks_override", num), form_id=form_id),
+        _field(s, uid, "decode_context_parallel_size", text("decode_context_parallel_size", num, "1"), form_id=form_id),
+        _checkbox(s, uid, "enforce_eager", values.get("enforce_eager", ""), form_id=form_id),
         _checkbox(s, uid, "disable_hybrid_kv_cache_manager",
-                  values.get("disable_hybrid_kv_cache_manager", "")),
+                  values.get("disable_hybrid_kv_cache_manager", ""), form_id=form_id),
     ]
     measured = [
-        _field(s, uid, name, text(name, dec))
+        _field(s, uid, name, text(name, dec), form_id=form_id)
         for name in ("available_kv_gib", "weights_gib", "activation_gib", "non_torch_gib", "cudagraph_gib")
     ]
     has_advanced = any(values.get(n) for n in (
@@ -177,39 +205,87 @@ def _form(s: Label, uid: str, values: Mapping[str, str], catalog: Mapping[str, A
         "decode_context_parallel_size", "enforce_eager", "disable_hybrid_kv_cache_manager", "available_kv_gib", "weights_gib",
         "activation_gib", "non_torch_gib", "cudagraph_gib"))
     open_attr = " open" if has_advanced else ""
-    return (
-        f'<form class="kvcalc-form" data-kvcalc-form autocomplete="off" novalidate>'
-        f'<fieldset class="kvcalc-group"><legend>{s("deployment")}</legend>'
+    essential = (
+        f'<form class="kvcalc-form" id="{form_id}" data-kvcalc-form autocomplete="off" novalidate>'
+        f'<fieldset class="kvcalc-group"><legend>{s("way_plan")}</legend>'
         f'{model}{config}{gpu}<div class="kvcalc-grid">{"".join(simple)}</div></fieldset>'
-        f'<details class="kvcalc-advanced"{open_attr}><summary>{s("advanced")}</summary>'
+        f'<datalist id="{uid}-models">{models}</datalist><datalist id="{uid}-gpus">{gpus}</datalist>'
+        f'<p class="kvcalc-error" id="{uid}--error" data-kvcalc-error-for="" role="alert" hidden></p>'
+        f'</form>'
+    )
+    more = (
+        f'<details class="kvcalc-advanced"{open_attr} data-kvcalc-advanced><summary>{s("advanced")}</summary>'
         f'<div class="kvcalc-grid">{"".join(advanced)}</div>'
         f'<fieldset class="kvcalc-group"><legend>{s("measured")}</legend>'
         f'<div class="kvcalc-grid">{"".join(measured)}</div></fieldset></details>'
-        f'<datalist id="{uid}-models">{models}</datalist><datalist id="{uid}-gpus">{gpus}</datalist>'
-        f'<p class="kvcalc-error" data-kvcalc-error-for="" role="alert" hidden></p>'
-        f'</form>'
     )
+    return essential, more
 
 
 def _results(s: Label, lang: str, response: Mapping[str, Any], tables: Mapping[str, Any]) -> str:
-    """The result section, each region the template filled from the core's response."""
+    """The result: an error summary at its top (shown, and the result hidden, when the form
+    cannot be computed), a one-sentence live verdict for screen readers, and the result
+    section, each region the template filled from the core's response."""
     def region(name: str) -> str:
         return results.region(lang, name, response, tables)
 
+    verdict = (response.get("report") or {}).get("verdict") or {}
     return (
-        f'<section class="kvcalc-results" data-kvcalc-results aria-live="polite">'
-        f'{region("diagnosis")}{region("verdict")}{region("figures")}'
+        f'<div class="kvcalc-output">'
+        f'<div class="kvcalc-error-summary" data-kvcalc-error-summary role="alert" hidden>'
+        f'<strong>{s("cannot_compute")}</strong> <span data-kvcalc-out="error-summary"></span></div>'
+        f'<p class="kv-offscreen" data-kvcalc-announce aria-live="polite" aria-atomic="true">'
+        f'{_e(verdict.get("title", ""))}</p>'
+        f'<section class="kvcalc-results" data-kvcalc-results>'
+        # the verdict leads; the log's own reading follows it (a log that started never sits
+        # above a plan that refuses to start)
+        f'{region("verdict")}{region("diagnosis")}{region("figures")}'
+        f'{region("serve-label")}'
+        f'<div class="kvcalc-copyable">{region("serve-command")}{results.copy_button(s)}</div>'
+        f'<h4 class="kvcalc-subhead">{s("recommendations")}</h4>{region("recommendations")}'
         f'<div class="kvcalc-charts"><figure class="kvcalc-chart"><figcaption>{s("budget_chart")}</figcaption>'
         f'{region("budget-chart")}</figure>'
         f'<figure class="kvcalc-chart"><figcaption>{s("concurrency_chart")}</figcaption>'
         f'{region("concurrency-chart")}</figure></div>'
         f'<h4 class="kvcalc-subhead">{s("vllm_lines")}</h4>{region("vllm-lines")}'
-        f'<h4 class="kvcalc-subhead">{s("serve_current")}</h4>'
-        f'<div class="kvcalc-copyable">{region("serve-command")}{results.copy_button(s)}</div>'
-        f'<h4 class="kvcalc-subhead">{s("recommendations")}</h4>{region("recommendations")}'
-        f'<div class="kvcalc-table-wrap">{region("feasible")}</div>'
+        f'<div class="kvcalc-table-wrap" tabindex="0" role="region" aria-label="{s("feasible")}">'
+        f'{region("feasible")}</div>'
         f'{region("notes")}'
-        f"</section>"
+        f"</section></div>"
+    )
+
+
+#: The figures a compact preset shows (the first three present, in this order).
+_KEY_FIGURES = ("needed_kv", "available_kv", "estimated_max_len", "max_concurrency", "max_model_len",
+                "kv_per_token")
+
+
+def _compact(s: Label, preset: str, response: Mapping[str, Any], tables: Mapping[str, Any], inputs_query: str) -> str:
+    """A guide page's preset in a few lines: the verdict, the key numbers, the fix the section
+    illustrates and a deep link into the calculator; the full widget follows in a ``<details>``."""
+    report = response.get("report") or {}
+    verdict = report.get("verdict") or {}
+    figures = {f["key"]: f for f in report.get("figures") or []}
+    keys = [k for k in _KEY_FIGURES if k in figures][:3]
+    numbers = "".join(
+        f'<div><dt>{_e(figures[k]["label"])}</dt><dd>{_e(figures[k]["value"])}</dd></div>' for k in keys)
+    recs = report.get("recommendations") or []
+    fix = next((r for r in recs if r.get("anchor") == preset), recs[0] if recs else None)
+    fix_html = ""
+    if fix is not None:
+        href = tables["sections"].get(fix["anchor"], {}).get("href", "")
+        fix_html = (f'<span class="kvcalc-preset-fix"><strong>{s("preset_fix")}:</strong> '
+                    f'<a href="{_e(href)}">{_e(fix["title"])}</a></span> ')
+    calc_href = tables["sections"].get("calculator", {}).get("href", "")
+    page, _, anchor = calc_href.partition("#")
+    link = f"{page}?{inputs_query}#{anchor}" if inputs_query else calc_href
+    return (
+        f'<div class="kvcalc-preset-card" data-kvcalc-card="{_e(preset)}">'
+        f'<p class="kvcalc-preset-verdict" data-kvcalc-kind="{_e(verdict.get("kind", ""))}">'
+        f'<span class="kvcalc-preset-tag">{s("preset_example")}</span> <strong>{_e(verdict.get("title", ""))}</strong></p>'
+        f'<dl class="kvcalc-preset-figures">{numbers}</dl>'
+        f'<p class="kvcalc-preset-actions">{fix_html}'
+        f'<a class="kvcalc-preset-open" data-kvcalc-open-link href="{_e(link)}">{s("open_calculator")} →</a></p></div>'
     )
 
 
@@ -220,7 +296,7 @@ def _json_attr_safe(data: object) -> str:
 
 
 def calculator(lang: str, preset: str | None = None, *, page_url: str, sections: Mapping[str, str],
-               **inputs: object) -> str:
+               compact: bool | None = None, **inputs: object) -> str:
     """Render one calculator, its preset computed by the core at build time.
 
     ``page_url`` is MkDocs' ``page.url``, so asset and guide links are
@@ -228,9 +304,13 @@ def calculator(lang: str, preset: str | None = None, *, page_url: str, sections:
     section id of the language's pages to its page (``sections.section_pages``):
     a recommendation links to its section through it, and the build fails when
     a recommendation's section is on no page. ``log="sample"`` pre-fills the
-    log box with ``SAMPLE_LOG``.
+    log box with ``SAMPLE_LOG``. ``compact`` (default: every preset but ``FULL_PRESETS``)
+    shows the preset as a card (verdict, key numbers, the fix, a deep link into the
+    calculator) with the full widget in a ``<details>``, mounted when opened.
     """
     preset = preset or "calculator"
+    if compact is None:  # a guide page's preset is compact; the calculator page and the log reader are not
+        compact = preset not in FULL_PRESETS
     if not _PRESET_RE.match(preset):
         raise ValueError(f"calculator preset must be a kebab-case section id, got {preset!r}")
     log = inputs.pop("log", None)
@@ -268,29 +348,49 @@ def calculator(lang: str, preset: str | None = None, *, page_url: str, sections:
         "inputs": values,
         "names": list(INPUT_NAMES),
         # url_dropped: a link value that cannot be read
-        "strings": {"load_failed": t(lang, "widget.load_failed"), "url_dropped": core_strings.t(lang, "err.url_value_dropped")},
+        "strings": {"load_failed": t(lang, "widget.load_failed"), "url_dropped": core_strings.t(lang, "err.url_value_dropped"),
+                    "loading_bytes": t(lang, "widget.loading_bytes")},
         "tables": tables,
     }
     result = response.get("result")
     result_attr = "" if result is None else f' data-kvcalc-result="{_e(json.dumps(result, sort_keys=True))}"'
+    # The first way in: the paste box, open and first; the second: the planning form. Both feed one form.
     log_box = (
-        f'<details class="kvcalc-log"{" open" if log else ""}><summary>{s("log")}</summary>'
+        f'<details class="kvcalc-log" open><summary>{s("way_log")}</summary>'
         f'<div class="kvcalc-field" data-kvcalc-field="log"><label for="{uid}-log">{s("log_hint")}</label>'
         f'<textarea id="{uid}-log" name="log" rows="5" spellcheck="false" autocomplete="off"'
-        f' data-kvcalc-log>{_e(log or "")}</textarea>'
-        f'<p class="kvcalc-error" data-kvcalc-error-for="log" role="alert" hidden></p></div></details>'
+        f' aria-describedby="{uid}-log-error" data-kvcalc-log>{_e(log or "")}</textarea>'
+        f'<p class="kvcalc-error" id="{uid}-log-error" data-kvcalc-error-for="log" role="alert" hidden></p>'
+        f'</div></details>'
     )
-    return (
+    essential, more = _form(s, uid, values, _catalog_options())
+    # The calculator page's widget is in view at once: start the runtime's 9.6 MB wasm with the
+    # HTML, not after the page's styles and scripts (the page script's fetch takes this response).
+    # Inside the widget's <div markdown="0">: before it, Markdown would read the block as text.
+    # The widget and its card stay out of the search index (data-search-exclude): the prose
+    # around them says what they show, and form labels would only add noise (and bytes).
+    preload = (f'<link rel="preload" href="{_e(config["assets"])}pyodide/pyodide.asm.wasm" as="fetch"'
+               f' type="application/wasm" crossorigin="anonymous">') if preset == "calculator" else ""
+    full = (
         f'<div class="kvcalc" data-kvcalc-component="calculator" data-kvcalc-status="loading"'
-        f' data-kvcalc-preset="{_e(preset)}"{result_attr} markdown="0">'
-        f'<script type="application/json" data-kvcalc-config>{_json_attr_safe(config)}</script>'
+        f' data-kvcalc-preset="{_e(preset)}"{result_attr} data-search-exclude markdown="0">'
+        f'{preload}<script type="application/json" data-kvcalc-config>{_json_attr_safe(config)}</script>'
         f'<div class="kvcalc-head"><strong class="kvcalc-title">{s("title")}</strong>'
-        f'<div class="kvcalc-status" data-kvcalc-progress><progress max="3" value="0"></progress>'
-        f' <span data-kvcalc-out="progress">{s("loading")}</span></div>'
+        f'<div class="kvcalc-status" data-kvcalc-progress><progress max="3" value="0"'
+        f' aria-labelledby="{uid}-progress"></progress>'
+        f' <span id="{uid}-progress" data-kvcalc-out="progress">{s("loading")}</span></div>'
         f'<button type="button" class="kvcalc-button" data-kvcalc-action="copy-link"'
         f' data-kvcalc-copied="{s("copied")}">{s("copy_link")}</button></div>'
-        f'<div class="kvcalc-body">{_form(s, uid, values, _catalog_options())}{log_box}'
-        f'{_results(s, lang, response, tables)}</div>'
+        f'<div class="kvcalc-body"><div class="kvcalc-inputs">{log_box}{essential}</div>'
+        f'{_results(s, lang, response, tables)}<div class="kvcalc-more">{more}</div></div>'
         f'{results.template_elements(lang)}'
         f"</div>"
+    )
+    if not compact:
+        return full
+    return (
+        f'<div class="kvcalc-preset" data-search-exclude markdown="0">'
+        f'{_compact(s, preset, response, tables, urlencode(response.get("query") or {}))}'
+        f'<details class="kvcalc-preset-more" data-kvcalc-lazy><summary>{s("show_calculator")}</summary>'
+        f'{full}</details></div>'
     )

@@ -458,6 +458,18 @@ def test_calculator_section_links_land_on_a_section(site: BuiltSite) -> None:
     assert not broken, "section links that miss their section:\n" + "\n".join(broken)
 
 
+def test_calculator_markup_is_not_read_as_markdown(site: BuiltSite) -> None:
+    """Markdown leaves every widget as the macro wrote it: vLLM's lines keep their backticks
+    (a block that Markdown did not take for HTML would turn them into <code>)."""
+    checked = 0
+    for path in _html_files(site):
+        html = path.read_text(encoding="utf-8")
+        for match in re.finditer(r'<pre class="kvcalc-lines"[^>]*>(.*?)</pre>', html, re.S):
+            checked += 1
+            assert "<code>" not in match.group(1), path.relative_to(site.root)
+    assert checked >= 30
+
+
 # ---------------------------------------------------------------------------
 # Macro tables equal the core's output
 # ---------------------------------------------------------------------------

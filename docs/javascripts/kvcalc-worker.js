@@ -2,9 +2,11 @@
  * kvcalc-worker: the Python core in Pyodide, off the page's main thread.
  *
  * Messages in:  {type: "init", assets: "<absolute URL of the site's assets/>"}
- *               {type: "wasm", module: WebAssembly.Module | null} (compiled by the page)
+ *               {type: "wasm", module: WebAssembly.Module | null, fast: boolean | null}
+ *               (compiled by the page; `fast`: whether its download was fast enough for the snapshot)
  *               {type: "compute", id, request: "<JSON for kvcalc.web.compute>"}
  * Messages out: {type: "progress", stage, step, total}, {type: "ready", step, total, marks},
+ *               {type: "bytes", loaded, total} (what the worker downloaded so far, and will),
  *               {type: "failed", message}, {type: "result", id, response: "<JSON>", marks}
  *
  * Everything is fetched from the site itself: the Pyodide runtime copied from
@@ -20,8 +22,11 @@ const TOTAL_STEPS = 3
 let computeFn = null
 const queue = []
 let resolveWasm
-/** The runtime's wasm module as the page compiled it (null: compile it here). */
-const wasmFromPage = new Promise(resolve => { resolveWasm = resolve })
+/** The page's message about the runtime's wasm: `{module, fast}` (module null: compile it here). */
+const wasmMessage = new Promise(resolve => { resolveWasm = resolve })
+const wasmFromPage = wasmMessage.then(message => message.module)
+/** Bytes the worker has downloaded, and will download in all (the manifest's sizes). */
+const bytes = { loaded: 0, total: 0 }
 let marks = [["worker-start", now()]]
 
 function now() {
@@ -36,10 +41,28 @@ function progress(stage, step) {
   self.postMessage({ type: "progress", stage, step, total: TOTAL_STEPS })
 }
 
+const countedResponses = new WeakSet()
+
+/** `response` whose body reports its bytes to the page as they arrive (once, however often it is wrapped). */
+function counted(response) {
+  if (!response.ok || !response.body || countedResponses.has(response)) return response
+  const counter = new TransformStream({
+    transform(chunk, controller) {
+      bytes.loaded += chunk.byteLength
+      self.postMessage({ type: "bytes", loaded: bytes.loaded, total: bytes.total })
+      controller.enqueue(chunk)
+    },
+  })
+  const out = new Response(response.body.pipeThrough(counter), {
+    status: response.status, statusText: response.statusText, headers: response.headers })
+  countedResponses.add(out)
+  return out
+}
+
 async function fetchOk(url, options) {
   const response = await fetch(url, options)
   if (!response.ok) throw new Error(`${response.status} ${response.statusText}: ${url}`)
-  return response
+  return counted(response)
 }
 
 /**
@@ -48,15 +71,39 @@ async function fetchOk(url, options) {
  * `compileRuntime` in kvcalc.js for why the page compiles it). Returns the
  * function that puts `fetch` and `WebAssembly.instantiateStreaming` back.
  */
+/** Responses fetched ahead of loadPyodide, by URL (it takes each once). */
+const prefetched = new Map()
+
+/**
+ * Start downloading what loadPyodide will ask for (its script, the standard library, the
+ * lock file) at once, while the page downloads the wasm: loadPyodide itself starts only
+ * once the page says how fast that was (it decides on the snapshot), and on a slow link
+ * these bytes must not wait behind the wasm.
+ */
+function prefetch(url) {
+  prefetched.set(url, fetch(url).then(counted))
+}
+
+function prefetchRuntime(indexURL) {
+  prefetch(new URL("pyodide-lock.json", indexURL).href)
+  import(new URL("pyodide.asm.mjs", indexURL).href).catch(() => {})   // into the module map
+}
+
 function useWasmFromPage() {
   const fetchOriginal = self.fetch
   const instantiateOriginal = WebAssembly.instantiateStreaming
   const isWasm = input => String(input instanceof Request ? input.url : input).endsWith("/pyodide.asm.wasm")
+  const ahead = input => {
+    const url = String(input instanceof Request ? input.url : input)
+    const response = prefetched.get(url)
+    prefetched.delete(url)
+    return response
+  }
   self.fetch = (input, init) => isWasm(input)
     ? wasmFromPage.then(module => module
       ? new Response(new Uint8Array(0), { headers: { "Content-Type": "application/wasm" } })
       : fetchOriginal(input, init))
-    : fetchOriginal(input, init)
+    : ahead(input) || fetchOriginal(input, init).then(counted)
   WebAssembly.instantiateStreaming = async (source, imports) => {
     const module = await wasmFromPage
     if (!module) return instantiateOriginal.call(WebAssembly, source, imports)
@@ -83,25 +130,38 @@ async function fetchSnapshot(url) {
  * restored instead of run; if there is none, or it fails to restore, Pyodide
  * starts the ordinary way and imports the core.
  */
-async function startPython(loadPyodide, indexURL, snapshotUrl) {
-  if (snapshotUrl) {
+async function startPython(loadPyodide, options, snapshotUrl) {
+  // The snapshot saves the interpreter's start-up (about half a second here) but costs 6.5 MB:
+  // on a slow link that is seconds. The page timed its download of the runtime's wasm; the
+  // snapshot is fetched only when that was fast (or when the page could not tell).
+  const { fast } = await wasmMessage
+  if (snapshotUrl && fast === false) {
+    mark("snapshot-skipped")
+    bytes.total -= bytes.snapshot
+  } else if (snapshotUrl) {
     try {
-      return await loadPyodide({ indexURL, _loadSnapshot: fetchSnapshot(snapshotUrl) })
+      return await loadPyodide({ ...options, _loadSnapshot: fetchSnapshot(snapshotUrl) })
     } catch (error) {
       mark("snapshot-failed")
     }
   }
-  return loadPyodide({ indexURL })
+  return loadPyodide(options)
 }
 
 async function boot(assets) {
   mark("init-received")
   progress("runtime", 0)
   const indexURL = new URL("pyodide/", assets).href
+  prefetchRuntime(indexURL)
   // The manifest is tiny and names the wheel and the snapshot; revalidate it
   // so a rebuilt site never pairs a new page with an old cached core.
   const manifestPromise = fetchOk(new URL("kvcalc-assets.json", assets), { cache: "no-cache" })
     .then(response => response.json())
+  // The build's trimmed standard library (what the core and the runtime import: a third of
+  // Pyodide's), checked at build time to answer as CPython does; else Pyodide's own.
+  const stdLibURL = manifestPromise.then(manifest => manifest.stdlib
+    ? new URL(manifest.stdlib, assets).href : new URL("python_stdlib.zip", indexURL).href)
+  stdLibURL.then(prefetch, () => {})
   const wheelPromise = manifestPromise.then(manifest =>
     fetchOk(new URL(`wheels/${manifest.wheel}?sha256=${manifest.sha256}`, assets))
       .then(response => response.arrayBuffer()))
@@ -111,10 +171,13 @@ async function boot(assets) {
   mark("pyodide-mjs-imported")
   const snapshotUrl = manifest.snapshot
     ? new URL(`wheels/${manifest.snapshot}?sha256=${manifest.snapshot_sha256}`, assets) : null
+  const sizes = manifest.download_bytes || {}
+  bytes.snapshot = snapshotUrl ? sizes.snapshot || 0 : 0
+  bytes.total = (sizes.runtime || 0) + (sizes.wheel || 0) + bytes.snapshot
   const restore = useWasmFromPage()
   let pyodide
   try {
-    pyodide = await startPython(loadPyodide, indexURL, snapshotUrl)
+    pyodide = await startPython(loadPyodide, { indexURL, stdLibURL: await stdLibURL }, snapshotUrl)
   } finally {
     restore()
   }
@@ -152,7 +215,7 @@ self.addEventListener("message", ({ data }) => {
       .then(() => { for (const item of queue.splice(0)) answer(item) })
       .catch(error => self.postMessage({ type: "failed", message: String(error?.message ?? error) }))
   } else if (data.type === "wasm") {
-    resolveWasm(data.module)
+    resolveWasm(data)
   } else if (data.type === "compute") {
     if (computeFn) answer(data)
     else queue.push(data)

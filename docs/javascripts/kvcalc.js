@@ -49,11 +49,23 @@ function startEngine(assetsUrl) {
   const pending = new Map()
   const listeners = new Set()
   let nextId = 1
-  let state = { stage: "starting", step: 0, total: 3, ready: false, failed: null }
+  let state = { stage: "starting", step: 0, total: 3, ready: false, failed: null, bytes: null }
+  /** Bytes downloaded so far and in all: the page's (the wasm) and the worker's (the rest). */
+  const download = { page: { loaded: 0, total: 0 }, worker: { loaded: 0, total: 0 } }
+  const notify = () => { for (const listener of listeners) listener(state) }
+  const onBytes = (who, loaded, total) => {
+    download[who] = { loaded, total }
+    state = { ...state, bytes: {
+      loaded: download.page.loaded + download.worker.loaded, total: download.page.total + download.worker.total } }
+    notify()
+  }
   worker.addEventListener("message", ({ data }) => {
     if (data.marks) importMarks(data.marks)
-    if (data.type === "progress" || data.type === "ready" || data.type === "failed") {
+    if (data.type === "bytes") {
+      onBytes("worker", data.loaded, data.total)
+    } else if (data.type === "progress" || data.type === "ready" || data.type === "failed") {
       state = {
+        ...state,
         stage: data.stage ?? data.type,
         step: data.step ?? state.step,
         total: data.total ?? state.total,
@@ -84,7 +96,7 @@ function startEngine(assetsUrl) {
     pending.clear()
   })
   worker.postMessage({ type: "init", assets: assetsUrl })
-  compileRuntime(worker, assetsUrl)
+  compileRuntime(worker, assetsUrl, (loaded, total) => onBytes("page", loaded, total))
   engine = {
     send(request) {
       if (state.failed) return Promise.reject(new Error(state.failed))
@@ -127,12 +139,43 @@ function parseResponse(text) {
  * on it; the module is then posted to the worker, which instantiates it.
  * On any failure the worker is told so and fetches the wasm itself.
  */
-function compileRuntime(worker, assetsUrl) {
+function compileRuntime(worker, assetsUrl, onBytes) {
   const url = new URL("pyodide/pyodide.asm.wasm", assetsUrl)
-  const post = module => worker.postMessage({ type: "wasm", module })
-  WebAssembly.compileStreaming(fetch(url))
-    .then(module => { mark("wasm-compiled"); post(module) })
-    .catch(() => post(null))
+  const started = performance.now()
+  const post = (module, downloaded) => worker.postMessage({ type: "wasm", module, fast: fastLink(downloaded) })
+  fetch(url)
+    .then(response => {
+      // Count the bytes on a copy of the stream: the original goes to compileStreaming as it
+      // is, so that Chromium caches the compiled code under the wasm's URL.
+      const counting = response.ok && response.body ? countBytes(response.clone(), started, onBytes) : null
+      return Promise.all([WebAssembly.compileStreaming(response), counting])
+    })
+    .then(([module, downloaded]) => { mark("wasm-compiled"); post(module, downloaded) })
+    .catch(() => post(null, null))
+}
+
+/** Read `response` to its end, reporting the bytes as they arrive; resolves `{bytes, ms}` since `started`. */
+async function countBytes(response, started, onBytes) {
+  const total = Number(response.headers.get("Content-Length")) || 0
+  const reader = response.body.getReader()
+  let loaded = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) return { bytes: loaded, ms: performance.now() - started }
+    loaded += value.byteLength
+    onBytes(loaded, total)
+  }
+}
+
+/**
+ * Was the runtime's wasm downloaded fast enough to be worth also fetching the start-up
+ * snapshot (6.5 MB, which saves about half a second of start-up)? At least
+ * FAST_LINK_BYTES_PER_MS (8 MB/s: the snapshot then costs under a second); null when unknown.
+ */
+const FAST_LINK_BYTES_PER_MS = 8000
+function fastLink(downloadedIn) {
+  if (!downloadedIn || !downloadedIn.bytes) return null
+  return downloadedIn.bytes >= FAST_LINK_BYTES_PER_MS * downloadedIn.ms
 }
 
 /* ----------------------------------------------------------------------------
@@ -251,9 +294,13 @@ class Calculator {
     this.config = JSON.parse(root.querySelector("script[data-kvcalc-config]").textContent)
     this.names = this.config.names   // the input names, from the core (kvcalc.inputs.INPUT_KEYS)
     this.form = root.querySelector("[data-kvcalc-form]")
+    this.results = root.querySelector("[data-kvcalc-results]")
+    this.announce = root.querySelector("[data-kvcalc-announce]")
+    this.errorSummary = root.querySelector("[data-kvcalc-error-summary]")
     this.logBox = root.querySelector("[data-kvcalc-log]")
     this.out = name => root.querySelector(`[data-kvcalc-out="${name}"]`)
     this.assets = new URL(this.config.assets, location.href)
+    this.megabytes = new Intl.NumberFormat(this.config.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 })
     /** The result's templates by name; the regions among them name what they show. */
     this.templates = new Map([...root.querySelectorAll("template[data-kvcalc-template]")]
       .map(template => [template.dataset.kvcalcTemplate, template]))
@@ -265,6 +312,7 @@ class Calculator {
     this.shown = {}            // region -> JSON of what it shows (unchanged regions are not redrawn)
     this.edited = false        // only the reader's edits rewrite the URL
     this.engine = null
+    this.formOwn = null        // the form's own values while a pasted log fills it (restored when the log is cleared)
     this.restoreFromUrl(isFirst)
     this.bind()
   }
@@ -298,7 +346,11 @@ class Calculator {
       }
     }
     if (this.logBox) this.logBox.value = ""
+    // The build-time preset is another scenario: hide it until the restored one is computed.
     this.root.classList.add("kvcalc--stale")
+    this.results.hidden = true
+    const card = this.root.closest("details[data-kvcalc-lazy]")
+    if (card) card.open = true
     this.restored = true
   }
 
@@ -340,18 +392,45 @@ class Calculator {
     observer.observe(this.root)
 
     this.form.addEventListener("submit", event => event.preventDefault())
-    this.form.addEventListener("input", () => this.schedule("plan"))
-    this.form.addEventListener("change", event => {
-      if (event.target.type === "checkbox" || event.target.tagName === "SELECT") this.schedule("plan")
+    // The advanced fields sit outside the <form> element (form="…"): listen on the widget.
+    const ours = event => event.target.form === this.form
+    this.root.addEventListener("input", event => {
+      if (ours(event)) this.fieldEdited(event.target)
     })
-    this.logBox?.addEventListener("input", () => this.schedule(this.logBox.value.trim() ? "log" : "plan"))
+    this.root.addEventListener("change", event => {
+      if (ours(event) && (event.target.type === "checkbox" || event.target.tagName === "SELECT"))
+        this.fieldEdited(event.target)
+    })
+    this.logBox?.addEventListener("input", () => {
+      if (this.logBox.value.trim()) return this.schedule("log")
+      // The log is gone: the form goes back to its own values, as they were before the log filled it.
+      this.restoreOwnForm()
+      this.schedule("plan")
+    })
     this.root.addEventListener("click", event => {
       const button = event.target.closest("[data-kvcalc-action]")
       if (!button || !this.root.contains(button)) return
-      if (button.dataset.kvcalcAction === "copy-link") copyFrom(this.shareUrl(), button)
-      else if (button.dataset.kvcalcAction === "copy")
-        copyFrom(button.parentElement.querySelector("pre").textContent, button)
+      const action = button.dataset.kvcalcAction
+      if (action === "copy-link") copyFrom(this.shareUrl(), button)
+      else if (action === "copy") copyFrom(button.parentElement.querySelector("pre").textContent, button)
+      else if (action === "suggest") {
+        this.setField(button.dataset.kvcalcField, button.dataset.kvcalcValue)
+        this.form.elements.namedItem(button.dataset.kvcalcField)?.focus()
+        this.fieldEdited(this.form.elements.namedItem(button.dataset.kvcalcField))
+      }
     })
+  }
+
+  /** An edit of a form field: remembered as the form's own value while a log fills the form. */
+  fieldEdited(field) {
+    if (this.formOwn && field?.name) this.formOwn[field.name] = field.type === "checkbox" ? (field.checked ? "true" : "") : field.value
+    this.schedule(this.logBox?.value.trim() ? "log" : "plan")
+  }
+
+  restoreOwnForm() {
+    if (!this.formOwn) return
+    for (const name of this.names) this.setField(name, this.formOwn[name] ?? "")
+    this.formOwn = null
   }
 
   /** Start the page's engine; every calculator on the page then follows it. */
@@ -374,8 +453,17 @@ class Calculator {
       label.textContent = `${this.config.strings.load_failed} (${state.failed})`
       return
     }
-    bar.max = state.total
-    bar.value = state.step
+    if (state.bytes?.total && !state.ready) {
+      // Bytes as they arrive (slow links): the site's sentence, with the figures in the reader's locale.
+      bar.max = state.bytes.total
+      bar.value = Math.min(state.bytes.loaded, state.bytes.total)
+      const megabytes = value => this.megabytes.format(value / 1e6)
+      label.textContent = this.config.strings.loading_bytes
+        .replace("{loaded}", megabytes(state.bytes.loaded)).replace("{total}", megabytes(state.bytes.total))
+    } else {
+      bar.max = state.total
+      bar.value = state.step
+    }
     if (!state.ready) return
     this.root.querySelector("[data-kvcalc-progress]").hidden = true
     this.request(this.logBox && this.logBox.value.trim() && !this.restored ? "log" : "plan")
@@ -431,26 +519,32 @@ class Calculator {
     this.clearErrors()
     if (this.urlNotices?.length && !edited) this.showErrors(this.urlNotices)
     if (!response.ok) {
-      this.showErrors(response.errors || [])
+      // Nothing computed: no earlier answer stays on screen; the error leads the result and sits beside its field.
+      this.showErrors(response.errors || [], true)
+      this.results.hidden = true
       this.root.classList.add("kvcalc--stale")
       this.root.removeAttribute("data-kvcalc-result")
       this.root.dataset.kvcalcStatus = "error"
       return
     }
     if (kind === "log" && response.inputs) {
-      // The core merged the form with the log's facts: the form becomes exactly that.
+      // The core merged the form with the log's facts: the form becomes exactly that
+      // (its own values are kept, to come back when the log is cleared).
+      if (!this.formOwn) this.formOwn = this.inputs()
       for (const name of this.names) this.setField(name, response.inputs[name] ?? "")
+    } else if (kind === "plan") {
+      this.formOwn = null
     }
     this.render(response)
-    // A log may lack what a plan needs (no model named): the core says what is missing.
+    // A log may lack what a plan needs (no model named): the core says what is missing, beside the field.
     if (response.replan_error) this.showErrors([response.replan_error])
-    if (response.report && response.result) {
-      this.root.classList.remove("kvcalc--stale")
-      this.root.dataset.kvcalcResult = JSON.stringify(response.result)
-    } else {
-      this.root.classList.add("kvcalc--stale")
-      this.root.removeAttribute("data-kvcalc-result")
-    }
+    this.results.hidden = false
+    this.root.classList.remove("kvcalc--stale")
+    this.root.classList.toggle("kvcalc--no-report", !response.report)
+    if (response.result) this.root.dataset.kvcalcResult = JSON.stringify(response.result)
+    else this.root.removeAttribute("data-kvcalc-result")
+    const summary = response.report?.verdict?.title ?? response.reading?.title ?? ""
+    if (this.announce.textContent !== summary) this.announce.textContent = summary
     this.root.dataset.kvcalcStatus = "ready"
     if (edited && response.query) this.writeUrl(response.query)
   }
@@ -460,19 +554,54 @@ class Calculator {
       slot.textContent = ""
       slot.hidden = true
     }
+    for (const box of this.root.querySelectorAll("[data-kvcalc-suggest-for]")) {
+      box.querySelector("[data-kvcalc-suggest-list]").replaceChildren()
+      box.hidden = true
+    }
+    this.errorSummary.hidden = true
+    this.out("error-summary").textContent = ""
     for (const field of this.root.querySelectorAll("[aria-invalid]")) field.removeAttribute("aria-invalid")
   }
 
-  showErrors(errors) {
+  /**
+   * Each error beside its field (the field's aria-describedby names the slot; a closed panel
+   * holding the field is opened) and, when `atTop`, also at the top of the result.
+   */
+  showErrors(errors, atTop = false) {
     for (const error of errors) {
       const name = error.field || ""
       const slot = this.root.querySelector(`[data-kvcalc-error-for="${CSS.escape(name)}"]`)
         || this.root.querySelector('[data-kvcalc-error-for=""]')
       slot.textContent = slot.textContent ? `${slot.textContent} ${error.message}` : error.message
       slot.hidden = false
-      this.form.elements.namedItem(name)?.setAttribute?.("aria-invalid", "true")
-      if (name === "log") this.logBox?.setAttribute("aria-invalid", "true")
+      const panel = slot.closest("details.kvcalc-advanced, details.kvcalc-log")   // never a guide page's card
+      if (panel && !panel.open) panel.open = true
+      const field = name === "log" ? this.logBox : this.form.elements.namedItem(name)
+      field?.setAttribute?.("aria-invalid", "true")
+      this.showSuggestions(name, error.suggestions)
+      if (atTop) {
+        const top = this.out("error-summary")
+        top.textContent = top.textContent ? `${top.textContent} ${error.message}` : error.message
+        this.errorSummary.hidden = false
+      }
     }
+  }
+
+  /** The core's "did you mean" ids as buttons beside the model or GPU field. */
+  showSuggestions(name, suggestions) {
+    const box = this.root.querySelector(`[data-kvcalc-suggest-for="${CSS.escape(name)}"]`)
+    if (!box || !suggestions?.length) return
+    box.querySelector("[data-kvcalc-suggest-list]").replaceChildren(...suggestions.map(value => {
+      const button = document.createElement("button")
+      button.type = "button"
+      button.className = "kvcalc-button kvcalc-suggestion"
+      button.dataset.kvcalcAction = "suggest"
+      button.dataset.kvcalcField = name
+      button.dataset.kvcalcValue = value
+      button.textContent = value
+      return button
+    }))
+    box.hidden = false
   }
 
   /** True when `value` differs from what region `name` shows (and remember it). */
@@ -485,12 +614,11 @@ class Calculator {
 
   /**
    * Redraw each region of the result whose value in the response changed, as a
-   * filled copy of its template. A response without a report (a log that names
-   * no model) leaves the report's regions as they are (the widget is marked stale).
+   * filled copy of its template. Every region follows the response, so nothing of
+   * an earlier answer stays (a log with no figure at all empties the report's regions).
    */
   render(response) {
     for (const [name, source] of this.regions) {
-      if (!response.report && source.startsWith("report.")) continue
       const value = valueAt(response, source)
       if (this.fresh(name, value))
         this.out(name).replaceWith(fillTemplate(this.templates, this.config.tables, name, value))

@@ -61,7 +61,18 @@ def widget(page: Page, preset: str) -> Locator:
     return page.locator(f'{CALCULATOR}[data-kvcalc-preset="{preset}"]')
 
 
+def open_widget(root: Locator) -> None:
+    """A guide page's preset is a compact card: open the full widget it holds (a no-op elsewhere)."""
+    root.evaluate("el => { const card = el.closest('details[data-kvcalc-lazy]'); if (card) card.open = true }")
+
+
+def open_log(root: Locator) -> None:
+    """The log box ("I have an error or a log") is open from the start; open it if a reader closed it."""
+    root.evaluate("el => { el.querySelector('details.kvcalc-log').open = true }")
+
+
 def wait_ready(root: Locator) -> None:
+    open_widget(root)
     root.scroll_into_view_if_needed()
     root.page.wait_for_function(
         "el => el.dataset.kvcalcStatus === 'ready'", arg=root.element_handle(), timeout=READY_TIMEOUT_MS
@@ -242,7 +253,7 @@ def test_pasted_log_fills_the_form(page: Page, lang: str) -> None:
     form = {name: field(root, name).input_value() for name in ("model", "gpu")}
     expected = json.loads(web.compute(json.dumps({"action": "log", "lang": lang, "inputs": form, "log": text})))
     assert expected["ok"], expected
-    root.locator("details.kvcalc-log > summary").click()
+    open_log(root)
     field(root, "log").fill(text)
     diagnosis = root.locator('[data-kvcalc-out="diagnosis"]')
     diagnosis.wait_for(state="visible", timeout=UPDATE_TIMEOUT_MS)
@@ -292,7 +303,7 @@ def test_pasted_html_stays_text(page: Page) -> None:
                            timeout=UPDATE_TIMEOUT_MS)
     assert field(root, "config").input_value() == XSS   # kept as typed, beside its error
     assert root.locator('[data-kvcalc-error-for="config"]').is_visible()
-    root.locator("details.kvcalc-log > summary").click()
+    open_log(root)
     field(root, "log").fill(XSS)   # read as a log (diagnosis "unknown"); the form follows the log
     root.locator('[data-kvcalc-out="diagnosis"]').wait_for(state="visible", timeout=UPDATE_TIMEOUT_MS)
     page.wait_for_timeout(300)   # let every answer land
@@ -355,16 +366,25 @@ def test_burst_of_edits_ends_on_the_last_one(page: Page) -> None:
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_recommendation_links_reach_their_guide_section(page: Page, lang: str) -> None:
-    # Llama-3.1-70B in bf16 on one RTX 4090: ~131 GiB of weights on a 24 GiB card, so the weights
-    # ladder, whose fixes are explained on another page (the home page's fix sections).
+    # Llama-3.1-70B in bf16 on one RTX 4090: the weights alone do not fit (the core's verdict
+    # weights_exceed_gpu: larger than the GPU itself): the weights ladder.
     query = {"model": "meta-llama/Llama-3.1-70B-Instruct", "gpu": "RTX-4090"}
     page.goto(f"{PREFIX[lang]}calculator/?{urlencode(query)}#calculator")
     root = widget(page, "calculator")
     wait_ready(root)
-    assert result_of(root)["status"] == "weights_exceed_gpu"
+    assert result_of(root)["status"] == "weights_exceed_gpu" == cli_plan(query)["status"]
     hrefs = root.locator(".kvcalc-rec > a").evaluate_all("links => links.map(a => a.href)")
+    # Since the fixes link to the home page's sections (b377fce), a plan's ladder stays on the
+    # home page; a log whose GPU lacked free memory links to read-your-log's section as well.
+    open_log(root)
+    field(root, "log").fill((REPO / "tests" / "data" / "logs" / "llmd_v019_codellama_34b_h100_tp2_free_memory.log")
+                            .read_text(encoding="utf-8"))
+    page.wait_for_function(
+        "el => el.querySelector('[data-kvcalc-out=verdict]').dataset.kvcalcKind.endsWith('free_memory_below_utilization')",
+        arg=root.element_handle(), timeout=UPDATE_TIMEOUT_MS)
+    hrefs += root.locator(".kvcalc-rec > a").evaluate_all("links => links.map(a => a.href)")
     pages = {urlsplit(h).path for h in hrefs}
-    assert pages == {f"/{PREFIX[lang]}"}
+    assert pages == {f"/{PREFIX[lang]}", f"/{PREFIX[lang]}read-your-log/"}
     for href in hrefs:
         parts = urlsplit(href)
         assert parts.path.startswith(f"/{PREFIX[lang]}"), href          # same language

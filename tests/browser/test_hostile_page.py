@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 
 import pytest
 from playwright.sync_api import Page
-from test_calculator import UPDATE_TIMEOUT_MS, cli_plan, field, result_of, wait_ready, wait_result, widget
+from test_calculator import UPDATE_TIMEOUT_MS, cli_plan, field, open_log, result_of, wait_ready, wait_result, widget
 
 QUERY = {"model": "Qwen/Qwen3-8B", "gpu": "L4", "max_model_len": "4096"}
 
@@ -65,7 +65,7 @@ def test_infinity_log_then_next_edit(page: Page) -> None:
     page.goto("en/calculator/")
     root = widget(page, "calculator")
     wait_ready(root)
-    root.locator("details.kvcalc-log > summary").click()
+    open_log(root)
     field(root, "log").fill("INFO Available KV cache memory: " + "9" * 400 + ".5 GiB\n"
                             "$ vllm serve Qwen/Qwen3-8B --gpu-memory-utilization nan\n")
     root.locator('[data-kvcalc-out="diagnosis"]').wait_for(state="visible", timeout=UPDATE_TIMEOUT_MS)
@@ -79,7 +79,7 @@ def test_empty_log_race_then_next_edit(page: Page) -> None:
     page.goto("en/calculator/")
     root = widget(page, "calculator")
     wait_ready(root)
-    root.locator("details.kvcalc-log > summary").click()
+    open_log(root)
     # a log typed and emptied before its answer arrives: the pending "log" request becomes a plan
     root.evaluate("""root => {
         const box = root.querySelector('[name="log"]')
