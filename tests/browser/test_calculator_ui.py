@@ -358,7 +358,7 @@ def test_compact_preset_link_opens_its_scenario_in_the_calculator(page: Page) ->
     page.wait_for_url("**/zh/calculator/?*#calculator")
     root = widget(page, "calculator")
     wait_ready(root)
-    assert result_of(root) == cli_plan({"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090", "max_model_len": "40960"})
+    assert result_of(root) == cli_plan({"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090", "max_model_len": "36864"})
 
 
 # ---------------------------------------------------------------------------
