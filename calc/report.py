@@ -306,10 +306,13 @@ def _figures(lang: str, v: Verdict) -> list[dict[str, object]]:
         _figure("max_model_len", t(lang, "fig.max_model_len"),
                 t(lang, "fig.len_value", value=fmt_int(v.max_model_len, lang)), False),
         _figure("needed_kv", t(lang, "fig.needed_kv"), gib_gb_text(v.needed_kv_bytes, lang), False),
-        _figure("available_kv", t(lang, "fig.available_kv"), _available_text(v, lang), est),
-        _figure("estimated_max_len", t(lang, "fig.estimated_max_len"),
-                t(lang, "fig.len_value", value=fmt_int(v.estimated_max_model_len, lang)), est),
     ]
+    if v.status != "weights_exceed_gpu":  # loading fails first: vLLM never gets to a KV figure
+        figures += [
+            _figure("available_kv", t(lang, "fig.available_kv"), _available_text(v, lang), est),
+            _figure("estimated_max_len", t(lang, "fig.estimated_max_len"),
+                    t(lang, "fig.len_value", value=fmt_int(v.estimated_max_model_len, lang)), est),
+        ]
     if v.fits:
         figures += [
             _figure("num_blocks", t(lang, "fig.num_blocks"),
