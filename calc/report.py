@@ -7,16 +7,19 @@ and does no arithmetic (design.md).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from . import charts
 from .analysis import Analysis, BandVerdict, FeasibleGrid, Recommendation, Verdict
 from .budget import BudgetSource, MemoryBudget
-from .diagnose import Diagnosis
 from .errors import CalcError
 from .inputs import Scenario
 from .numfmt import fmt_fixed, fmt_int, gib_gb_text, gib_text
 from .strings import STRINGS, lang_or_default, t
 from .units import GiB, MiB
+
+if TYPE_CHECKING:  # the log reader loads only when a log is pasted
+    from .diagnose import Diagnosis
 
 __all__ = ["available_band", "gib_gb", "result_dict", "recommendation_dict", "serve_command", "build_report", "build_log_report",
            "error_message"]

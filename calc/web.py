@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from .analysis import analyze
 from .errors import CalcError
 from .inputs import canonical_query, scenario_from_inputs
 from .limits import MAX_LOG_BYTES, MAX_REQUEST_CHARS, check_json_depth, strict_json
-from .logparse import LogReading
 from .report import build_log_report, build_report, error_message, result_dict
 from .strings import lang_or_default, t
+
+if TYPE_CHECKING:  # the log reader's regexes compile only when a log is pasted
+    from .logparse import LogReading
 
 __all__ = ["compute", "compute_dict", "localized_error", "tail_of_log"]
 
