@@ -230,3 +230,16 @@ def page_factory(
         return watch(new_context(**context_options)).new_page()
 
     return make
+
+
+@pytest.fixture
+def page_is_clean(console_errors: list[str], failed_requests: list[str],
+                  foreign_requests: list[str]) -> Iterator[None]:
+    """After the test: no console error, no failed request, nothing from another host.
+
+    Modules opt in with ``pytestmark = pytest.mark.usefixtures("page_is_clean")``.
+    """
+    yield
+    assert console_errors == []
+    assert failed_requests == []
+    assert foreign_requests == []

@@ -8,7 +8,6 @@ estimate leaves about 4.6 GiB, but the band reaches below 4.5 GiB, so vLLM may s
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from urllib.parse import urlencode
 
 import pytest
@@ -21,10 +20,7 @@ READY_TIMEOUT_MS = 60_000
 SCENARIO = {"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090", "max_model_len": "32768"}
 
 
-@pytest.fixture(autouse=True)
-def _page_is_clean(console_errors: list[str], failed_requests: list[str]) -> Iterator[None]:
-    yield
-    assert console_errors == [] and failed_requests == []
+pytestmark = pytest.mark.usefixtures("page_is_clean")
 
 
 def _core(lang: str) -> dict:

@@ -14,7 +14,7 @@ import json
 import subprocess
 import sys
 import urllib.request
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
@@ -33,14 +33,7 @@ CALCULATOR = '[data-kvcalc-component="calculator"]'
 XSS = "<img src=x onerror=alert(1)>"
 
 
-@pytest.fixture(autouse=True)
-def _page_is_clean(console_errors: list[str], failed_requests: list[str],
-                   foreign_requests: list[str]) -> Iterator[None]:
-    """After each test: no console error, no failed request, nothing from another host."""
-    yield
-    assert console_errors == []
-    assert failed_requests == []
-    assert foreign_requests == []
+pytestmark = pytest.mark.usefixtures("page_is_clean")
 
 
 def cli_plan(inputs: Mapping[str, str]) -> dict:

@@ -12,7 +12,6 @@ nothing was requested from another host (fixtures in conftest.py).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -62,13 +61,7 @@ STARTED_LOG = (
 LLAMA_CONFIG = REPO / "scripts" / "model_configs" / "meta-llama" / "Llama-3.1-8B-Instruct" / "config.json"
 
 
-@pytest.fixture(autouse=True)
-def _page_is_clean(console_errors: list[str], failed_requests: list[str],
-                   foreign_requests: list[str]) -> Iterator[None]:
-    yield
-    assert console_errors == []
-    assert failed_requests == []
-    assert foreign_requests == []
+pytestmark = pytest.mark.usefixtures("page_is_clean")
 
 
 def wait_status(root: Locator, status: str) -> None:

@@ -9,7 +9,6 @@ as ``kvcalc plan --json``. No page error, failed request or foreign request is r
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from urllib.parse import urlencode
 
 import pytest
@@ -19,13 +18,7 @@ from test_calculator import UPDATE_TIMEOUT_MS, cli_plan, field, open_log, result
 QUERY = {"model": "Qwen/Qwen3-8B", "gpu": "L4", "max_model_len": "4096"}
 
 
-@pytest.fixture(autouse=True)
-def _page_is_clean(console_errors: list[str], failed_requests: list[str],
-                   foreign_requests: list[str]) -> Iterator[None]:
-    yield
-    assert console_errors == []
-    assert failed_requests == []
-    assert foreign_requests == []
+pytestmark = pytest.mark.usefixtures("page_is_clean")
 
 
 def edit_and_check(page: Page, length: int) -> None:

@@ -50,13 +50,7 @@ def wait_ready(root) -> None:
     )
 
 
-@pytest.fixture(autouse=True)
-def _page_is_clean(console_errors: list[str], failed_requests: list[str],
-                   foreign_requests: list[str]) -> Iterator[None]:
-    yield
-    assert console_errors == []
-    assert failed_requests == []
-    assert foreign_requests == []
+pytestmark = pytest.mark.usefixtures("page_is_clean")
 
 
 def _switch(page: Page, target: str) -> None:
