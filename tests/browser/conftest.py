@@ -190,7 +190,11 @@ def watch(
             foreign_requests.append(request.url)
 
     def on_request_failed(request: Request) -> None:
-        if not is_foreign(request.url):
+        # Chromium fetches the favicon lazily after load and cancels it (net::ERR_ABORTED) when the test
+        # navigates on: the browser's own cancellation, not a failure of the site (a missing favicon
+        # still shows up as an HTTP error in on_response).
+        cancelled_favicon = request.url.endswith("/favicon.svg") and request.failure == "net::ERR_ABORTED"
+        if not is_foreign(request.url) and not cancelled_favicon:
             failed_requests.append(f"{request.url}: {request.failure}")
 
     def on_response(response: Response) -> None:
