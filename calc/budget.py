@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from . import estimates
+from .backends import gpu_major
 from .deployment import Deployment
 from .errors import CalcError
 from .model import ModelSpec
@@ -185,8 +186,14 @@ def _weights_estimate(model: ModelSpec, dep: Deployment) -> estimates.Estimate:
     stays on the host, at every edge of the band alike.
     """
     share = dep.tensor_parallel_size * dep.pipeline_parallel_size
+    experts = mxfp4_expert_bytes(model)
+    padding = 1.0
+    if experts:
+        kernel = estimates.mxfp4_kernel(gpu_major(dep), bundled_triton_kernels=dep.rules.bundled_triton_kernels)
+        inter = (model.moe_intermediate_size or model.intermediate_size) // max(1, dep.tensor_parallel_size)
+        padding = estimates.mxfp4_padding_factor(kernel, hidden_size=model.hidden_size, intermediate_per_partition=inter)
     whole = estimates.weights_estimate(weight_bytes(model), exact=bool(model.checkpoint_bytes),
-                                       mxfp4_expert_bytes=mxfp4_expert_bytes(model), hidden_size=model.hidden_size)
+                                       mxfp4_expert_bytes=experts, mxfp4_padding=padding)
     off = dep.cpu_offload_bytes
     return estimates.Estimate(bytes=max(whole.bytes // share - off, 0), low_bytes=max(whole.low_bytes // share - off, 0),
                               high_bytes=max(whole.high_bytes // share - off, 0))
@@ -207,7 +214,8 @@ def _activation_estimate(model: ModelSpec, dep: Deployment, max_num_batched_toke
         hidden_size=model.hidden_size, intermediate_size=model.moe_intermediate_size or model.intermediate_size,
         vocab_size=model.vocab_size, num_attention_heads=model.num_attention_heads, num_layers=model.num_layers,
         max_num_batched_tokens=tokens, max_num_seqs=seqs, tensor_parallel_size=dep.tensor_parallel_size,
-        dtype_bytes=_ELEMENT_BYTES, is_moe=model.is_moe, num_experts_per_tok=model.num_experts_per_tok, v0_engine=v0)
+        dtype_bytes=_ELEMENT_BYTES, is_moe=model.is_moe, num_experts_per_tok=model.num_experts_per_tok, v0_engine=v0,
+        sampler_sorts=dep.rules.sampler_sorts_vocabulary)
 
 
 def _non_torch_estimate(dep: Deployment, total_bytes: int) -> estimates.Estimate:

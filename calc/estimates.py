@@ -36,10 +36,12 @@ give the measured figures instead. All sizes are integer bytes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 __all__ = ["Estimate", "activation_peak_bytes", "activation_estimate", "non_torch_bytes", "non_torch_estimate",
            "cudagraph_bytes", "cudagraph_estimate", "cudagraph_capture_sizes", "v0_profile_tokens", "V0_DEFAULT_MAX_NUM_SEQS",
-           "NVLINK_GPU_IDS", "cuda_visible_total", "weights_estimate"]
+           "NVLINK_GPU_IDS", "cuda_visible_total", "weights_estimate", "Mxfp4Kernel", "mxfp4_kernel",
+           "mxfp4_padding_factor"]
 
 _GIB = 2**30
 
@@ -75,7 +77,15 @@ class Estimate:
 #    and activation (3 × intermediate per token, divided by TP), for MoE the routed
 #    copies (× experts per token), plus two hidden-size buffers. Fitted factor 1.22
 #    (the forward-dominated fit rows: CodeLlama-7B, Granite-3.1-8B, phi-2).
+#  * before 0.17.0 (#33538) the warm-up's top-k/top-p sorted the whole vocabulary
+#    (vllm/v1/sample/ops/topk_topp_sampler.py: ``logits.sort`` → values plus int64
+#    indices, softmax, masks, and a re-sort by ``scatter`` into a new tensor, with the
+#    sort's own double buffers at the peak): 9.5 copies, from the one fit-half row the
+#    sampler dominates in those releases (gpt-oss-120b on an H100, 0.11: 7.27 GiB over
+#    1024 × 201,088 fp32 logits = 0.767 GiB). The sum of the buffers named above is
+#    7 copies before the sort's workspace, so the figure is of the expected size.
 _SAMPLER_COPIES = 3.9
+_SAMPLER_COPIES_SORTING = 9.5
 _FORWARD_FACTOR = 1.22
 
 
@@ -93,8 +103,11 @@ def activation_peak_bytes(
     is_moe: bool,
     num_experts_per_tok: int,
     v0_engine: bool = False,
+    sampler_sorts: bool = False,
 ) -> int:
     """Estimated "PyTorch activation peak" (torch peak increase) of vLLM's profile run.
+
+    ``sampler_sorts``: the V1 sampler warm-up sorts the vocabulary (releases before 0.17.0).
 
     ``v0_engine``: the V0 profile run, where ``max_num_batched_tokens`` is the V0
     scheduler's token budget (``v0_profile_tokens``) and no sampler warm-up runs.
@@ -111,17 +124,22 @@ def activation_peak_bytes(
     per_token = (3 * routed / tp + 2 * hidden_size) * dtype_bytes
     if v0_engine:
         logits = _V0_LOGITS_COPIES * max_num_seqs * vocab_size * 4
-        return int(max(_FORWARD_FACTOR * max_num_batched_tokens * per_token, logits))
-    sampler = _SAMPLER_COPIES * max_num_seqs * vocab_size * 4
+        return int(max(_V0_FORWARD_FACTOR * max_num_batched_tokens * per_token, logits))
+    sampler = (_SAMPLER_COPIES_SORTING if sampler_sorts else _SAMPLER_COPIES) * max_num_seqs * vocab_size * 4
     forward = _FORWARD_FACTOR * max_num_batched_tokens * per_token
     return int(max(sampler, forward))
 
 
-# V0: the same forward model and factor as V1 over the V0 profile tokens (one factor for
-# both engines: the median of the forward-dominated fit rows, V1 CodeLlama-7B 1.22,
-# Granite-3.1-8B 1.20, phi-2 1.32 and V0 Llama-3.1-8B on an A10 1.13, Llama-3-8B on an
-# H100 1.61); the V0 sampler keeps one fp32 logits row per sequence, which only wins for
-# tiny profile budgets.
+# V1's forward factor is the median of its forward-dominated fit rows (CodeLlama-7B 1.22,
+# Granite-3.1-8B 1.20, phi-2 1.32). V0 runs the same forward over its profile tokens
+# without torch.compile's buffers: its factor comes from the V0 fit rows, Llama-3.1-8B on
+# an A10 (0.7: 0.22 GiB over 2048 × 102,400 B = 1.13). The other dense V0 fit row, the
+# 0.6.5 development build of PR #10511 (Llama-3-8B on an H100, 1.61), is left out: the
+# same table prints 1.79 GiB of non-torch memory at TP 1, where every other TP-1 log shows
+# 0.05–0.35, so its split between activation and non-torch is not a release's.
+# The V0 sampler keeps one fp32 logits row per sequence, which only wins for tiny
+# profile budgets.
+_V0_FORWARD_FACTOR = 1.13
 _V0_LOGITS_COPIES = 1.0
 V0_DEFAULT_MAX_NUM_SEQS = 256
 """vllm/config.py SchedulerConfig (V0): ``max_num_seqs`` default."""
@@ -290,21 +308,64 @@ def cuda_visible_total(total_bytes: int, source_kind: str) -> Estimate:
 # What vLLM loads per GPU ("Model loading took …"), against the checkpoint's bytes:
 # 16-bit checkpoints load +0.2 % to +0.5 % (Llama-3.1-8B 14.99 vs 14.96 GiB, Qwen2.5-7B
 # 14.25 vs 14.19 GiB: rotary caches and other buffers). MXFP4 experts (gpt-oss) are
-# padded for the Marlin/Triton kernels on GPUs without native FP4: the hidden size
-# 2880 is rounded up to a multiple of 256 (3072, +6.7 % of the expert bytes).
+# re-laid for the MoE kernel vLLM picks, which pads the expert matrices
+# (vllm/model_executor/layers/fused_moe/oracle/mxfp4.py
+# ``mxfp4_round_up_hidden_size_and_intermediate_size``; before 0.12 the same rounding sat in
+# vllm/model_executor/layers/quantization/mxfp4.py ``create_weights``):
+#  * Marlin (Ampere/Ada and consumer Blackwell always; Hopper before 0.12.0, whose wheels
+#    had no ``triton_kernels``, #28788): intermediate per partition to a multiple of 128,
+#    hidden to 256. gpt-oss: 2880 × 2880 → 3072 × 2944 = +9.0 % of the expert bytes
+#    (gpt-oss-20b on an A100, 0.19: 13.72 GiB logged; gpt-oss-120b on an H100, 0.10.1:
+#    65.97 GiB logged).
+#  * FlashInfer TRT-LLM (datacenter Blackwell): both to 256, 3072 × 3072 = +13.8 %.
+#  * Triton (Hopper from 0.12.0): the source rounds the intermediate to 64 only, but the
+#    swizzled layout of ``triton_kernels`` loads as if the hidden size were rounded to 256
+#    (gpt-oss-20b on an H100, 0.19: 13.64 GiB logged against 12.82 in the checkpoint).
 _LOAD_OVERHEAD = 0.003
 _WEIGHTS_BAND_EXACT = (0.01, 0.02)
 _WEIGHTS_BAND_COUNTED = (0.03, 0.04)
 _WEIGHTS_BAND_MXFP4 = (0.03, 0.05)
-MXFP4_PAD = 256
 
 
-def weights_estimate(checkpoint_bytes: int, *, exact: bool, mxfp4_expert_bytes: int = 0, hidden_size: int = 0) -> Estimate:
+class Mxfp4Kernel(StrEnum):
+    """The MoE kernel family vLLM runs MXFP4 experts with; it decides their padding."""
+
+    MARLIN = "marlin"
+    TRITON = "triton"
+    FLASHINFER_TRTLLM = "flashinfer_trtllm"
+
+
+def mxfp4_kernel(gpu_major: int, *, bundled_triton_kernels: bool) -> Mxfp4Kernel:
+    """vllm/model_executor/layers/fused_moe/oracle/mxfp4.py ``select_mxfp4_moe_backend`` (CUDA)."""
+    if gpu_major == 10:
+        return Mxfp4Kernel.FLASHINFER_TRTLLM
+    if gpu_major == 9 and bundled_triton_kernels:
+        return Mxfp4Kernel.TRITON
+    return Mxfp4Kernel.MARLIN
+
+
+def _round_up(value: int, multiple: int) -> int:
+    return -(-value // multiple) * multiple
+
+
+def mxfp4_padding_factor(kernel: Mxfp4Kernel, *, hidden_size: int, intermediate_per_partition: int) -> float:
+    """Padded over checkpoint expert bytes: (hidden′ × intermediate′) / (hidden × intermediate)."""
+    h, i = hidden_size, intermediate_per_partition
+    if h <= 0 or i <= 0:
+        return 1.0
+    if kernel is Mxfp4Kernel.MARLIN:
+        hp, ip = _round_up(h, 256), _round_up(i, 128)
+    elif kernel is Mxfp4Kernel.FLASHINFER_TRTLLM:
+        hp, ip = _round_up(h, 256), _round_up(i, 256)
+    else:
+        hp, ip = _round_up(h, 256), _round_up(i, 64)
+    return (hp * ip) / (h * i)
+
+
+def weights_estimate(checkpoint_bytes: int, *, exact: bool, mxfp4_expert_bytes: int = 0,
+                     mxfp4_padding: float = 1.0) -> Estimate:
     """Loaded weight bytes from the checkpoint's bytes (one GPU's share is taken by the caller)."""
-    pad = 0
-    if mxfp4_expert_bytes and hidden_size:
-        padded = -(-hidden_size // MXFP4_PAD) * MXFP4_PAD
-        pad = mxfp4_expert_bytes * (padded - hidden_size) // hidden_size
+    pad = int(mxfp4_expert_bytes * (mxfp4_padding - 1)) if mxfp4_expert_bytes else 0
     central = int(checkpoint_bytes * (1 + _LOAD_OVERHEAD)) + pad
     band = _WEIGHTS_BAND_MXFP4 if mxfp4_expert_bytes else (_WEIGHTS_BAND_EXACT if exact else _WEIGHTS_BAND_COUNTED)
     return Estimate.relative(central, *band)

@@ -242,6 +242,11 @@ class RuleSet:
     def default_gpu_memory_utilization(self) -> float: return 0.92 if self._has("38284") else 0.90
     @property
     def tokens_from_concurrency(self) -> bool: return self._has("41069")
+    # what the profile run allocates (estimates.py)
+    @property
+    def bundled_triton_kernels(self) -> bool: return self._has("28788")
+    @property
+    def sampler_sorts_vocabulary(self) -> bool: return not self._has("33538")
     @property
     def override_before_check(self) -> bool: return self._has("41069")
     @property
