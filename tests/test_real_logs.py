@@ -186,15 +186,23 @@ RECOMPUTED: dict[str, Case] = {
     # cyankiwi AWQ of Qwen3-Next (mounted as /models), TP 2 and fp8 KV from the log's own args
     "v0130_qwen3_next_80b_awq_2xl40s_tp2_util092_fp8kv_32k_hybrid.log": Case(
         "started", model="Qwen/Qwen3-Next-80B-A3B-Instruct"),
-    # local copy of nvidia/Qwen3.6-35B-A3B-NVFP4; the "Initializing a V1 LLM engine (v0.24.0)" line was cut
+    # local copy of nvidia/Qwen3.6-35B-A3B-NVFP4; the "Initializing a V1 LLM engine (v0.24.0)" line was cut.
+    # The args ask for 'enable_prefix_caching': True (hybrids default to off before #40996), so
+    # MambaModelConfig puts Qwen3.5's GDN layers (no SupportsMambaPrefixCaching) in 'align' mode (#30877,
+    # 0.15.0) and each GDN group pins 2 state blocks per request instead of 1 (MambaSpec at v0.24.0).
+    # 40 layers: 30 GDN + 10 full -> group_size 10: 3 GDN groups + 1 attention group.
+    # GDN page: conv (3, 2*16*128 + 32*128 = 8,192) bf16 = 49,152 + temporal (32, 128, 128) float32
+    # (config mamba_ssm_dtype) = 2,097,152 -> 2,146,304; fp8 attention: 2 KV heads * 2 * 256 * 1 = 1,024 B/token
+    # -> block 16 * cdiv(2,146,304, 16 * 1,024) = 16 * 131 = 2,096, page 2,096 * 1,024 = 2,146,304 (no padding).
+    # Block id 10 * 2,146,304 = 21,463,040 B; 6.01 ± 0.005 GiB (6,447,819,653-6,458,557,071 B) -> 300 blocks.
+    # Per request cdiv(131,072, 2,096) + 3 * 2 = 63 + 6 = 69 -> 300 / 69 = 4.3478x (4.35x logged),
+    # int(300 / 69 * 131,072) = 569,878 (logged 569,878). Without the flag ('none') 63 + 3 = 66: 66/69 = 22/23.
     "v0240_qwen36_35b_a3b_nvfp4_5090.log": Case(
-        "started", model="nvidia/Qwen3.6-35B-A3B-NVFP4", inputs={"vllm_version": "0.24.0"},
-        xfail="tokens: computed 595,781 (4.55x) at 6.01 ± 0.005 GiB, logged 569,878 (4.35x); "
-              "logged ≈ computed × 22/23 (569,877.7) (block size 2096, fp8 KV, max_num_seqs 1)"),
+        "started", model="nvidia/Qwen3.6-35B-A3B-NVFP4", inputs={"vllm_version": "0.24.0"}),
+    # Same setup; 5.98 ± 0.005 GiB (6,415,607,398-6,426,344,816 B) -> 298-299 blocks; 299 / 69 = 4.33x,
+    # int(299 / 69 * 131,072) = 567,978 (logged 567,978 and 4.33x).
     "v0240_qwen36_35b_a3b_nvfp4_5090_run2.log": Case(
-        "started", model="nvidia/Qwen3.6-35B-A3B-NVFP4", inputs={"vllm_version": "0.24.0"},
-        xfail="tokens: computed 591,809–593,795 (4.52–4.53x) at 5.98 ± 0.005 GiB, logged 567,978 (4.33x); "
-              "593,795 × 22/23 = 567,977.8, the same 22/23 as the other 0.24.0 run"),
+        "started", model="nvidia/Qwen3.6-35B-A3B-NVFP4", inputs={"vllm_version": "0.24.0"}),
     # -- MLA with decode context parallel ---------------------------------------------------------
     # Kimi-K2-Thinking is represented by the catalog's Kimi-K2-Instruct: the same DeepseekV3 layout
     # (61 layers, kv_lora_rank 512 + qk_rope_head_dim 64 = 576 bf16 latent); it differs in weights (INT4)
