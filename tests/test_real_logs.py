@@ -219,10 +219,22 @@ RECOMPUTED: dict[str, Case] = {
         "started", model="moonshotai/Kimi-K2-Instruct",
         inputs={"vllm_version": "0.11.0", "gpu": "H200", "tensor_parallel_size": "8"}),
     # -- TP 4 ------------------------------------------------------------------------------------
+    # vllm#21348 (opened about 2025-07-21 by its number: vLLM 0.9.2 or a 0.10.0 build; not printed).
+    # 94 layers, 4 KV heads / TP 4 = 1 per GPU, head 128, bf16: one block id = 94 * 16 * 2 * 128 * 2 = 770,048 B.
+    # 8.11 ± 0.005 GiB (8,702,677,483-8,713,414,901 B) -> 11,301-11,315 blocks -> 180,816-181,040 tokens.
+    # Logged 178,880 = 11,180 * 16: a worker with 8,609,136,640-8,609,906,687 B (8.018-8.019 GiB, "8.02").
+    # Before #25164 (first in 0.11.1) vLLM printed "GPU KV cache size" once per worker, inside
+    # get_kv_cache_config, from that worker's own memory, before the min over workers
+    # (v0.9.2 kv_cache_utils._get_kv_cache_config_uniform_type), and every worker printed its own
+    # "Available KV cache memory". The poster quoted one of each, from two different workers (inferred: with
+    # one worker's figures the tokens would be 180,816-181,040, and nothing else in the excerpt moves them): the
+    # 8.02 GiB worker's line is not in the excerpt, and no other line of it gives that figure (the
+    # only other number is the logged token count itself), so it cannot be matched honestly.
     "v1_qwen3_235b_fp8_h100_tp4_capacity.log": Case(
         "started", model="Qwen/Qwen3-235B-A22B-FP8",
-        xfail="tokens: computed 180,816–181,040 at 8.11 ± 0.005 GiB, logged 178,880 (8.02 GiB of KV); the "
-              "printed available is one worker's of four and the release (V1, early 2025) is not printed"),
+        xfail="tokens: computed 180,816–181,040 at 8.11 ± 0.005 GiB, logged 178,880 (11,180 blocks: a worker "
+              "with 8.02 GiB); before #25164 (0.11.1) each of the 4 workers printed its own capacity line from "
+              "its own memory, so (inferred) the excerpt quotes the Available line of another worker than the capacity line"),
 }
 
 # Every other log: the diagnosis its lines give (the reasons are in the table above).
