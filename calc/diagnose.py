@@ -30,6 +30,7 @@ _FACT_TO_INPUT = {
     "kv_cache_memory_bytes": "kv_cache_memory_bytes", "available_kv_gib": "available_kv_gib",
     "total_gpu_memory_gib": "gpu_memory_gib", "model_weights_gib": "weights_gib",
     "activation_peak_gib": "activation_gib", "non_torch_gib": "non_torch_gib", "cudagraph_gib": "cudagraph_gib",
+    "mamba_cache_mode": "mamba_cache_mode", "mamba_ssm_cache_dtype": "mamba_ssm_cache_dtype",
 }
 
 
@@ -105,6 +106,8 @@ def inputs_from_reading(reading: LogReading) -> dict[str, object]:
             inputs[key] = _as_text(facts[fact])
     if facts.get("enforce_eager") is True:
         inputs["enforce_eager"] = "1"
+    if isinstance(facts.get("enable_prefix_caching"), bool):  # False counts too: --no-enable-prefix-caching
+        inputs["enable_prefix_caching"] = "true" if facts["enable_prefix_caching"] else "false"
     if "gpu_memory_gib" not in inputs and isinstance(facts.get("gpu_name"), str):
         try:
             inputs["gpu"] = catalog.find_gpu(str(facts["gpu_name"])).id

@@ -98,6 +98,7 @@ _ANCHORS: tuple[str, ...] = (
 )
 
 # Priorities: a later, stronger source replaces a weaker one (equal: first wins).
+_P_RESOLVED = 0     # a setting the core resolves itself, as the engine line prints it resolved (prefix caching)
 _P_COMMAND = 1      # what the user typed (vllm serve …, LLM(…))
 _P_ARGS = 2         # vLLM's echo of non-default args
 _P_LOG = 3          # a value vLLM printed while starting
@@ -279,6 +280,10 @@ _ARG_KEYS = {
     "max_num_batched_tokens": "max_num_batched_tokens",
     "kv_cache_memory_bytes": "kv_cache_memory_bytes",
     "decode_context_parallel_size": "decode_context_parallel_size",
+    # The Mamba cache settings (vllm/config/cache.py): a hybrid's blocks per request depend on them.
+    "enable_prefix_caching": "enable_prefix_caching",
+    "mamba_cache_mode": "mamba_cache_mode",
+    "mamba_ssm_cache_dtype": "mamba_ssm_cache_dtype",
 }
 
 # Command-line flags (dashes or underscores) → fact key; None value = boolean flag.
@@ -301,8 +306,14 @@ _FLAGS = {
     "--kv-cache-memory-bytes": "kv_cache_memory_bytes",
     "--decode-context-parallel-size": "decode_context_parallel_size",
     "-dcp": "decode_context_parallel_size",
+    "--mamba-cache-mode": "mamba_cache_mode",
+    "--mamba-ssm-cache-dtype": "mamba_ssm_cache_dtype",
 }
-_BOOL_FLAGS = {"--enforce-eager": "enforce_eager"}
+# Boolean flags → (fact key, value); vLLM's argparse pairs each with its --no- form.
+_BOOL_FLAGS = {"--enforce-eager": ("enforce_eager", True),
+               "--enable-prefix-caching": ("enable_prefix_caching", True),
+               "--no-enable-prefix-caching": ("enable_prefix_caching", False)}
+_BOOL_KEYS = frozenset({"enforce_eager", "enable_prefix_caching"})
 _INT_KEYS = {"max_model_len", "tensor_parallel_size", "pipeline_parallel_size", "max_num_seqs",
              "max_num_batched_tokens", "block_size", "kv_cache_memory_bytes", "decode_context_parallel_size"}
 
@@ -337,10 +348,10 @@ def _typed(key: str, raw: object) -> object:
         except (TypeError, ValueError, OverflowError):
             return None
         return value if value is not None and math.isfinite(value) else None
-    if key == "enforce_eager":
+    if key in _BOOL_KEYS:
         return str(raw).strip("'\"") == "True"
     text = str(raw).strip().strip("'\"")
-    if text in ("", "None", "none"):
+    if text in ("", "None") or (text == "none" and key != "mamba_cache_mode"):  # 'none' is a Mamba cache mode
         return None
     if key == "dtype" and text.startswith("torch."):
         text = text[len("torch."):]
@@ -359,6 +370,11 @@ def _read_engine_config(line: str, facts: _Facts) -> None:
         return
     body = line.split("with config:", 1)[1]
     for key, raw in _CONFIG_PAIR.findall(body):
+        if key == "enable_prefix_caching":
+            # Resolved: a 0.13 Qwen3-Next asked for True prints False after "disabling"; what was asked
+            # (args, command) wins, so that the core resolves it and prints vLLM's warning itself.
+            facts.put(key, _typed(key, raw), line, _P_RESOLVED)
+            continue
         name = _ENGINE_KEYS.get(key)
         if name is None:
             continue
@@ -403,7 +419,7 @@ def _read_command(command: str, source: str, facts: _Facts) -> None:
         flag, eq, inline = tok.partition("=")
         flag = flag.replace("_", "-") if flag.startswith("--") else flag
         if flag in _BOOL_FLAGS:
-            facts.put(_BOOL_FLAGS[flag], True, source, _P_COMMAND)
+            facts.put(*_BOOL_FLAGS[flag], source, _P_COMMAND)
         elif flag in _FLAGS:
             value = inline if eq else (tokens[i + 1] if i + 1 < len(tokens) else None)
             if not eq:

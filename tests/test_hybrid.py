@@ -219,6 +219,30 @@ def test_prefix_caching_default_by_release() -> None:
     assert _mamba(QWEN3_NEXT, version="0.25.1", enable_prefix_caching=True).mamba_cache_mode == MambaCacheMode.ALIGN
 
 
+def test_qwen36_35b_prefix_caching_asked_on_0_24_is_align() -> None:
+    # vLLM 0.24.0 (before #40996: hybrids default to no prefix caching), --enable-prefix-caching asked:
+    # MambaModelConfig.verify_and_update_config -> 'align' (Qwen3.5 GDN lacks SupportsMambaPrefixCaching),
+    # MambaSpec.max_memory_usage_bytes = (2 + 0) * page per GDN layer (v0.24.0 vllm/v1/kv_cache_interface.py).
+    # nvidia/Qwen3.6-35B-A3B-NVFP4, fp8 KV, max_model_len 131,072 (tests/data/logs/v0240_qwen36_35b_a3b_nvfp4_5090.log):
+    # 30 GDN + 10 full -> group_size 10: 3 GDN groups + 1 attention group.
+    # GDN page: conv (3, 8,192) bf16 = 49,152 + temporal (32, 128, 128) float32 = 2,097,152 -> 2,146,304;
+    # fp8 attention 2 * 2 * 256 * 1 = 1,024 B/token -> block 16 * cdiv(2,146,304, 16,384) = 16 * 131 = 2,096,
+    # page 2,146,304 (no padding). Block id 10 * 2,146,304 = 21,463,040; A = 300 block ids exactly.
+    # Align: cdiv(131,072, 2,096) + 3 * 2 = 63 + 6 = 69 per request -> 300 / 69 = 4.3478x,
+    # int(300 * 131,072 / 69) = 569,878 (the log's figure). None: 63 + 3 = 66 -> 4.5454x, 595,781.
+    kw: dict[str, object] = {"available_bytes": 300 * 21_463_040, "version": "0.24.0", "kv_cache_dtype": "fp8",
+                             "max_model_len": 131_072, "max_num_seqs": 1}
+    a = run("nvidia/Qwen3.6-35B-A3B-NVFP4", enable_prefix_caching=True, **kw)
+    assert a.mamba is not None and a.mamba.mamba_cache_mode == MambaCacheMode.ALIGN and a.block_size == 2096
+    assert [len(g.layer_names) for g in a.grouping.groups] == [10, 10, 10, 10]
+    assert a.grouping.bytes_per_block == 21_463_040
+    assert (a.num_gpu_blocks, a.blocks_per_request, a.gpu_kv_cache_tokens) == (300, 69, 569_878)
+    assert a.vllm_lines[-1] == "Maximum concurrency for 131,072 tokens per request: 4.35x"
+    n = run("nvidia/Qwen3.6-35B-A3B-NVFP4", **kw)  # 0.24.0's default: no prefix caching, 'none'
+    assert n.mamba is not None and n.mamba.mamba_cache_mode == MambaCacheMode.NONE
+    assert (n.num_gpu_blocks, n.blocks_per_request, n.gpu_kv_cache_tokens) == (300, 66, 595_781)
+
+
 def test_mamba_cache_mode_needs_0_15() -> None:
     # mamba_cache_mode arrived with #30877 (0.15.0).
     with pytest.raises(CalcError) as e:

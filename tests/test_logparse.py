@@ -215,7 +215,7 @@ EXPECTED: dict[str, tuple[str, dict[str, object]]] = {
         "available_kv_gib": 10.35, "gpu_kv_cache_tokens": 1676933, "max_concurrency": 6.4, "max_model_len": 262144}),
     "v0240_qwen36_35b_a3b_nvfp4_5090.log": ("started", {
         "model": "~/.cache/huggingface/qwen3.6-35b-a3b-nvfp4", "available_kv_gib": 6.01, "gpu_kv_cache_tokens": 569878,
-        "max_concurrency": 4.35, "max_model_len": 131072, "kv_cache_dtype": "fp8"}),
+        "max_concurrency": 4.35, "max_model_len": 131072, "kv_cache_dtype": "fp8", "enable_prefix_caching": True}),
     "v2026_xpu_hybrid_attn_block_528_pad_076.log": ("unknown", {}),
     "v011_kimi_linear_48b_awq_2x3090_tp2.log": ("started", {
         "available_kv_gib": 2.3, "gpu_kv_cache_tokens": 75840, "max_concurrency": 2.48, "max_model_len": 120000}),
@@ -255,7 +255,7 @@ EXPECTED: dict[str, tuple[str, dict[str, object]]] = {
         "available_kv_gib": 6.51, "gpu_kv_cache_tokens": 42656, "max_concurrency": 1.3, "max_model_len": 32768}),
     "v0240_qwen36_35b_a3b_nvfp4_5090_run2.log": ("started", {
         "model": "~/.cache/huggingface/qwen3.6-35b-a3b-nvfp4", "available_kv_gib": 5.98, "gpu_kv_cache_tokens": 567978,
-        "max_concurrency": 4.33, "max_model_len": 131072, "kv_cache_dtype": "fp8"}),
+        "max_concurrency": 4.33, "max_model_len": 131072, "kv_cache_dtype": "fp8", "enable_prefix_caching": True}),
     "v05_deepseek_coder_v2_8xh100_tp8_max_seq_len_2368.log": ("kv_cache_too_small", {
         "gpu_kv_cache_tokens": 2368, "max_model_len": 16000}),
     "v2026_glm53_flash_2xrtxpro6000_tp2_dcp2_block7808.log": ("unknown", {}),
@@ -315,10 +315,13 @@ EXPECTED: dict[str, tuple[str, dict[str, object]]] = {
         "vllm_version": "0.0.0", "model": "/models/cyankiwi/Mistral-Small-4-119B-2603-AWQ-4bit", "available_kv_gib": 1.63,
         "gpu_kv_cache_tokens": 75776, "max_concurrency": 2.31, "max_model_len": 32768, "tensor_parallel_size": 2,
         "pipeline_parallel_size": 1, "kv_cache_dtype": "auto"}),
+    # non-default args: {..., 'enable_prefix_caching': True, ...}; the engine line, after "Hybrid or mamba-based
+    # model detected without support for prefix caching: disabling.", prints enable_prefix_caching=False: what
+    # was asked is kept (the core resolves it and prints that line itself).
     "v0130_qwen3_next_80b_awq_2xl40s_tp2_util092_fp8kv_32k_hybrid.log": ("started", {
         "vllm_version": "0.13.0", "model": "/models", "available_kv_gib": 17.58, "gpu_kv_cache_tokens": 767552,
         "max_concurrency": 84.29, "max_model_len": 32768, "tensor_parallel_size": 2, "pipeline_parallel_size": 1,
-        "kv_cache_dtype": "fp8"}),
+        "kv_cache_dtype": "fp8", "enable_prefix_caching": True}),
     "v0130nv2601_gpt_oss_20b_mxfp4_gb10_util025_8k.log": ("started", {
         "vllm_version": "0.13.0+faa43dbf.nv26.01", "model": "huihui-ai/Huihui-gpt-oss-20b-mxfp4-abliterated-v2",
         "available_kv_gib": 12.94, "gpu_kv_cache_tokens": 282624, "max_concurrency": 54.44, "max_model_len": 8192,
@@ -496,6 +499,27 @@ def test_non_default_args_with_string_values_are_read() -> None:
         131072, "modelopt", "fp8", 1)
     # names outside strings are still refused before ast.literal_eval
     assert "max_model_len" not in parse_log("non-default args: {'max_model_len': 'a'__import__}\n").facts
+
+
+def test_mamba_cache_settings_are_read() -> None:
+    # A hybrid's blocks per request depend on prefix caching ('align' pins 2 states per Mamba group, 'none' 1):
+    # vllm/config/cache.py CacheConfig enable_prefix_caching, mamba_cache_mode, mamba_ssm_cache_dtype.
+    args = ("(APIServer pid=1) INFO non-default args: {'model': 'm', 'enable_prefix_caching': True, "
+            "'mamba_cache_mode': 'align', 'mamba_ssm_cache_dtype': 'float32'}\n")
+    facts = parse_log(args).facts
+    assert (facts["enable_prefix_caching"], facts["mamba_cache_mode"], facts["mamba_ssm_cache_dtype"]) == (
+        True, "align", "float32")
+    command = "vllm serve m --no-enable-prefix-caching --mamba_cache_mode none --mamba-ssm-cache-dtype bfloat16\n"
+    facts = parse_log(command).facts
+    assert (facts["enable_prefix_caching"], facts["mamba_cache_mode"], facts["mamba_ssm_cache_dtype"]) == (
+        False, "none", "bfloat16")
+    assert parse_log("vllm serve m --enable-prefix-caching --max-model-len 4096\n").facts["enable_prefix_caching"] is True
+    # The engine line's resolved value serves only when nothing says what was asked, in either order.
+    engine = ("(EngineCore_DP0 pid=7) INFO [core.py:93] Initializing a V1 LLM engine (v0.13.0) with config: "
+              "model='m', enable_prefix_caching=False, chunked_prefill_enabled=True\n")
+    assert parse_log(engine).facts["enable_prefix_caching"] is False
+    assert parse_log(engine + args).facts["enable_prefix_caching"] is True
+    assert parse_log(args + engine).facts["enable_prefix_caching"] is True
 
 
 # --- lines added with DCP and auto-fit (formats from vLLM's source, notes section 7) -----------

@@ -186,15 +186,23 @@ RECOMPUTED: dict[str, Case] = {
     # cyankiwi AWQ of Qwen3-Next (mounted as /models), TP 2 and fp8 KV from the log's own args
     "v0130_qwen3_next_80b_awq_2xl40s_tp2_util092_fp8kv_32k_hybrid.log": Case(
         "started", model="Qwen/Qwen3-Next-80B-A3B-Instruct"),
-    # local copy of nvidia/Qwen3.6-35B-A3B-NVFP4; the "Initializing a V1 LLM engine (v0.24.0)" line was cut
+    # local copy of nvidia/Qwen3.6-35B-A3B-NVFP4; the "Initializing a V1 LLM engine (v0.24.0)" line was cut.
+    # The args ask for 'enable_prefix_caching': True (hybrids default to off before #40996), so
+    # MambaModelConfig puts Qwen3.5's GDN layers (no SupportsMambaPrefixCaching) in 'align' mode (#30877,
+    # 0.15.0) and each GDN group pins 2 state blocks per request instead of 1 (MambaSpec at v0.24.0).
+    # 40 layers: 30 GDN + 10 full -> group_size 10: 3 GDN groups + 1 attention group.
+    # GDN page: conv (3, 2*16*128 + 32*128 = 8,192) bf16 = 49,152 + temporal (32, 128, 128) float32
+    # (config mamba_ssm_dtype) = 2,097,152 -> 2,146,304; fp8 attention: 2 KV heads * 2 * 256 * 1 = 1,024 B/token
+    # -> block 16 * cdiv(2,146,304, 16 * 1,024) = 16 * 131 = 2,096, page 2,096 * 1,024 = 2,146,304 (no padding).
+    # Block id 10 * 2,146,304 = 21,463,040 B; 6.01 ± 0.005 GiB (6,447,819,653-6,458,557,071 B) -> 300 blocks.
+    # Per request cdiv(131,072, 2,096) + 3 * 2 = 63 + 6 = 69 -> 300 / 69 = 4.3478x (4.35x logged),
+    # int(300 / 69 * 131,072) = 569,878 (logged 569,878). Without the flag ('none') 63 + 3 = 66: 66/69 = 22/23.
     "v0240_qwen36_35b_a3b_nvfp4_5090.log": Case(
-        "started", model="nvidia/Qwen3.6-35B-A3B-NVFP4", inputs={"vllm_version": "0.24.0"},
-        xfail="tokens: computed 595,781 (4.55x) at 6.01 ± 0.005 GiB, logged 569,878 (4.35x); "
-              "logged ≈ computed × 22/23 (569,877.7) (block size 2096, fp8 KV, max_num_seqs 1)"),
+        "started", model="nvidia/Qwen3.6-35B-A3B-NVFP4", inputs={"vllm_version": "0.24.0"}),
+    # Same setup; 5.98 ± 0.005 GiB (6,415,607,398-6,426,344,816 B) -> 298-299 blocks; 299 / 69 = 4.33x,
+    # int(299 / 69 * 131,072) = 567,978 (logged 567,978 and 4.33x).
     "v0240_qwen36_35b_a3b_nvfp4_5090_run2.log": Case(
-        "started", model="nvidia/Qwen3.6-35B-A3B-NVFP4", inputs={"vllm_version": "0.24.0"},
-        xfail="tokens: computed 591,809–593,795 (4.52–4.53x) at 5.98 ± 0.005 GiB, logged 567,978 (4.33x); "
-              "593,795 × 22/23 = 567,977.8, the same 22/23 as the other 0.24.0 run"),
+        "started", model="nvidia/Qwen3.6-35B-A3B-NVFP4", inputs={"vllm_version": "0.24.0"}),
     # -- MLA with decode context parallel ---------------------------------------------------------
     # Kimi-K2-Thinking is represented by the catalog's Kimi-K2-Instruct: the same DeepseekV3 layout
     # (61 layers, kv_lora_rank 512 + qk_rope_head_dim 64 = 576 bf16 latent); it differs in weights (INT4)
@@ -211,10 +219,22 @@ RECOMPUTED: dict[str, Case] = {
         "started", model="moonshotai/Kimi-K2-Instruct",
         inputs={"vllm_version": "0.11.0", "gpu": "H200", "tensor_parallel_size": "8"}),
     # -- TP 4 ------------------------------------------------------------------------------------
+    # vllm#21348 (opened about 2025-07-21 by its number: vLLM 0.9.2 or a 0.10.0 build; not printed).
+    # 94 layers, 4 KV heads / TP 4 = 1 per GPU, head 128, bf16: one block id = 94 * 16 * 2 * 128 * 2 = 770,048 B.
+    # 8.11 ± 0.005 GiB (8,702,677,483-8,713,414,901 B) -> 11,301-11,315 blocks -> 180,816-181,040 tokens.
+    # Logged 178,880 = 11,180 * 16: a worker with 8,609,136,640-8,609,906,687 B (8.018-8.019 GiB, "8.02").
+    # Before #25164 (first in 0.11.1) vLLM printed "GPU KV cache size" once per worker, inside
+    # get_kv_cache_config, from that worker's own memory, before the min over workers
+    # (v0.9.2 kv_cache_utils._get_kv_cache_config_uniform_type), and every worker printed its own
+    # "Available KV cache memory". The poster quoted one of each, from two different workers (inferred: with
+    # one worker's figures the tokens would be 180,816-181,040, and nothing else in the excerpt moves them): the
+    # 8.02 GiB worker's line is not in the excerpt, and no other line of it gives that figure (the
+    # only other number is the logged token count itself), so it cannot be matched honestly.
     "v1_qwen3_235b_fp8_h100_tp4_capacity.log": Case(
         "started", model="Qwen/Qwen3-235B-A22B-FP8",
-        xfail="tokens: computed 180,816–181,040 at 8.11 ± 0.005 GiB, logged 178,880 (8.02 GiB of KV); the "
-              "printed available is one worker's of four and the release (V1, early 2025) is not printed"),
+        xfail="tokens: computed 180,816–181,040 at 8.11 ± 0.005 GiB, logged 178,880 (11,180 blocks: a worker "
+              "with 8.02 GiB); before #25164 (0.11.1) each of the 4 workers printed its own capacity line from "
+              "its own memory, so (inferred) the excerpt quotes the Available line of another worker than the capacity line"),
 }
 
 # Every other log: the diagnosis its lines give (the reasons are in the table above).
