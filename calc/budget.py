@@ -20,7 +20,8 @@ from .deployment import Deployment
 from .errors import CalcError
 from .model import ModelSpec
 
-__all__ = ["BudgetSource", "MemoryBudget", "weight_bytes", "mxfp4_expert_bytes", "requested_bytes", "memory_budget"]
+__all__ = ["BudgetSource", "MemoryBudget", "weight_bytes", "mxfp4_expert_bytes", "requested_bytes", "memory_budget",
+           "encoder_profile_known"]
 
 _ELEMENT_BYTES = 2  # the model is served in 16 bits (model.py maps a float32 checkpoint to bfloat16)
 
@@ -210,12 +211,60 @@ def _activation_estimate(model: ModelSpec, dep: Deployment, max_num_batched_toke
         seqs = dep.max_num_seqs or estimates.V0_DEFAULT_MAX_NUM_SEQS
     else:
         tokens, seqs = max_num_batched_tokens, max_num_seqs
-    return estimates.activation_estimate(
+    base = estimates.activation_estimate(
         hidden_size=model.hidden_size, intermediate_size=model.moe_intermediate_size or model.intermediate_size,
         vocab_size=model.vocab_size, num_attention_heads=model.num_attention_heads, num_layers=model.num_layers,
         max_num_batched_tokens=tokens, max_num_seqs=seqs, tensor_parallel_size=dep.tensor_parallel_size,
         dtype_bytes=_ELEMENT_BYTES, is_moe=model.is_moe, num_experts_per_tok=model.num_experts_per_tok, v0_engine=v0,
         sampler_sorts=dep.rules.sampler_sorts_vocabulary)
+    return base if v0 else _with_encoder(model, dep, base, tokens, seqs)
+
+
+_PADDED_ENCODER_OUTPUTS = ((0, 11, 0), (0, 12, 0))
+"""Releases whose profile run pads each kept encoder output to the whole budget (``expanded_outputs``:
+in the v0.11.0 and v0.11.1 tags of vllm/v1/worker/gpu_model_runner.py, not in v0.10.2 nor v0.12.0)."""
+
+
+def encoder_profile_known(model: ModelSpec, dep: Deployment) -> bool | None:
+    """None: no encoder profiling run (text-only model, V0); True/False: whether its size is estimated."""
+    vision = model.vision
+    if vision is None or dep.rules.v0_engine:
+        return None
+    return bool(vision.hidden_size) and _encoder_item(model, dep) is not None
+
+
+def _encoder_item(model: ModelSpec, dep: Deployment) -> estimates.EncoderItem | None:
+    vision = model.vision
+    if vision is None:
+        return None
+    length = dep.max_model_len if dep.max_model_len and dep.max_model_len > 0 else model.derived_max_model_len
+    return estimates.encoder_item(vision.family, patch_size=vision.patch_size, merge=vision.spatial_merge_size,
+                                  image_size=vision.image_size, max_model_len=length)
+
+
+def _with_encoder(model: ModelSpec, dep: Deployment, base: estimates.Estimate, tokens: int,
+                  seqs: int) -> estimates.Estimate:
+    """V1's multimodal profile run (estimates.py): the encoder's dummy batch, then its outputs kept in the
+    encoder cache through the decoder run and the sampler warm-up. The ViT is counted whole on every GPU
+    (no TP split: the safe side; no TP log of a vision-bound profile run was found)."""
+    known = encoder_profile_known(model, dep)
+    if known is None:
+        return base
+    item, vision = _encoder_item(model, dep), model.vision
+    if not known or item is None or vision is None:
+        return estimates.widen_for_unknown_encoder(base)
+    length = dep.max_model_len if dep.max_model_len and dep.max_model_len > 0 else model.derived_max_model_len
+    budget, items = estimates.mm_items_per_batch(tokens_per_item=item.tokens, max_num_batched_tokens=tokens,
+                                                 max_num_seqs=seqs, max_model_len=length)
+    version = dep.rules.version
+    padded = version is not None and _PADDED_ENCODER_OUTPUTS[0] <= version[:3] < _PADDED_ENCODER_OUTPUTS[1]
+    rows = items * (max(item.tokens, budget) if padded else item.tokens)
+    kept = rows * model.hidden_size * (1 + vision.deepstack_layers) * _ELEMENT_BYTES
+    run = estimates.encoder_run_bytes(
+        patches=items * item.patches, width=vision.hidden_size, intermediate=vision.intermediate_size,
+        gated_mlp=vision.gated_mlp, rotary=vision.family != "gemma3",
+        patch_values=vision.in_channels * vision.temporal_patch_size * vision.patch_size ** 2, dtype_bytes=_ELEMENT_BYTES)
+    return estimates.combine_encoder(base, encoder_run=run, kept_outputs=kept)
 
 
 def _non_torch_estimate(dep: Deployment, total_bytes: int) -> estimates.Estimate:

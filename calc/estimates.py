@@ -41,7 +41,8 @@ from enum import StrEnum
 __all__ = ["Estimate", "activation_peak_bytes", "activation_estimate", "non_torch_bytes", "non_torch_estimate",
            "cudagraph_bytes", "cudagraph_estimate", "cudagraph_capture_sizes", "v0_profile_tokens", "V0_DEFAULT_MAX_NUM_SEQS",
            "NVLINK_GPU_IDS", "cuda_visible_total", "weights_estimate", "Mxfp4Kernel", "mxfp4_kernel",
-           "mxfp4_padding_factor"]
+           "mxfp4_padding_factor", "EncoderItem", "encoder_item", "mm_items_per_batch", "encoder_run_bytes",
+           "combine_encoder", "widen_for_unknown_encoder"]
 
 _GIB = 2**30
 
@@ -171,6 +172,126 @@ def activation_estimate(**kwargs: object) -> Estimate:
     central = activation_peak_bytes(**kwargs)  # type: ignore[arg-type]
     below, above = _ACTIVATION_BAND_V0 if kwargs.get("v0_engine") else _ACTIVATION_BAND_V1
     return Estimate.relative(central, below, above)
+
+
+# --- the multimodal encoder profiling run ----------------------------------------------
+# vllm/v1/worker/gpu_model_runner.py ``profile_run`` (V1; read at the 0.8.0, 0.10.2, 0.11.0,
+# 0.19.0 tags and main): unless ``--skip-mm-profiling`` (0.10.1 on), vLLM first runs the
+# vision encoder on a dummy batch of the modality with the most tokens per item,
+# ``items`` items of the maximum feature size, keeps the outputs in the encoder cache
+# (``self.encoder_cache[...] = output``) through the decoder's dummy run and the sampler
+# warm-up, and clears them at the end. The torch peak is therefore
+# ``max(encoder run, kept outputs + max(sampler, forward))``.
+# vllm/multimodal/encoder_budget.py ``MultiModalBudget`` (0.19; vllm/v1/worker/utils.py and
+# gpu_model_runner.py before) and vllm/v1/core/encoder_cache_manager.py
+# ``compute_mm_encoder_budget``: both the encoder compute budget and the cache size default to
+# ``max_num_batched_tokens`` (vllm/config/scheduler.py), raised to one item when it is larger:
+#   budget = max(max_num_batched_tokens, tokens per item)
+#   per prompt = max(1, min(limit_mm_per_prompt, max_model_len // tokens per item))
+#   items = max(1, min(budget // tokens per item, max_num_seqs × per prompt))
+# The log line says it: "Encoder cache will be initialized with a budget of N tokens, and
+# profiled with K image items of the maximum feature size" (Gemma 3 on an H100, 0.19: 8192 and
+# 32; Mistral Small 3.1: 8192 and 2; Qwen2-VL-2B at 2048 tokens, 0.10.2: 16384 and 1).
+# 0.11.x only: each kept output is padded to (budget, width) (``expanded_outputs``, gone in
+# 0.12.0), so 32 Gemma 3 items of 256 tokens keep 32 × 8192 rows.
+#
+# Tokens and patches of one item of the maximum feature size (the model files' processing info):
+#  * Qwen2-VL / Qwen2.5-VL (qwen2_vl.py ``get_image_size_with_most_features``): the image
+#    processor's ``max_pixels`` 12,845,056 / (14 × 2)² = 16,384 tokens, 4 patches each. Videos
+#    (``get_num_frames_with_most_features``) take as many frames of that size as
+#    ``max_model_len`` holds, at most 14 (7 temporal groups): from 32,768 tokens of context on
+#    the video item is larger, up to 114,688 tokens (458,752 patches) from 114,688 on.
+#  * Qwen3-VL, Qwen3.5/3.6 (qwen3_vl.py): ``longest_edge`` 16,777,216 / (16 × 2)² = 16,384
+#    tokens; the video item is 2 frames at 25,165,824 / 2 pixels = 12,288 tokens, smaller.
+#  * Gemma 3 (gemma3_mm.py): 256 tokens per image (pan-and-scan is off by default), SigLIP at
+#    896 px = 64² patches.
+#  * Mistral 3 / Pixtral (mistral3.py, pixtral.py): (1540 / 28)² = 3,025 tokens, 110² patches.
+#  * Llama 4 (the tile count is the processor's ``max_patches``, not in the config), LFM2-VL,
+#    EXAONE 4.5: not known here; the activation band's upper edge is widened instead.
+_QWEN2_MAX_PIXELS = 12_845_056
+_QWEN3_MAX_PIXELS = 16_777_216
+_QWEN3_VIDEO_MAX_PIXELS = 25_165_824
+_QWEN2_MAX_VIDEO_GROUPS = 7  # _MAX_FRAMES_PER_VIDEO = 14 frames / temporal patch 2
+_GEMMA3_TOKENS_PER_IMAGE = 256
+_DEFAULT_MM_LIMIT = 999
+# Per patch, the ViT block's larger transient, in units of the ViT width (dtype bytes each):
+#  * attention: the residual, the norm's output, the qkv projection (3), the contiguous q, k, v
+#    (3), rotary position embedding done in fp32 on q and k (an fp32 copy and an fp32 result of
+#    one of them alive at once: 4), the attention output (1) = 13; 9 without rotary (SigLIP);
+#  * MLP: the residual and the norm's output (2) plus the intermediate's projection and its
+#    activation (2 × intermediate; 3 × with a SiLU gate).
+# Plus the dummy pixel values, kept in fp32 (C × T × p² per patch) for the whole profile run.
+# Factor 1.16 from the one log whose peak the encoder sets (Qwen2-VL-2B, 0.10.2, 16,384-token
+# image: 2.65 GiB logged; 65,536 patches × 33,280 B = 2.03 GiB plus 0.29 GiB of pixel values).
+_ENCODER_FACTOR = 1.16
+_ATTENTION_UNITS_ROTARY = 13
+_ATTENTION_UNITS = 9
+_ENCODER_BAND = (0.25, 0.35)
+_UNKNOWN_ENCODER_HIGH = 1.0
+
+
+@dataclass(frozen=True, kw_only=True)
+class EncoderItem:
+    """One multimodal item of the maximum feature size, as vLLM's profile run feeds the encoder."""
+
+    modality: str
+    tokens: int
+    """Embeddings it becomes in the decoder (what the encoder budget counts)."""
+    patches: int
+    """Rows the vision transformer runs over."""
+
+
+def encoder_item(family: str, *, patch_size: int, merge: int, image_size: int, max_model_len: int) -> EncoderItem | None:
+    """The largest item per modality for the families whose processors are known (None otherwise)."""
+    if family in ("qwen2_vl", "qwen2_5_vl"):
+        image = _QWEN2_MAX_PIXELS // (patch_size * merge) ** 2
+        groups = min(max(max_model_len // image, 1), _QWEN2_MAX_VIDEO_GROUPS)
+        modality, tokens = ("video", groups * image) if groups > 1 else ("image", image)
+        return EncoderItem(modality=modality, tokens=tokens, patches=tokens * merge * merge)
+    if family in ("qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"):
+        image = _QWEN3_MAX_PIXELS // (patch_size * merge) ** 2
+        video = _QWEN3_VIDEO_MAX_PIXELS // 2 // (patch_size * merge) ** 2
+        return EncoderItem(modality="image", tokens=max(image, video), patches=max(image, video) * merge * merge)
+    if family == "gemma3" and image_size:
+        return EncoderItem(modality="image", tokens=_GEMMA3_TOKENS_PER_IMAGE, patches=(image_size // patch_size) ** 2)
+    if family == "mistral3" and image_size:
+        side = image_size // (patch_size * max(1, merge))
+        return EncoderItem(modality="image", tokens=side * side, patches=(image_size // patch_size) ** 2)
+    return None
+
+
+def mm_items_per_batch(*, tokens_per_item: int, max_num_batched_tokens: int, max_num_seqs: int, max_model_len: int,
+                       limit_per_prompt: int | None = None) -> tuple[int, int]:
+    """(encoder budget in tokens, items profiled): vLLM's ``MultiModalBudget._get_max_items``."""
+    budget = max(max_num_batched_tokens, tokens_per_item)
+    limit = _DEFAULT_MM_LIMIT if limit_per_prompt is None else limit_per_prompt
+    if limit <= 0:
+        return budget, 0
+    per_prompt = max(1, min(limit, max_model_len // max(1, tokens_per_item)))
+    return budget, max(1, min(budget // max(1, tokens_per_item), max(1, max_num_seqs) * per_prompt))
+
+
+def encoder_run_bytes(*, patches: int, width: int, intermediate: int, gated_mlp: bool, rotary: bool,
+                      patch_values: int, dtype_bytes: int) -> int:
+    """Torch peak of the vision encoder over ``patches`` rows (all items in one batch)."""
+    attention = (_ATTENTION_UNITS_ROTARY if rotary else _ATTENTION_UNITS) * width
+    mlp = 2 * width + (3 if gated_mlp else 2) * intermediate
+    per_patch = max(attention, mlp) * dtype_bytes
+    return int(_ENCODER_FACTOR * patches * per_patch) + patches * patch_values * 4
+
+
+def combine_encoder(base: Estimate, *, encoder_run: int, kept_outputs: int) -> Estimate:
+    """The profile run's peak with the encoder: ``max(encoder run, kept outputs + base)`` at each edge."""
+    run = Estimate.relative(encoder_run, *_ENCODER_BAND)
+    return Estimate(bytes=max(run.bytes, kept_outputs + base.bytes),
+                    low_bytes=max(run.low_bytes, kept_outputs + base.low_bytes),
+                    high_bytes=max(run.high_bytes, kept_outputs + base.high_bytes))
+
+
+def widen_for_unknown_encoder(base: Estimate) -> Estimate:
+    """An encoder whose largest item is not known here: the central figure stays, the upper edge doubles."""
+    return Estimate(bytes=base.bytes, low_bytes=base.low_bytes,
+                    high_bytes=int(base.high_bytes + _UNKNOWN_ENCODER_HIGH * base.bytes))
 
 
 # --- non-torch memory -----------------------------------------------------------

@@ -14,7 +14,7 @@ from enum import StrEnum
 from .errors import CalcError
 from .limits import MAX_DIM, MAX_LAYERS, MAX_LEN, shorten
 
-__all__ = ["LayerKind", "WeightQuant", "ModelSpec", "normalize_config", "MLA_MODEL_TYPES", "UNSUPPORTED_HYBRID_TYPES",
+__all__ = ["LayerKind", "WeightQuant", "ModelSpec", "VisionSpec", "normalize_config", "MLA_MODEL_TYPES", "UNSUPPORTED_HYBRID_TYPES",
            "MambaMixer", "MambaConfig", "MAMBA_HYBRID_TYPES", "REMOVED_MODEL_TYPES"]
 
 
@@ -132,6 +132,27 @@ class WeightQuant:
 
 
 @dataclass(frozen=True, kw_only=True)
+class VisionSpec:
+    """The vision tower facts vLLM's encoder profiling run depends on (``vision_config`` shapes)."""
+
+    family: str
+    """The multimodal wrapper's ``model_type`` (``qwen3_vl_moe``, ``gemma3``, ``mistral3`` ...)."""
+    hidden_size: int = 0
+    """ViT width; 0 = the tower's shape is not known (no ``vision_config`` and no published shape copied)."""
+    intermediate_size: int = 0
+    gated_mlp: bool = False
+    """A SiLU-gated MLP (gate and up projections: Qwen2.5-VL, Pixtral)."""
+    patch_size: int = 14
+    temporal_patch_size: int = 1
+    spatial_merge_size: int = 1
+    image_size: int = 0
+    """Fixed input side in pixels (SigLIP, Pixtral); 0 for processors that resize to a pixel budget."""
+    in_channels: int = 3
+    deepstack_layers: int = 0
+    """Qwen3-VL deep-stack outputs concatenated to the merger's (each one more text-width row per token)."""
+
+
+@dataclass(frozen=True, kw_only=True)
 class ModelSpec:
     """The model facts the KV planning, the budget and the reports need."""
 
@@ -186,6 +207,8 @@ class ModelSpec:
     kv_shared_layers: tuple[int, ...] = ()
     """Layers that read another layer's KV cache (``kv_sharing_target_layer_name``: Gemma 3n, Gemma 4's
     last ``num_kv_shared_layers``): they keep their kind but own no KV cache, no spec and no group."""
+    vision: VisionSpec | None = None
+    """The vision tower of a multimodal checkpoint (None: text only)."""
 
     @property
     def is_mla(self) -> bool:
@@ -762,6 +785,53 @@ _WRAPPER_VISION_CONFIGS: dict[str, dict[str, object]] = {
 }
 
 
+# Encoder profiling only (not counted into the weights: the catalog's parameter totals hold
+# them): towers of catalog wrappers whose stored config keeps only the text part, copied
+# from public checkpoint configs. Qwen2.5-VL-7B-Instruct ``vision_config``: 1280/3420, SiLU
+# gate, patch 14 × 2 frames, merge 2; Qwen3-VL 8B/30B-A3B (tests/data/configs): 1152/4304,
+# GELU, patch 16 × 2 frames, merge 2, deep-stack layers [8, 16, 24]; Qwen3.5/3.6: the same
+# tower without deep-stack outputs.
+_QWEN3_TOWER: dict[str, object] = {"hidden_size": 1152, "intermediate_size": 4304, "patch_size": 16,
+                                   "temporal_patch_size": 2, "spatial_merge_size": 2}
+_ENCODER_ONLY_TOWERS: dict[str, dict[str, object]] = {
+    "qwen2_5_vl": {"hidden_size": 1280, "intermediate_size": 3420, "hidden_act": "silu", "patch_size": 14,
+                   "temporal_patch_size": 2, "spatial_merge_size": 2},
+    "qwen3_vl": {**_QWEN3_TOWER, "deepstack_visual_indexes": [8, 16, 24]},
+    "qwen3_vl_moe": {**_QWEN3_TOWER, "deepstack_visual_indexes": [8, 16, 24]},
+    "qwen3_5": _QWEN3_TOWER,
+    "qwen3_5_moe": _QWEN3_TOWER,
+}
+
+
+def _vision_spec(config: Mapping[str, object], vision: Mapping[str, object]) -> VisionSpec | None:
+    """The tower facts of a multimodal config: its ``vision_config``, else the wrapper's copied shape.
+
+    A wrapper whose tower is not known here (LFM2-VL, EXAONE 4.5) keeps its family with width 0, so
+    the budget can say that the encoder profiling run is not estimated for it.
+    """
+    wrapper = config.get("wrapper_model_type")
+    family = str(wrapper or (config.get("model_type") if vision else "") or "")[:64]
+    if not family:
+        return None
+    if not vision:
+        vision = _ENCODER_ONLY_TOWERS.get(family, {})
+
+    def n(key: str, default: int = 0) -> int:
+        value = vision.get(key)
+        return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= MAX_DIM \
+            else default
+
+    deepstack = vision.get("deepstack_visual_indexes")
+    return VisionSpec(
+        family=family, hidden_size=n("hidden_size") or n("embed_dim"),
+        intermediate_size=n("intermediate_size") or n("embed_dim") * n("mlp_ratio"),
+        gated_mlp=vision.get("hidden_act") == "silu" or vision.get("model_type") == "pixtral",
+        patch_size=n("patch_size", 14), temporal_patch_size=n("temporal_patch_size", 1),
+        spatial_merge_size=n("spatial_merge_size", 1), image_size=n("image_size"),
+        in_channels=n("in_channels", n("num_channels", 3)),
+        deepstack_layers=len(deepstack) if isinstance(deepstack, list) else 0)
+
+
 def _count_vision_parameters(vision: Mapping[str, object], text_hidden: int) -> int:
     """A ViT tower plus its projector, counted from the vision config's shapes.
 
@@ -887,6 +957,7 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
     if not isinstance(vision_cfg, Mapping):
         vision_cfg = _WRAPPER_VISION_CONFIGS.get(str(config.get("wrapper_model_type") or ""), {})
     vision = _count_vision_parameters(vision_cfg, hidden) if vision_cfg else 0
+    vision_spec = _vision_spec(config, vision_cfg)
     if num_parameters:
         vision = 0  # an exact total already includes the tower
     return ModelSpec(
@@ -896,7 +967,7 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         dtype=_dtype(text, top_dtype), derived_max_model_len=_derived_max_len(text, mt),
         num_parameters=num_parameters if num_parameters else counted, num_expert_parameters=expert_params,
         quant=_quant(text), is_moe=expert_params > 0, num_experts_per_tok=experts_per_tok, mamba=mamba,
-        vision_parameters=vision, checkpoint_bytes=checkpoint_bytes, kv_shared_layers=_kv_shared_layers(text, layers),
+        vision_parameters=vision, vision=vision_spec, checkpoint_bytes=checkpoint_bytes, kv_shared_layers=_kv_shared_layers(text, layers),
         indexer_head_size=_indexer_head_size(text, mla),
         moe_intermediate_size=(_int(text, "moe_intermediate_size") or 0) if expert_params else 0,
         tie_word_embeddings=bool(text.get("tie_word_embeddings") or config.get("tie_word_embeddings")),
