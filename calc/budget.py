@@ -59,6 +59,10 @@ class MemoryBudget:
     """The band's pessimistic edge: every estimated cost at its high end (= ``available_kv_bytes`` when nothing is estimated)."""
     available_kv_bytes_high: int
     """The band's optimistic edge: every estimated cost at its low end."""
+    encoder_profile: str = "none"
+    """The multimodal encoder's profiling run in the estimated activation: ``none`` (text-only model, V0, or a
+    measured activation), ``estimated`` (sized from the model's largest item), ``unknown`` (its largest item is
+    not known here: left out of the central figure, the band's pessimistic edge widened)."""
 
     @property
     def is_profiled_or_measured(self) -> bool:
@@ -307,6 +311,8 @@ def _memory_budget(model: ModelSpec, dep: Deployment, *, max_num_batched_tokens:
     else:
         cudagraph = _measured_or(m.cudagraph_bytes, lambda: _cudagraph_estimate(
             model, dep, max_num_batched_tokens, max_num_seqs), "cudagraph", estimated)
+    known = encoder_profile_known(model, dep) if "activation" in estimated else None
+    encoder = "none" if known is None else ("estimated" if known else "unknown")
     costs = (weights, activation, non_torch, cudagraph)
     requested = requested_bytes(total.bytes, util, ceil=rules.request_ceil)
     available = requested - sum(c.bytes for c in costs)
@@ -316,4 +322,4 @@ def _memory_budget(model: ModelSpec, dep: Deployment, *, max_num_batched_tokens:
                         requested_bytes=requested, weights_bytes=weights.bytes, activation_bytes=activation.bytes,
                         non_torch_bytes=non_torch.bytes, cudagraph_bytes=cudagraph.bytes, estimated=tuple(estimated),
                         available_kv_bytes=available, available_kv_bytes_low=min(low, available),
-                        available_kv_bytes_high=max(high, available))
+                        available_kv_bytes_high=max(high, available), encoder_profile=encoder)

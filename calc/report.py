@@ -345,6 +345,8 @@ def _notes(lang: str, a: Analysis) -> list[str]:
         notes.append(t(lang, "note.estimates"))
     if b.has_band:
         notes.append(t(lang, "note.band"))
+    if b.encoder_profile in ("estimated", "unknown"):
+        notes.append(t(lang, f"note.encoder_{b.encoder_profile}"))
     if b.source == BudgetSource.MEASURED:
         notes.append(t(lang, "note.measured"))
     if b.source == BudgetSource.KV_CACHE_MEMORY_BYTES:

@@ -172,6 +172,8 @@ EN: dict[str, str] = {
     "verdict.borderline.title": "Borderline: it depends on what vLLM measures at start-up",
     "verdict.borderline.summary": "One request of {max_model_len} tokens needs {needed} of KV cache. The estimate leaves {available} for it, likely between {low} and {high} GiB: inside that range vLLM may start or refuse. The advice below holds at the pessimistic end.",
     "note.band": "The available KV memory is a range: each estimated term carries the error seen against public vLLM logs, and the fixes are checked at the range's pessimistic end.",
+    "note.encoder_estimated": "Multimodal model: before measuring, vLLM runs the vision encoder on dummy images (or videos) of the largest size the processor accepts, as many as the encoder budget holds (the larger of --max-num-batched-tokens and one such item), and keeps their outputs while the rest of the profile runs. The activation peak includes an estimate of that run, checked against few public logs: --limit-mm-per-prompt (0 for a modality you do not use), a smaller max_pixels in --mm-processor-kwargs, or the measured figures from your log make it exact.",
+    "note.encoder_unknown": "Multimodal model: before measuring, vLLM runs the vision encoder on dummy inputs of the largest size the processor accepts; for this model that size is not known here, so the activation estimate leaves the run out and the range's pessimistic end is widened. Enter the measured figures from your log, or set --limit-mm-per-prompt to 0 for the modalities you do not use.",
 }
 
 ES: dict[str, str] = {
@@ -330,6 +332,8 @@ ES: dict[str, str] = {
     "verdict.borderline.title": "En el límite: depende de lo que vLLM mida al arrancar",
     "verdict.borderline.summary": "Una petición de {max_model_len} tokens necesita {needed} de caché KV. La estimación deja {available} para ella, probablemente entre {low} y {high} GiB: dentro de ese intervalo vLLM puede arrancar o negarse. Los consejos siguientes valen también en el extremo pesimista.",
     "note.band": "La memoria disponible para la caché KV es un intervalo: cada término estimado arrastra el error observado frente a registros públicos de vLLM, y las soluciones se comprueban en su extremo pesimista.",
+    "note.encoder_estimated": "Modelo multimodal: antes de medir, vLLM pasa por el codificador de visión imágenes (o vídeos) ficticias del mayor tamaño que acepta el procesador, tantas como caben en el presupuesto del codificador (el mayor entre --max-num-batched-tokens y una de ellas), y conserva sus salidas mientras corre el resto del perfilado. El pico de activaciones incluye una estimación de esa pasada, contrastada con pocos registros públicos: --limit-mm-per-prompt (0 para la modalidad que no use), un max_pixels menor en --mm-processor-kwargs o las cifras medidas de su registro la hacen exacta.",
+    "note.encoder_unknown": "Modelo multimodal: antes de medir, vLLM pasa por el codificador de visión entradas ficticias del mayor tamaño que acepta el procesador; para este modelo ese tamaño no se conoce aquí, así que la estimación de activaciones deja fuera esa pasada y el extremo pesimista del intervalo se amplía. Introduzca las cifras medidas de su registro o ponga --limit-mm-per-prompt a 0 para las modalidades que no use.",
 }
 
 ZH: dict[str, str] = {
@@ -488,6 +492,8 @@ ZH: dict[str, str] = {
     "verdict.borderline.title": "临界：取决于 vLLM 启动时实测的数值",
     "verdict.borderline.summary": "一个 {max_model_len} token 的请求需要 {needed} KV 缓存。估算留给它的是 {available}，很可能在 {low} 到 {high} GiB 之间：在这个区间内，vLLM 可能启动，也可能拒绝启动。下面的建议在最悲观的一端也成立。",
     "note.band": "可用 KV 缓存显存是一个区间：每个估算项都带着与公开 vLLM 日志对比得到的误差，调整建议按区间最悲观的一端检验。",
+    "note.encoder_estimated": "多模态模型：vLLM 在测量前会让视觉编码器处理处理器所允许的最大尺寸的虚拟图像（或视频），数量以编码器预算为限（--max-num-batched-tokens 与单个此类输入两者中的较大者），并在其余剖析过程中保留其输出。激活峰值已包含对这一步的估算，但只对照过少量公开日志：设置 --limit-mm-per-prompt（不用的模态设为 0）、在 --mm-processor-kwargs 中调小 max_pixels，或填入日志中的实测数值即可使其准确。",
+    "note.encoder_unknown": "多模态模型：vLLM 在测量前会让视觉编码器处理处理器所允许的最大尺寸的虚拟输入；本计算器不知道该模型的这一尺寸，因此激活估算未包含这一步，并放宽了区间的悲观端。请填入日志中的实测数值，或对不用的模态把 --limit-mm-per-prompt 设为 0。",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}
