@@ -221,7 +221,7 @@ def _activation_estimate(model: ModelSpec, dep: Deployment, max_num_batched_toke
         max_num_batched_tokens=tokens, max_num_seqs=seqs, tensor_parallel_size=dep.tensor_parallel_size,
         dtype_bytes=_ELEMENT_BYTES, is_moe=model.is_moe, num_experts_per_tok=model.num_experts_per_tok, v0_engine=v0,
         sampler_sorts=dep.rules.sampler_sorts_vocabulary)
-    return base if v0 else _with_encoder(model, dep, base, tokens, seqs)
+    return _with_encoder(model, dep, base, tokens, seqs)
 
 
 _PADDED_ENCODER_OUTPUTS = ((0, 11, 0), (0, 12, 0))
@@ -230,11 +230,12 @@ in the v0.11.0 and v0.11.1 tags of vllm/v1/worker/gpu_model_runner.py, not in v0
 
 
 def encoder_profile_known(model: ModelSpec, dep: Deployment) -> bool | None:
-    """None: no encoder profiling run (text-only model, V0); True/False: whether its size is estimated."""
+    """None: no vision encoder; True/False: whether its profiling run is estimated. V0's profile run puts
+    the dummy images inside its dummy sequences (vllm/multimodal/profiling.py), not modelled: False."""
     vision = model.vision
-    if vision is None or dep.rules.v0_engine:
+    if vision is None:
         return None
-    return bool(vision.hidden_size) and _encoder_item(model, dep) is not None
+    return not dep.rules.v0_engine and bool(vision.hidden_size) and _encoder_item(model, dep) is not None
 
 
 def _encoder_item(model: ModelSpec, dep: Deployment) -> estimates.EncoderItem | None:

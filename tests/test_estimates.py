@@ -498,6 +498,11 @@ def test_encoder_budget_and_items_match_the_logged_lines() -> None:
                                 ("v0102_qwen2vl_2b_rtx4080_wsl_util08_4k.log", 16384, "1 image")):
         text = (LOGS / name).read_text(encoding="utf-8")
         assert f"budget of {budget} tokens, and profiled with {items} items" in text, name
+    # With --limit-mm-per-prompt {"image": 1}, --max-num-seqs 5, max_model_len 4096 and max_pixels 1,003,520
+    # (980 tokens of 32 x 32 px), a public Qwen3-VL-8B log (a dev build, not vendored: a KV connector run)
+    # printed "budget of 8192 tokens, and profiled with 5 image items": min(8192 // 980 = 8, 5 x min(1, 4)).
+    assert mm_items_per_batch(tokens_per_item=980, max_num_batched_tokens=8192, max_num_seqs=5,
+                              max_model_len=4096, limit_per_prompt=1) == (8192, 5)
     # --limit-mm-per-prompt 0: no item is profiled
     assert mm_items_per_batch(tokens_per_item=256, max_num_batched_tokens=8192, max_num_seqs=1024,
                               max_model_len=8192, limit_per_prompt=0) == (8192, 0)
@@ -586,3 +591,6 @@ def test_unknown_encoder_widens_the_band_and_says_so() -> None:
     measured = _vision_budget("google/gemma-3-27b-it", "0.19.0", max_model_len=8192,
                               measured=Measured(activation_bytes=4 * GIB))
     assert measured.encoder_profile == "none" and measured.activation_bytes == 4 * GIB
+    # V0 puts the dummy images inside its profile sequences (not modelled): said, and the band widened
+    v0 = _vision_budget("google/gemma-3-27b-it", "0.7.0", max_model_len=8192)
+    assert v0.encoder_profile == "unknown"
