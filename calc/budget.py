@@ -229,6 +229,10 @@ _PADDED_ENCODER_OUTPUTS = ((0, 11, 0), (0, 12, 0))
 in the v0.11.0 and v0.11.1 tags of vllm/v1/worker/gpu_model_runner.py, not in v0.10.2 nor v0.12.0)."""
 
 
+_FLOOR_ENCODER_ITEMS = (0, 10, 1)
+"""First release taking ``budget // tokens per item`` encoder items (``cdiv`` in the v0.8.0–v0.10.0 tags)."""
+
+
 def encoder_profile_known(model: ModelSpec, dep: Deployment) -> bool | None:
     """None: no vision encoder; True/False: whether its profiling run is estimated. V0's profile run puts
     the dummy images inside its dummy sequences (vllm/multimodal/profiling.py), not modelled: False."""
@@ -259,9 +263,10 @@ def _with_encoder(model: ModelSpec, dep: Deployment, base: estimates.Estimate, t
     if not known or item is None or vision is None:
         return estimates.widen_for_unknown_encoder(base)
     length = dep.max_model_len if dep.max_model_len and dep.max_model_len > 0 else model.derived_max_model_len
-    budget, items = estimates.mm_items_per_batch(tokens_per_item=item.tokens, max_num_batched_tokens=tokens,
-                                                 max_num_seqs=seqs, max_model_len=length)
     version = dep.rules.version
+    budget, items = estimates.mm_items_per_batch(tokens_per_item=item.tokens, max_num_batched_tokens=tokens,
+                                                 max_num_seqs=seqs, max_model_len=length,
+                                                 round_up=version is not None and version[:3] < _FLOOR_ENCODER_ITEMS)
     padded = version is not None and _PADDED_ENCODER_OUTPUTS[0] <= version[:3] < _PADDED_ENCODER_OUTPUTS[1]
     rows = items * (max(item.tokens, budget) if padded else item.tokens)
     kept = rows * model.hidden_size * (1 + vision.deepstack_layers) * _ELEMENT_BYTES

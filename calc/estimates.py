@@ -261,14 +261,22 @@ def encoder_item(family: str, *, patch_size: int, merge: int, image_size: int, m
 
 
 def mm_items_per_batch(*, tokens_per_item: int, max_num_batched_tokens: int, max_num_seqs: int, max_model_len: int,
-                       limit_per_prompt: int | None = None) -> tuple[int, int]:
-    """(encoder budget in tokens, items profiled): vLLM's ``MultiModalBudget._get_max_items``."""
+                       limit_per_prompt: int | None = None, round_up: bool = False) -> tuple[int, int]:
+    """(encoder budget in tokens, items profiled): vLLM's ``MultiModalBudget._get_max_items``.
+
+    ``round_up``: releases before 0.10.1 (tags v0.8.0–v0.10.0 of gpu_model_runner.py ``profile_run``) took
+    ``cdiv(budget, tokens per item)`` items and did not cap the per-prompt count by ``max_model_len``: a
+    Mistral 3 image of 3,025 tokens gave 3 items in an 8,192 budget where 0.19 profiles 2.
+    """
+    per_item = max(1, tokens_per_item)
     budget = max(max_num_batched_tokens, tokens_per_item)
     limit = _DEFAULT_MM_LIMIT if limit_per_prompt is None else limit_per_prompt
     if limit <= 0:
         return budget, 0
-    per_prompt = max(1, min(limit, max_model_len // max(1, tokens_per_item)))
-    return budget, max(1, min(budget // max(1, tokens_per_item), max(1, max_num_seqs) * per_prompt))
+    if round_up:
+        return budget, max(1, min(-(-budget // per_item), max(1, max_num_seqs) * limit))
+    per_prompt = max(1, min(limit, max_model_len // per_item))
+    return budget, max(1, min(budget // per_item, max(1, max_num_seqs) * per_prompt))
 
 
 def encoder_run_bytes(*, patches: int, width: int, intermediate: int, gated_mlp: bool, rotary: bool,

@@ -503,6 +503,11 @@ def test_encoder_budget_and_items_match_the_logged_lines() -> None:
     # printed "budget of 8192 tokens, and profiled with 5 image items": min(8192 // 980 = 8, 5 x min(1, 4)).
     assert mm_items_per_batch(tokens_per_item=980, max_num_batched_tokens=8192, max_num_seqs=5,
                               max_model_len=4096, limit_per_prompt=1) == (8192, 5)
+    # before 0.10.1 the items were cdiv(budget, tokens): 3 Pixtral images in 8192, where floor gives 2 (a public
+    # excerpt of a Mistral-format serve dated 04-08, release not shown, not vendored, prints "budget of 8192
+    # tokens, and profiled with 3 image items": consistent with cdiv, not with floor)
+    assert mm_items_per_batch(tokens_per_item=3025, max_num_batched_tokens=8192, max_num_seqs=1024,
+                              max_model_len=8192, round_up=True) == (8192, 3)
     # --limit-mm-per-prompt 0: no item is profiled
     assert mm_items_per_batch(tokens_per_item=256, max_num_batched_tokens=8192, max_num_seqs=1024,
                               max_model_len=8192, limit_per_prompt=0) == (8192, 0)
