@@ -229,6 +229,8 @@ _PADDED_ENCODER_OUTPUTS = ((0, 11, 0), (0, 12, 0))
 in the v0.11.0 and v0.11.1 tags of vllm/v1/worker/gpu_model_runner.py, not in v0.10.2 nor v0.12.0)."""
 
 
+_QWEN3_VIDEO_TEXT = ((0, 11, 0), (0, 13, 0))
+"""Releases counting a Qwen3-VL video token as 12.5 in the encoder budget (estimates.encoder_item)."""
 _FLOOR_ENCODER_ITEMS = (0, 10, 1)
 """First release taking ``budget // tokens per item`` encoder items (``cdiv`` in the v0.8.0–v0.10.0 tags)."""
 
@@ -247,8 +249,11 @@ def _encoder_item(model: ModelSpec, dep: Deployment) -> estimates.EncoderItem | 
     if vision is None:
         return None
     length = dep.max_model_len if dep.max_model_len and dep.max_model_len > 0 else model.derived_max_model_len
+    version = dep.rules.version
     return estimates.encoder_item(vision.family, patch_size=vision.patch_size, merge=vision.spatial_merge_size,
-                                  image_size=vision.image_size, max_model_len=length)
+                                  image_size=vision.image_size, max_model_len=length,
+                                  qwen3_video_timestamps=version is not None and _QWEN3_VIDEO_TEXT[0] <= version[:3]
+                                  < _QWEN3_VIDEO_TEXT[1])
 
 
 def _with_encoder(model: ModelSpec, dep: Deployment, base: estimates.Estimate, tokens: int,
@@ -264,7 +269,7 @@ def _with_encoder(model: ModelSpec, dep: Deployment, base: estimates.Estimate, t
         return estimates.widen_for_unknown_encoder(base)
     length = dep.max_model_len if dep.max_model_len and dep.max_model_len > 0 else model.derived_max_model_len
     version = dep.rules.version
-    budget, items = estimates.mm_items_per_batch(tokens_per_item=item.tokens, max_num_batched_tokens=tokens,
+    budget, items = estimates.mm_items_per_batch(tokens_per_item=item.counted, max_num_batched_tokens=tokens,
                                                  max_num_seqs=seqs, max_model_len=length,
                                                  round_up=version is not None and version[:3] < _FLOOR_ENCODER_ITEMS)
     padded = version is not None and _PADDED_ENCODER_OUTPUTS[0] <= version[:3] < _PADDED_ENCODER_OUTPUTS[1]

@@ -211,6 +211,7 @@ def activation_estimate(**kwargs: object) -> Estimate:
 _QWEN2_MAX_PIXELS = 12_845_056
 _QWEN3_MAX_PIXELS = 16_777_216
 _QWEN3_VIDEO_MAX_PIXELS = 25_165_824
+_QWEN3_VIDEO_TOKEN_TEXT = 12.5
 _QWEN2_MAX_VIDEO_GROUPS = 7  # _MAX_FRAMES_PER_VIDEO = 14 frames / temporal patch 2
 _GEMMA3_TOKENS_PER_IMAGE = 256
 _DEFAULT_MM_LIMIT = 999
@@ -239,10 +240,22 @@ class EncoderItem:
     """Embeddings it becomes in the decoder (what the encoder budget counts)."""
     patches: int
     """Rows the vision transformer runs over."""
+    budget_tokens: int = 0
+    """What the encoder budget counts for it when that differs from ``tokens`` (0: the same)."""
+
+    @property
+    def counted(self) -> int:
+        return self.budget_tokens or self.tokens
 
 
-def encoder_item(family: str, *, patch_size: int, merge: int, image_size: int, max_model_len: int) -> EncoderItem | None:
-    """The largest item per modality for the families whose processors are known (None otherwise)."""
+def encoder_item(family: str, *, patch_size: int, merge: int, image_size: int, max_model_len: int,
+                 qwen3_video_timestamps: bool = False) -> EncoderItem | None:
+    """The largest item per modality for the families whose processors are known (None otherwise).
+
+    ``qwen3_video_timestamps``: 0.11.0–0.12.x counted each Qwen3-VL video token as 12.5 (its
+    ``<t seconds>`` timestamp text, qwen3_vl.py ``get_max_video_tokens`` in the v0.11.0–v0.12.0 tags; gone
+    in v0.13.0): the 12,288-token video item then counts 153,600 and is the one profiled.
+    """
     if family in ("qwen2_vl", "qwen2_5_vl"):
         image = _QWEN2_MAX_PIXELS // (patch_size * merge) ** 2
         groups = min(max(max_model_len // image, 1), _QWEN2_MAX_VIDEO_GROUPS)
@@ -251,6 +264,9 @@ def encoder_item(family: str, *, patch_size: int, merge: int, image_size: int, m
     if family in ("qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"):
         image = _QWEN3_MAX_PIXELS // (patch_size * merge) ** 2
         video = _QWEN3_VIDEO_MAX_PIXELS // 2 // (patch_size * merge) ** 2
+        if qwen3_video_timestamps and family in ("qwen3_vl", "qwen3_vl_moe"):
+            return EncoderItem(modality="video", tokens=video, patches=video * merge * merge,
+                               budget_tokens=int(video * _QWEN3_VIDEO_TOKEN_TEXT))
         return EncoderItem(modality="image", tokens=max(image, video), patches=max(image, video) * merge * merge)
     if family == "gemma3" and image_size:
         return EncoderItem(modality="image", tokens=_GEMMA3_TOKENS_PER_IMAGE, patches=(image_size // patch_size) ** 2)

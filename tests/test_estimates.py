@@ -221,7 +221,13 @@ def test_non_torch_and_graph_rules() -> None:
 #  * Llama-4-Scout at TP 4 (fit half): weights 53.12 GiB per GPU logged vs 50.7 estimated.
 #  * Qwen2.5-1.5B on a T4 (0.30, V2 runner, fit half): graphs 0.15 GiB vs 0.79 estimated.
 #  * Llama-3.1-8B on an A10 (0.7, fit half): a 0.28 GiB error on a 4.6 GiB budget.
+#  * Qwen3-VL-30B-A3B on 4x RTX 3090 at TP 4 (0.11.0, validation, after the fit): +16.4 %, 2.69 GiB estimated
+#    against 2.31 logged (in the band, 1.47-3.62). 0.26 GiB of the 0.38 is the weights: 14.51 GiB estimated as
+#    an even quarter of the checkpoint, 14.77 logged (part of the checkpoint is not split by TP; the weights
+#    are outside the encoder work); the activation (3.72 estimated: 153,600 padded rows of the one video
+#    item, 2.34 GiB, kept over the sorting sampler's 1.38 GiB) leaves about 0.12 GiB.
 KNOWN_BEYOND_5PCT = {
+    "v0110_qwen3vl_30b_a3b_4x3090_tp4_65k.log",
     "v0101_gpt_oss_120b_h100_negative_kv.log", "v0110_llama31_8b_l4_len32000.log",
     "llmd_v019_llama4_scout_h100_tp4.log", "v0300_qwen25_1p5b_t4_fp16_util085_4k_v2runner.log",
     "v07_llama31_8b_oci_a10_131k_kv_too_small.log",

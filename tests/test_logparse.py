@@ -203,6 +203,9 @@ EXPECTED: dict[str, tuple[str, dict[str, object]]] = {
         "max_model_len": 131072, "gpu_kv_cache_tokens": 81536, "tensor_parallel_size": 2}),
     # 0.19.0, RTX 3060 12GB: "Model loading took 1.12 GiB", "Available KV cache memory: 5.68 GiB",
     # "GPU KV cache size: 53,184 tokens"
+    # 0.11.0, 4x RTX 3090, TP 4: "Model loading took 14.7708 GiB", "Available KV cache memory: 2.31 GiB",
+    # "GPU KV cache size: 100,752 tokens", "num_gpu_blocks is: 6297", graphs "took 1.92 GiB"
+    "v0110_qwen3vl_30b_a3b_4x3090_tp4_65k.log": ("started", {"vllm_version": "0.11.0", "available_kv_gib": 2.31, "gpu_kv_cache_tokens": 100752, "max_concurrency": 1.54, "max_model_len": 65536, "tensor_parallel_size": 4, "model_weights_gib": 14.7708, "num_gpu_blocks": 6297, "cudagraph_gib": 1.92}),
     "v0190_qwen3_0p6b_rtx3060_12gb_util06_4k_eager.log": ("started", {"vllm_version": "0.19.0", "available_kv_gib": 5.68, "gpu_kv_cache_tokens": 53184, "max_concurrency": 12.98, "max_model_len": 4096, "model_weights_gib": 1.12}),
     # V0 0.7.1, 8x A100-40GB: "total_gpu_memory (39.39GiB)", "... reserved for KV Cache is 29.02GiB"
     "v071_deepseek_coder_v2_lite_8xa100_40gb_tp8_v0.log": ("started", {"model": "/opt/ml/model", "available_kv_gib": 29.02, "max_model_len": 8192, "tensor_parallel_size": 8, "pipeline_parallel_size": 1, "kv_cache_dtype": "auto", "total_gpu_memory_gib": 39.39}),

@@ -172,6 +172,8 @@ RECOMPUTED: dict[str, Case] = {
     # RedHatAI/Qwen3-8B-NVFP4 (Qwen3-8B's config, NVFP4 weights), fp8 KV from the args line
     "v0111nv2512_qwen3_8b_nvfp4_rtx5060ti_fp8kv_32k.log": Case("started", model="Qwen/Qwen3-8B"),
     "v0190_qwen3_0p6b_rtx3060_12gb_util06_4k_eager.log": Case("started", model="Qwen/Qwen3-0.6B"),
+    # Sipeed's NanoKVM-Pro guide: Qwen3-VL-30B-A3B at TP 4 on RTX 3090s, 0.11.0 (2.31 GiB per GPU)
+    "v0110_qwen3vl_30b_a3b_4x3090_tp4_65k.log": Case("started", model="Qwen/Qwen3-VL-30B-A3B-Instruct"),
     "v0210_qwen3_8b_rtxa5000_lmcache_cpu_offload.log": Case(
         "started", model="Qwen/Qwen3-8B", inputs={"vllm_version": "0.21.0"}),
     # huihui-ai's abliterated gpt-oss-20b keeps openai/gpt-oss-20b's config (sliding 128 / full)
