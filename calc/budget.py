@@ -231,6 +231,8 @@ in the v0.11.0 and v0.11.1 tags of vllm/v1/worker/gpu_model_runner.py, not in v0
 
 _QWEN3_VIDEO_TEXT = ((0, 11, 0), (0, 13, 0))
 """Releases counting a Qwen3-VL video token as 12.5 in the encoder budget (estimates.encoder_item)."""
+_FUSED_QWEN_ROTARY = (0, 13, 0)
+"""First release rotating the Qwen ViTs' q and k with the fused ``ApplyRotaryEmb`` op (estimates.py)."""
 _FLOOR_ENCODER_ITEMS = (0, 10, 1)
 """First release taking ``budget // tokens per item`` encoder items (``cdiv`` in the v0.8.0–v0.10.0 tags)."""
 
@@ -278,6 +280,7 @@ def _with_encoder(model: ModelSpec, dep: Deployment, base: estimates.Estimate, t
     run = estimates.encoder_run_bytes(
         patches=items * item.patches, width=vision.hidden_size, intermediate=vision.intermediate_size,
         gated_mlp=vision.gated_mlp, rotary=vision.family != "gemma3",
+        fused_rotary=vision.family.startswith("qwen") and (version is None or version[:3] >= _FUSED_QWEN_ROTARY),
         patch_values=vision.in_channels * vision.temporal_patch_size * vision.patch_size ** 2, dtype_bytes=_ELEMENT_BYTES)
     return estimates.combine_encoder(base, encoder_run=run, kept_outputs=kept)
 

@@ -218,7 +218,10 @@ _DEFAULT_MM_LIMIT = 999
 # Per patch, the ViT block's larger transient, in units of the ViT width (dtype bytes each):
 #  * attention: the residual, the norm's output, the qkv projection (3), the contiguous q, k, v
 #    (3), rotary position embedding done in fp32 on q and k (an fp32 copy and an fp32 result of
-#    one of them alive at once: 4), the attention output (1) = 13; 9 without rotary (SigLIP);
+#    one of them alive at once: 4), the attention output (1) = 13; 9 without rotary (SigLIP).
+#    From 0.13.0 the Qwen ViTs rotate q and k together with the fused ``ApplyRotaryEmb`` op in the
+#    model dtype (qwen2_5_vl.py, v0.13.0 tag: a rearranged qk copy and its rotated output, 2 + 2,
+#    in place of the contiguous q, k, v and the fp32 pair): 11;
 #  * MLP: the residual and the norm's output (2) plus the intermediate's projection and its
 #    activation (2 × intermediate; 3 × with a SiLU gate).
 # Plus the dummy pixel values, kept in fp32 (C × T × p² per patch) for the whole profile run.
@@ -226,6 +229,7 @@ _DEFAULT_MM_LIMIT = 999
 # image: 2.65 GiB logged; 65,536 patches × 33,280 B = 2.03 GiB plus 0.29 GiB of pixel values).
 _ENCODER_FACTOR = 1.16
 _ATTENTION_UNITS_ROTARY = 13
+_ATTENTION_UNITS_FUSED_ROTARY = 11
 _ATTENTION_UNITS = 9
 _ENCODER_BAND = (0.25, 0.35)
 _UNKNOWN_ENCODER_HIGH = 1.0
@@ -296,9 +300,13 @@ def mm_items_per_batch(*, tokens_per_item: int, max_num_batched_tokens: int, max
 
 
 def encoder_run_bytes(*, patches: int, width: int, intermediate: int, gated_mlp: bool, rotary: bool,
-                      patch_values: int, dtype_bytes: int) -> int:
-    """Torch peak of the vision encoder over ``patches`` rows (all items in one batch)."""
-    attention = (_ATTENTION_UNITS_ROTARY if rotary else _ATTENTION_UNITS) * width
+                      patch_values: int, dtype_bytes: int, fused_rotary: bool = False) -> int:
+    """Torch peak of the vision encoder over ``patches`` rows (all items in one batch).
+
+    ``fused_rotary``: q and k rotated by the fused op in the model dtype (Qwen ViTs from 0.13.0).
+    """
+    units = (_ATTENTION_UNITS_FUSED_ROTARY if fused_rotary else _ATTENTION_UNITS_ROTARY) if rotary else _ATTENTION_UNITS
+    attention = units * width
     mlp = 2 * width + (3 if gated_mlp else 2) * intermediate
     per_patch = max(attention, mlp) * dtype_bytes
     return int(_ENCODER_FACTOR * patches * per_patch) + patches * patch_values * 4

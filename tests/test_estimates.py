@@ -577,14 +577,20 @@ def test_gemma3_peak_is_the_sampler_plus_the_kept_encoder_outputs() -> None:
 
 def test_qwen_vl_encoder_run_sets_the_peak_on_small_batches() -> None:
     # Qwen3-VL-30B-A3B on an A100-80GB (defaults there: 2048 tokens, 256 sequences), 0.19: one 16,384-token
-    # image, 65,536 patches of the 1152/4304 tower: max(13 x 1152 = 14,976, 2 x 1152 + 2 x 4304 = 10,912)
-    # x 2 = 29,952 B; 1.16 x 65,536 x 29,952 = 1.16 x 1,962,934,272 = 2,277,003,755.52 -> 2,277,003,755; pixel values 65,536 x
-    # (3 x 2 x 16^2 = 1536) x 4 = 402,653,184: 2,679,656,939 B (2.50 GiB). Kept: 16,384 x 2048 x (1 + 3
-    # deep-stack) x 2 = 268,435,456 over the sampler 3.9 x 256 x 151,936 x 4 = 606,820,761.6: smaller.
+    # image, 65,536 patches of the 1152/4304 tower. From 0.13.0 q and k are rotated by the fused op in bf16
+    # (11 width units): max(11 x 1152 = 12,672, 2 x 1152 + 2 x 4304 = 10,912) x 2 = 25,344 B;
+    # 1.16 x 65,536 x 25,344 = 1.16 x 1,660,944,384 = 1,926,695,485.44 -> 1,926,695,485; pixel values
+    # 65,536 x (3 x 2 x 16^2 = 1536) x 4 = 402,653,184: 2,329,348,669 B (2.17 GiB). Kept: 16,384 x 2048 x
+    # (1 + 3 deep-stack) x 2 = 268,435,456 over the sampler 3.9 x 256 x 151,936 x 4 = 606,820,761.6: smaller.
     b = _vision_budget("Qwen/Qwen3-VL-30B-A3B-Instruct", "0.19.0", gpu_id="A100-80GB")
-    assert b.activation_bytes == 2_679_656_939
+    assert b.activation_bytes == 2_329_348_669
     # the text-only path of the same model would have kept the sampler's 0.57 GiB
-    assert b.activation_bytes > 4 * 606_820_761
+    assert b.activation_bytes > 3 * 606_820_761
+    # before 0.13.0 the rotation ran in fp32 (13 units, as in the Qwen2-VL fit row)
+    assert encoder_run_bytes(patches=65536, width=1152, intermediate=4304, gated_mlp=False, rotary=True,
+                             patch_values=1536, dtype_bytes=2) > encoder_run_bytes(
+        patches=65536, width=1152, intermediate=4304, gated_mlp=False, rotary=True, patch_values=1536, dtype_bytes=2,
+        fused_rotary=True)
 
 
 def test_unknown_encoder_widens_the_band_and_says_so() -> None:
