@@ -189,6 +189,11 @@ EXPECTED: dict[str, tuple[str, dict[str, object]]] = {
     # 0.10.1: "Model loading took 65.9651 GiB", "Available KV cache memory: -2.14 GiB"
     "v0101_gpt_oss_120b_h100_negative_kv.log": ("no_memory_for_cache_blocks", {
         "available_kv_gib": -2.14, "model_weights_gib": 65.9651}),
+    # 0.23.0, Qwen2.5-VL-7B on an A100 at 0.22: "Model loading took 15.67 GiB", "Estimated CUDA graph memory:
+    # 0.53 GiB total", "Available KV cache memory: -14.28 GiB", "... equivalent to --gpu-memory-utilization=0.2133"
+    "v0230_qwen25vl_7b_a100_util022_default_len_video_profile.log": ("no_memory_for_cache_blocks", {
+        "vllm_version": "0.23.0", "gpu_memory_utilization": 0.22, "model_weights_gib": 15.67, "cudagraph_estimate_gib": 0.53,
+        "available_kv_gib": -14.28, "gpu_memory_utilization_without_cudagraph_profiling": 0.2133}),
     # 0.11.2 on an H200: "Available KV cache memory: 105.97 GiB", "GPU KV cache size: 868,080 tokens"
     "v0112_llama3_8b_h200_len1024.log": ("started", {"vllm_version": "0.11.2", "model": "meta-llama/Meta-Llama-3-8B-Instruct", "available_kv_gib": 105.97, "gpu_kv_cache_tokens": 868080, "max_concurrency": 847.73, "max_model_len": 1024}),
     # 0.30.0 on a T4: "Free memory on device (14.46/14.56 GiB)", "Available KV cache memory: 8.67 GiB"
