@@ -189,6 +189,11 @@ EXPECTED: dict[str, tuple[str, dict[str, object]]] = {
     # 0.10.1: "Model loading took 65.9651 GiB", "Available KV cache memory: -2.14 GiB"
     "v0101_gpt_oss_120b_h100_negative_kv.log": ("no_memory_for_cache_blocks", {
         "available_kv_gib": -2.14, "model_weights_gib": 65.9651}),
+    # 0.13.0, a Qwen3-VL MoE checkpoint on an H100 NVL: "Model loading took 58.2299 GiB", "Available KV cache memory:
+    # 19.40 GiB", "GPU KV cache size: 211,936 tokens", graphs "took 0.66 GiB"
+    "v0130_qwen3vl_moe_custom_h100nvl_8k.log": ("started", {
+        "vllm_version": "0.13.0", "max_model_len": 8192, "max_num_batched_tokens": 8192, "model_weights_gib": 58.2299,
+        "available_kv_gib": 19.4, "gpu_kv_cache_tokens": 211936, "max_concurrency": 25.87, "cudagraph_gib": 0.66}),
     # 0.23.0, Qwen2.5-VL-7B on an A100 at 0.22: "Model loading took 15.67 GiB", "Estimated CUDA graph memory:
     # 0.53 GiB total", "Available KV cache memory: -14.28 GiB", "... equivalent to --gpu-memory-utilization=0.2133"
     "v0230_qwen25vl_7b_a100_util022_default_len_video_profile.log": ("no_memory_for_cache_blocks", {

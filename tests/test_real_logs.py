@@ -49,6 +49,7 @@ string parses; the diagnosis is the expected one).
 | llmd_v019_mistral_small_w8a8_h100_tp2.log | budget validation log: first and last 16k characters only, no capacity line |
 | llmd_v019_phi2_h100_len2048.log | budget validation log: model not in the catalog (phi-2); tail only |
 | v0101_gpt_oss_120b_h100_negative_kv.log | no KV cache to size (available memory is negative) |
+| v0130_qwen3vl_moe_custom_h100nvl_8k.log | custom checkpoint ('qwen-custom'): Qwen3-VL-30B-A3B's architecture and size, not its name |
 | v0230_qwen25vl_7b_a100_util022_default_len_video_profile.log | no KV cache to size (available memory is negative: the encoder's video profile) |
 | v011_gpt_oss_120b_h100_kv171.log | excerpt of the command and two log lines; no capacity line |
 | v064_llama31_8b_rtx3090_len20k.log | V0 profiling table only; no capacity line in the excerpt |
@@ -253,6 +254,7 @@ NOT_RECOMPUTED: dict[str, str] = {
     "llmd_v019_mistral_small_w8a8_h100_tp2.log": "started",
     "llmd_v019_phi2_h100_len2048.log": "started",
     "v0101_gpt_oss_120b_h100_negative_kv.log": "no_memory_for_cache_blocks",
+    "v0130_qwen3vl_moe_custom_h100nvl_8k.log": "started",
     "v0230_qwen25vl_7b_a100_util022_default_len_video_profile.log": "no_memory_for_cache_blocks",
     "v011_gpt_oss_120b_h100_kv171.log": "engine_failed",  # "EngineCore failed to start." after the KV line
     "v064_llama31_8b_rtx3090_len20k.log": "started",
