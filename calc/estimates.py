@@ -7,7 +7,10 @@ they are measured changed across releases:
 
 * **V1 engine** (0.8 and later): one dummy forward pass of ``max_num_batched_tokens``
   tokens, then a sampler warm-up over ``max_num_seqs`` dummy requests; the activation
-  peak is the larger of the two.
+  peak is the larger of the two. Multimodal models first run the vision encoder on
+  dummy items of the largest size the processor accepts and keep its outputs through
+  both: the peak is the larger of that run and the kept outputs plus the other two
+  (section "the multimodal encoder profiling run" below).
 * **V0 engine** (before 0.8, and V0 fall-backs of 0.8–0.10): one forward pass of the
   scheduler's token budget split over ``max_num_seqs`` sequences. Without chunked
   prefill that budget is ``max(max_model_len, 2048)`` tokens, so long contexts make the
@@ -260,6 +263,8 @@ def encoder_item(family: str, *, patch_size: int, merge: int, image_size: int, m
     ``<t seconds>`` timestamp text, qwen3_vl.py ``get_max_video_tokens`` in the v0.11.0–v0.12.0 tags; gone
     in v0.13.0): the 12,288-token video item then counts 153,600 and is the one profiled.
     """
+    if patch_size <= 0 or merge <= 0 or (patch_size * merge) ** 2 > _QWEN2_MAX_PIXELS:
+        return None  # a degenerate vision_config: no item of known size
     if family in ("qwen2_vl", "qwen2_5_vl"):
         image = _QWEN2_MAX_PIXELS // (patch_size * merge) ** 2
         groups = min(max(max_model_len // image, 1), _QWEN2_MAX_VIDEO_GROUPS)
