@@ -224,9 +224,11 @@ def _activation_estimate(model: ModelSpec, dep: Deployment, max_num_batched_toke
     return _with_encoder(model, dep, base, tokens, seqs)
 
 
-_PADDED_ENCODER_OUTPUTS = ((0, 11, 0), (0, 12, 0))
-"""Releases whose profile run pads each kept encoder output to the whole budget (``expanded_outputs``:
-in the v0.11.0 and v0.11.1 tags of vllm/v1/worker/gpu_model_runner.py, not in v0.10.2 nor v0.12.0)."""
+_PADDED_TO_BUDGET = ((0, 11, 0), (0, 12, 0))
+"""Releases padding each kept encoder output to the whole budget (``expanded_outputs`` of shape (encoder_budget,
+width): the v0.11.0–v0.11.2 tags of vllm/v1/worker/gpu_model_runner.py; v0.10.2 keeps the outputs as they are)."""
+_PADDED_TO_ITEM = ((0, 12, 0), (0, 13, 0))
+"""Releases padding each kept output to the item's counted size (``max_mm_tokens_per_item``: v0.12.0; gone in v0.13.0)."""
 
 
 _QWEN3_VIDEO_TEXT = ((0, 11, 0), (0, 13, 0))
@@ -258,6 +260,16 @@ def _encoder_item(model: ModelSpec, dep: Deployment) -> estimates.EncoderItem | 
                                   < _QWEN3_VIDEO_TEXT[1])
 
 
+def _kept_rows(item: estimates.EncoderItem, budget: int, version: tuple[int, ...] | None) -> int:
+    """Rows each kept encoder output takes in the encoder cache during the profile run (release rules above)."""
+    release = version[:3] if version is not None else None
+    if release is not None and _PADDED_TO_BUDGET[0] <= release < _PADDED_TO_BUDGET[1]:
+        return max(item.tokens, budget)
+    if release is not None and _PADDED_TO_ITEM[0] <= release < _PADDED_TO_ITEM[1]:
+        return max(item.tokens, item.counted)
+    return item.tokens
+
+
 def _with_encoder(model: ModelSpec, dep: Deployment, base: estimates.Estimate, tokens: int,
                   seqs: int) -> estimates.Estimate:
     """V1's multimodal profile run (estimates.py): the encoder's dummy batch, then its outputs kept in the
@@ -274,8 +286,7 @@ def _with_encoder(model: ModelSpec, dep: Deployment, base: estimates.Estimate, t
     budget, items = estimates.mm_items_per_batch(tokens_per_item=item.counted, max_num_batched_tokens=tokens,
                                                  max_num_seqs=seqs, max_model_len=length,
                                                  round_up=version is not None and version[:3] < _FLOOR_ENCODER_ITEMS)
-    padded = version is not None and _PADDED_ENCODER_OUTPUTS[0] <= version[:3] < _PADDED_ENCODER_OUTPUTS[1]
-    rows = items * (max(item.tokens, budget) if padded else item.tokens)
+    rows = items * _kept_rows(item, budget, version)
     kept = rows * model.hidden_size * (1 + vision.deepstack_layers) * _ELEMENT_BYTES
     run = estimates.encoder_run_bytes(
         patches=items * item.patches, width=vision.hidden_size, intermediate=vision.intermediate_size,

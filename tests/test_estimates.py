@@ -586,6 +586,10 @@ def test_qwen_vl_encoder_run_sets_the_peak_on_small_batches() -> None:
     assert b.activation_bytes == 2_329_348_669
     # the text-only path of the same model would have kept the sampler's 0.57 GiB
     assert b.activation_bytes > 3 * 606_820_761
+    # 0.12.0 counts the video item as 12,288 x 12.5 = 153,600 tokens and pads its kept output to that many rows
+    # (``max_mm_tokens_per_item``): 153,600 x 2048 x 4 x 2 = 2,516,582,400 B over the sorting sampler 9.5 x 256 x
+    # 151,936 x 4 = 1,478,033,408: 3,994,615,808 B (the encoder run on 49,152 patches, 1.87 GiB, is smaller)
+    assert _vision_budget("Qwen/Qwen3-VL-30B-A3B-Instruct", "0.12.0", gpu_id="A100-80GB").activation_bytes == 3_994_615_808
     # before 0.13.0 the rotation ran in fp32 (13 units, as in the Qwen2-VL fit row)
     assert encoder_run_bytes(patches=65536, width=1152, intermediate=4304, gated_mlp=False, rotary=True,
                              patch_values=1536, dtype_bytes=2) > encoder_run_bytes(
