@@ -823,7 +823,8 @@ def _vision_spec(config: Mapping[str, object], vision: Mapping[str, object]) -> 
 
     deepstack = vision.get("deepstack_visual_indexes")
     return VisionSpec(
-        family=family, hidden_size=n("hidden_size") or n("embed_dim"),
+        # Qwen2-VL's vision_config names the ViT width embed_dim and the merger's output hidden_size
+        family=family, hidden_size=n("embed_dim") or n("hidden_size"),
         intermediate_size=n("intermediate_size") or n("embed_dim") * n("mlp_ratio"),
         gated_mlp=vision.get("hidden_act") == "silu" or vision.get("model_type") == "pixtral",
         patch_size=n("patch_size", 14), temporal_patch_size=n("temporal_patch_size", 1),

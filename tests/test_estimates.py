@@ -649,3 +649,17 @@ def test_qwen3_vl_image_profile_against_the_013_h100_nvl_log() -> None:
     assert b.activation_bytes == 6_180_569_088
     assert b.available_kv_bytes_low / GIB < 19.40 < b.available_kv_bytes_high / GIB
     assert abs(b.available_kv_bytes / GIB - 19.40) / 19.40 < 0.03
+
+
+def test_qwen2_vl_vision_config_key_names() -> None:
+    # Qwen2-VL's vision_config calls the ViT width embed_dim (1280) and the merger's output hidden_size; its MLP
+    # is mlp_ratio x embed_dim. Values: transformers 5.24 Qwen2VLVisionConfig defaults (installed source); the
+    # text part is the catalog's Qwen2.5-3B-Instruct config, only so that the config parses.
+    from kvcalc.catalog import find_model
+    text = dict(find_model("Qwen/Qwen2.5-3B-Instruct").config)
+    vision = {"depth": 32, "embed_dim": 1280, "hidden_size": text["hidden_size"], "mlp_ratio": 4, "patch_size": 14,
+              "temporal_patch_size": 2, "spatial_merge_size": 2, "model_type": "qwen2_vl"}
+    spec = normalize_config({**text, "model_type": "qwen2_vl", "vision_config": vision}, model_id="qwen2-vl-test")
+    assert spec.vision is not None
+    assert (spec.vision.family, spec.vision.hidden_size, spec.vision.intermediate_size) == ("qwen2_vl", 1280, 5120)
+    assert (spec.vision.patch_size, spec.vision.temporal_patch_size, spec.vision.spatial_merge_size) == (14, 2, 2)
