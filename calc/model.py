@@ -183,6 +183,11 @@ class ModelSpec:
     """DeepSeek-V3.2's sparse-attention indexer: one extra uint8 K cache per layer of
     ``index_head_dim + index_head_dim // 128 × 4`` bytes per token (fp8 keys + an fp32 scale per 128
     values: 132); 0 = no indexer."""
+    compress_ratios: tuple[int, ...] = ()
+    """DeepSeek-V4: per decoder layer, 1 (sliding window only), 4 (C4A, with the indexer) or 128 (C128A)
+    (``max(1, compress_ratios[i])``, attention.py); empty for every other model."""
+    index_head_dim: int = 0
+    """DeepSeek-V4: the indexer's head size (its compressor keeps ``4 × index_head_dim`` fp32 values per token)."""
     kv_shared_layers: tuple[int, ...] = ()
     """Layers that read another layer's KV cache (``kv_sharing_target_layer_name``: Gemma 3n, Gemma 4's
     last ``num_kv_shared_layers``): they keep their kind but own no KV cache, no spec and no group."""
@@ -190,6 +195,10 @@ class ModelSpec:
     @property
     def is_mla(self) -> bool:
         return LayerKind.MLA in self.layer_kinds
+
+    @property
+    def is_deepseek_v4(self) -> bool:
+        return bool(self.compress_ratios)
 
     @property
     def is_hybrid_mamba(self) -> bool:
@@ -812,6 +821,30 @@ def _indexer_head_size(text: Mapping[str, object], mla: bool) -> int:
     return dim + dim // _INDEXER_QUANT_BLOCK * 4
 
 
+# transformers 5 DeepseekV4Config: compress ratio 0 / 4 / 128 <-> layer type
+_V4_LAYER_TYPE_RATIO = {"sliding_attention": 0, "compressed_sparse_attention": 4, "heavily_compressed_attention": 128}
+
+
+def _compress_ratios(text: Mapping[str, object], mt: str, num_layers: int) -> tuple[int, ...]:
+    """DeepSeek-V4 (vllm/models/deepseek_v4/attention.py): layer ``i`` uses ``max(1, compress_ratios[i])``;
+    entries past ``num_hidden_layers`` belong to MTP/draft layers, which the calculator does not plan."""
+    if mt != "deepseek_v4":
+        return ()
+    raw = text.get("compress_ratios")
+    types = text.get("layer_types")
+    if raw is None and isinstance(types, (list, tuple)):
+        # transformers' DeepseekV4Config turns compress_ratios into layer_types (catalog entries).
+        raw = [_V4_LAYER_TYPE_RATIO.get(str(t), -1) for t in types[:num_layers]]
+    if not isinstance(raw, (list, tuple)) or len(raw) < num_layers:
+        raise _bad("compress_ratios", shorten(raw), f"must list at least num_hidden_layers ({num_layers}) ratios")
+    ratios = []
+    for r in raw[:num_layers]:
+        if not isinstance(r, int) or isinstance(r, bool) or max(1, r) not in (1, 4, 128):
+            raise _bad("compress_ratios", shorten(r), "entries must be 0, 1, 4 or 128")
+        ratios.append(max(1, r))
+    return tuple(ratios)
+
+
 def _kv_shared_layers(text: Mapping[str, object], num_layers: int) -> tuple[int, ...]:
     """The last ``num_kv_shared_layers`` layers (vllm/model_executor/models/gemma3n.py since #20134,
     gemma4.py): ``first = num_hidden_layers - num_kv_shared_layers``; every layer from ``first`` on reuses
@@ -878,6 +911,9 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
     if hybrid is not None:
         kinds, mamba = hybrid
         window, chunk = None, None
+    elif mt == "deepseek_v4":
+        # Every layer keeps a sliding-window MLA cache, plus compressed ones (deepseek_v4.py).
+        kinds, window, chunk = (LayerKind.MLA,) * layers, _int(text, "sliding_window", required=True, minimum=1), None
     elif not mla:
         kinds, window, chunk = _layer_kinds(text, layers)
     counted, expert_params = _count_parameters(text, hidden=hidden, heads=heads, kv_heads=kv_heads, head=head,
@@ -897,7 +933,9 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         num_parameters=num_parameters if num_parameters else counted, num_expert_parameters=expert_params,
         quant=_quant(text), is_moe=expert_params > 0, num_experts_per_tok=experts_per_tok, mamba=mamba,
         vision_parameters=vision, checkpoint_bytes=checkpoint_bytes, kv_shared_layers=_kv_shared_layers(text, layers),
-        indexer_head_size=_indexer_head_size(text, mla),
+        indexer_head_size=_indexer_head_size(text, mla or mt == "deepseek_v4"),
+        compress_ratios=_compress_ratios(text, mt, layers),
+        index_head_dim=(_int(text, "index_head_dim") or 0) if mt == "deepseek_v4" else 0,
         moe_intermediate_size=(_int(text, "moe_intermediate_size") or 0) if expert_params else 0,
         tie_word_embeddings=bool(text.get("tie_word_embeddings") or config.get("tie_word_embeddings")),
     )
