@@ -20,7 +20,7 @@ from .kv_spec import AttentionSpec, MLAAttentionSpec, SlidingWindowMLASpec
 from .model import ModelSpec
 from .versions import RuleSet
 
-__all__ = ["SWA_BLOCK_SIZE", "V4_PREFERRED_BLOCK_SIZE", "FP8_DS_MLA_V4_BYTES", "BLOCK_SIZE_LINE", "FP8_DS_MLA_LINE",
+__all__ = ["SWA_BLOCK_SIZE", "V4_PREFERRED_BLOCK_SIZE", "FP8_DS_MLA_V4_BYTES", "BLOCK_SIZE_LINE", "FP8_DS_MLA_LINE", "INDEXER_LINE",
            "v4_kv_cache_dtype", "check_v4_supported", "build_v4_layer_specs"]
 
 SWA_BLOCK_SIZE = 64
@@ -35,6 +35,8 @@ _STATE_BLOCK = {4: 4, 128: 8}  # CompressorStateCache.block_size per compress ra
 _INDEXER_COMPRESS_RATIO = 4  # only C4A layers have an indexer
 BLOCK_SIZE_LINE = "Setting kv cache block size to 256 for DEEPSEEK_SPARSE_SWA backend."
 FP8_DS_MLA_LINE = "Using DeepSeek's fp8_ds_mla KV cache format."
+INDEXER_LINE = "Using FP8 indexer cache for Lightning Indexer."
+"""DeepseekV4Indexer (attention.py); MXFP4 with --attention-config.use_fp4_indexer_cache, not modelled."""
 
 
 def check_v4_supported(rules: RuleSet, *, pipeline_parallel_size: int, hma_enabled: bool, block_size: int) -> None:

@@ -22,6 +22,7 @@ from functools import lru_cache
 from . import vllm_text
 from .backends import default_block_size, sparse_mla_kv_cache_dtype
 from .budget import MemoryBudget, memory_budget
+from .deepseek_v4 import INDEXER_LINE as V4_INDEXER_LINE
 from .deepseek_v4 import check_v4_supported
 from .deployment import Deployment, batch_defaults
 from .errors import CalcError
@@ -281,6 +282,10 @@ def _planning(model: ModelSpec, dep: Deployment, lines: list[str]) -> _Planning:
     kv_cache_dtype, dtype_line = sparse_mla_kv_cache_dtype(model, dep)
     if dtype_line:
         lines.append(dtype_line)
+    if model.is_deepseek_v4:
+        # printed while the layers are built, before the block size is set after loading (deepseek_v4.py)
+        lines[:] = [ln for ln in lines if ln != block_choice.line] + [V4_INDEXER_LINE] + (
+            [block_choice.line] if block_choice.line else [])
     specs = build_layer_specs(model, tensor_parallel_size=dep.tensor_parallel_size,
                               kv_cache_dtype=kv_cache_dtype, block_size=block,
                               mamba_spec=mamba.spec() if mamba is not None else None)

@@ -145,8 +145,10 @@ def test_flash_fp8_plan_on_h200() -> None:
     assert v.num_gpu_blocks == 42_853
     assert v.blocks_per_request == 7_706
     assert v.gpu_kv_cache_tokens == 1_457_780
-    assert v.vllm_lines[:2] == ("Setting kv cache block size to 256 for DEEPSEEK_SPARSE_SWA backend.",
-                                "Using DeepSeek's fp8_ds_mla KV cache format.")
+    # model construction (layer 0's attention, layer 2's indexer), then the block size set after loading
+    assert v.vllm_lines[:3] == ("Using DeepSeek's fp8_ds_mla KV cache format.",
+                                "Using FP8 indexer cache for Lightning Indexer.",
+                                "Setting kv cache block size to 256 for DEEPSEEK_SPARSE_SWA backend.")
     assert "GPU KV cache size: 1,457,780 tokens, Maximum concurrency for 262,144 tokens per request: 5.56x" \
         in v.vllm_lines
 
