@@ -34,8 +34,9 @@ class Deployment:
     gpu_memory_bytes: int | None = None
     """Total memory of one GPU as the driver reports it."""
     gpu_memory_source: str = "cuda"
-    """Where ``gpu_memory_bytes`` comes from: ``cuda`` (what vLLM sees) or ``nvidia-smi``/``rocm-smi``
-    (a catalog total a few hundred MiB above it; the budget then estimates CUDA's figure)."""
+    """Where ``gpu_memory_bytes`` comes from: ``cuda`` (what vLLM sees), ``nvidia-smi``/``rocm-smi``
+    (a catalog total a few hundred MiB above it) or ``spec-sheet`` (the vendor's capacity); for the
+    last two the budget estimates CUDA's figure."""
     tensor_parallel_size: int = 1
     pipeline_parallel_size: int = 1
     decode_context_parallel_size: int = 1
