@@ -191,6 +191,17 @@ class ModelSpec:
     kv_shared_layers: tuple[int, ...] = ()
     """Layers that read another layer's KV cache (``kv_sharing_target_layer_name``: Gemma 3n, Gemma 4's
     last ``num_kv_shared_layers``): they keep their kind but own no KV cache, no spec and no group."""
+    layer_attention: tuple[tuple[int, int, int], ...] = ()
+    """Layers whose attention is not the model-level ``head_size`` × ``total_num_kv_heads``, as
+    ``(layer, head_size, total_kv_heads)``: Gemma 4's full-attention layers (``global_head_dim``, and with
+    ``attention_k_eq_v`` ``num_global_key_value_heads``; ``_gemma4_layer_attention``)."""
+
+    def attention_of(self, layer: int) -> tuple[int, int]:
+        """``(head_size, total KV heads)`` of one layer, before tensor parallelism."""
+        for i, head, kv_heads in self.layer_attention:
+            if i == layer:
+                return head, kv_heads
+        return self.head_size, self.total_num_kv_heads
 
     @property
     def is_mla(self) -> bool:
@@ -853,6 +864,35 @@ def _kv_shared_layers(text: Mapping[str, object], num_layers: int) -> tuple[int,
     return tuple(range(num_layers - shared, num_layers))
 
 
+def _gemma4_layer_attention(text: Mapping[str, object], mt: str, kinds: tuple[LayerKind, ...], head: int,
+                            kv_heads: int) -> tuple[tuple[int, int, int], ...]:
+    """Gemma 4's wider full-attention layers, as vLLM builds each layer's attention.
+
+    vllm/transformers_utils/configs/gemma4.py ``gemma4_layer_config`` (main 2f41c894; the same rule sat in
+    vllm/model_executor/models/gemma4.py ``Gemma4DecoderLayer`` since Gemma 4 support, #38826, first in
+    0.19.0): a ``full_attention`` layer uses ``head_dim = global_head_dim or head_dim`` and, when
+    ``attention_k_eq_v``, ``num_key_value_heads = num_global_key_value_heads or num_key_value_heads``;
+    sliding layers keep ``head_dim`` and ``num_key_value_heads``. K and V are both cached (``head_size_v``
+    = ``head_size``). transformers ≥ 5.15 writes the result as ``per_layer_config`` (layer index → its
+    ``head_dim`` / ``num_key_value_heads``), which vLLM then reads as is.
+    """
+    if not mt.startswith("gemma4"):
+        return ()
+    per_layer = text.get("per_layer_config")
+    wanted: dict[int, tuple[int, int]] = {}
+    if isinstance(per_layer, Mapping):
+        for key, layer_cfg in per_layer.items():
+            if not isinstance(layer_cfg, Mapping) or not str(key).isdigit() or int(str(key)) >= len(kinds):
+                raise _bad("per_layer_config", shorten(str(key)), "must map layer indices to layer configs")
+            wanted[int(str(key))] = (_int(layer_cfg, "head_dim", minimum=1) or head,
+                                     _int(layer_cfg, "num_key_value_heads", minimum=1) or kv_heads)
+    else:
+        full_head = _int(text, "global_head_dim", minimum=1) or head
+        full_kv = (_int(text, "num_global_key_value_heads", minimum=1) or kv_heads) if text.get("attention_k_eq_v") else kv_heads
+        wanted = {i: (full_head, full_kv) for i, kind in enumerate(kinds) if kind == LayerKind.FULL}
+    return tuple((i, h, kv) for i, (h, kv) in sorted(wanted.items()) if (h, kv) != (head, kv_heads))
+
+
 def _model_type(text: Mapping[str, object], config: Mapping[str, object]) -> str:
     """The model type, refusing the Mamba / linear-attention layouts the core does not plan."""
     mt_raw = text.get("model_type") or config.get("model_type") or ""
@@ -934,6 +974,7 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         quant=_quant(text), is_moe=expert_params > 0, num_experts_per_tok=experts_per_tok, mamba=mamba,
         vision_parameters=vision, checkpoint_bytes=checkpoint_bytes, kv_shared_layers=_kv_shared_layers(text, layers),
         indexer_head_size=_indexer_head_size(text, mla or mt == "deepseek_v4"),
+        layer_attention=_gemma4_layer_attention(text, mt, kinds, head, kv_heads),
         compress_ratios=_compress_ratios(text, mt, layers),
         index_head_dim=(_int(text, "index_head_dim") or 0) if mt == "deepseek_v4" else 0,
         moe_intermediate_size=(_int(text, "moe_intermediate_size") or 0) if expert_params else 0,

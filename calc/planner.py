@@ -60,8 +60,6 @@ def build_layer_specs(model: ModelSpec, *, tensor_parallel_size: int, kv_cache_d
     if model.is_deepseek_v4:
         return build_v4_layer_specs(model, kv_cache_dtype=kv_cache_dtype, block_size=block_size)
     e = kv_dtype_bytes(kv_cache_dtype if kv_cache_dtype != "fp8_ds_mla" else "fp8", model.dtype)
-    # MLA keeps one latent "head" per GPU, never divided by TP; otherwise max(1, heads // TP).
-    heads = 1 if model.is_mla else max(1, model.total_num_kv_heads // tensor_parallel_size)
     specs: dict[str, AttentionSpec] = {}
     shared = set(model.kv_shared_layers)  # cross-layer KV sharing: planned as if absent
     for i, kind in enumerate(model.layer_kinds):
@@ -72,7 +70,12 @@ def build_layer_specs(model: ModelSpec, *, tensor_parallel_size: int, kv_cache_d
                 raise ValueError("a model with Mamba layers needs mamba_spec (hybrid.plan_mamba)")
             specs[layer_name(i)] = mamba_spec
             continue
-        common = dict(num_kv_heads=heads, head_size=model.head_size, head_size_v=model.head_size_v, dtype_bytes=e)
+        # Per layer (Gemma 4's full-attention layers are wider). MLA keeps one latent "head" per GPU, never
+        # divided by TP; otherwise max(1, heads // TP).
+        head, kv_heads = model.attention_of(i)
+        heads = 1 if model.is_mla else max(1, kv_heads // tensor_parallel_size)
+        head_v = model.head_size_v if head == model.head_size else head
+        common = dict(num_kv_heads=heads, head_size=head, head_size_v=head_v, dtype_bytes=e)
         if kind == LayerKind.MLA:
             spec: AttentionSpec = MLAAttentionSpec(block_size=block_size, cache_dtype_str=kv_cache_dtype, **common)
             if model.indexer_head_size:

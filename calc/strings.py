@@ -176,6 +176,7 @@ EN: dict[str, str] = {
     "verdict.borderline.title": "Borderline: it depends on what vLLM measures at start-up",
     "verdict.borderline.summary": "One request of {max_model_len} tokens needs {needed} of KV cache. The estimate leaves {available} for it, likely between {low} and {high} GiB: inside that range vLLM may start or refuse. The advice below holds at the pessimistic end.",
     "note.band": "The available KV memory is a range: each estimated term carries the error seen against public vLLM logs, and the fixes are checked at the range's pessimistic end.",
+    "note.unified_memory": "This GPU shares its memory with the host (unified memory): what the system and other processes take while vLLM starts counts against the cache, so the estimate can be optimistic by a few GiB (a public GB10 log measured 1.7 GiB more than estimated). Give the figure from your own log.",
 }
 
 ES: dict[str, str] = {
@@ -338,6 +339,7 @@ ES: dict[str, str] = {
     "verdict.borderline.title": "En el límite: depende de lo que vLLM mida al arrancar",
     "verdict.borderline.summary": "Una petición de {max_model_len} tokens necesita {needed} de caché KV. La estimación deja {available} para ella, probablemente entre {low} y {high} GiB: dentro de ese intervalo vLLM puede arrancar o negarse. Los consejos siguientes valen también en el extremo pesimista.",
     "note.band": "La memoria disponible para la caché KV es un intervalo: cada término estimado arrastra el error observado frente a registros públicos de vLLM, y las soluciones se comprueban en su extremo pesimista.",
+    "note.unified_memory": "Esta GPU comparte la memoria con el sistema (memoria unificada): lo que el sistema y otros procesos ocupan mientras vLLM arranca se descuenta de la caché, así que la estimación puede ser optimista en algunos GiB (un registro público de una GB10 midió 1,7 GiB más de lo estimado). Indique la cifra de su propio registro.",
 }
 
 ZH: dict[str, str] = {
@@ -500,6 +502,7 @@ ZH: dict[str, str] = {
     "verdict.borderline.title": "临界：取决于 vLLM 启动时实测的数值",
     "verdict.borderline.summary": "一个 {max_model_len} token 的请求需要 {needed} KV 缓存。估算留给它的是 {available}，很可能在 {low} 到 {high} GiB 之间：在这个区间内，vLLM 可能启动，也可能拒绝启动。下面的建议在最悲观的一端也成立。",
     "note.band": "可用 KV 缓存显存是一个区间：每个估算项都带着与公开 vLLM 日志对比得到的误差，调整建议按区间最悲观的一端检验。",
+    "note.unified_memory": "这块 GPU 与主机共用内存（统一内存）：vLLM 启动期间系统和其他进程占用的内存都会从缓存中扣除，因此估算可能偏乐观几个 GiB（一份公开的 GB10 日志实测比估算多占 1.7 GiB）。请填入你自己日志中的数值。",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}

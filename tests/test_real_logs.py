@@ -81,7 +81,7 @@ string parses; the diagnosis is the expected one).
 | v0190_gpt_oss_20b_a100_131k_util065_page_excerpt.log | prints the available memory but no capacity line (page excerpt) |
 | v07_llama31_8b_oci_a10_131k_kv_too_small.log | model not named (its geometry is inferred from the very figures to check) |
 | v0130nv_nemotron3_nano_4b_fp8_gb10_util015_hybrid.log | model not in the catalog (Nemotron-3-Nano-4B) |
-| v019x_gemma4_26b_a4b_a100_131k_eager_page_excerpt.log | model not in the catalog (gemma-4 refused by transformers) |
+| v019x_gemma4_26b_a4b_a100_131k_eager_page_excerpt.log | no capacity line (the excerpt stops at "Available KV cache memory: 21.5 GiB"); gemma-4-26B-A4B not in the catalog: no public config.json copy with a citable source was found (the core plans Gemma 4 from a pasted config: tests/test_gemma4.py) |
 | v2026_qwen38_27b_fp8_2x5090_147k_supermax.log | model not in the catalog (Qwen3.8-27B) |
 | v2026_qwen38_27b_fp8_2x5090_65k_ultramax.log | model not in the catalog (Qwen3.8-27B) |
 | v0201rc1dev16_qwen36_27b_int4_2x4090_dflash_180k.log | DFlash speculative decoding |
