@@ -8,7 +8,7 @@ vllm/transformers_utils/model_arch_config_convertor.py (vLLM main
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from .errors import CalcError
@@ -129,6 +129,9 @@ class WeightQuant:
     """Weights sharing one scale (0 = per channel or not grouped)."""
     experts_only: bool = False
     """mxfp4 in gpt-oss quantizes only the MoE experts."""
+    experts_fp4: bool = False
+    """DeepSeek-V4 (``expert_dtype: fp4`` beside an fp8 ``quantization_config``): routed experts are stored as
+    4-bit values with one 8-bit (ue8m0) scale per 32, the other linear layers as block fp8."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -832,6 +835,15 @@ def _indexer_head_size(text: Mapping[str, object], mla: bool) -> int:
     return dim + dim // _INDEXER_QUANT_BLOCK * 4
 
 
+def _v4_expert_quant(text: Mapping[str, object], mt: str, quant: WeightQuant) -> WeightQuant:
+    """DeepSeek-V4 checkpoints keep fp8 for the dense layers and ``expert_dtype`` (fp4) for the experts
+    (vllm/models/deepseek_v4/quant_config.py). transformers drops ``expert_dtype`` from catalog entries, so an
+    fp8 deepseek_v4 config without it is taken as the published checkpoint (fp4 experts)."""
+    if mt == "deepseek_v4" and quant.method == "fp8" and text.get("expert_dtype", "fp4") == "fp4":
+        return replace(quant, experts_fp4=True)
+    return quant
+
+
 # transformers 5 DeepseekV4Config: compress ratio 0 / 4 / 128 <-> layer type
 _V4_LAYER_TYPE_RATIO = {"sliding_attention": 0, "compressed_sparse_attention": 4, "heavily_compressed_attention": 128}
 
@@ -971,7 +983,7 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         intermediate_size=inter, vocab_size=vocab, sliding_window=window, attention_chunk_size=chunk,
         dtype=_dtype(text, top_dtype), derived_max_model_len=_derived_max_len(text, mt),
         num_parameters=num_parameters if num_parameters else counted, num_expert_parameters=expert_params,
-        quant=_quant(text), is_moe=expert_params > 0, num_experts_per_tok=experts_per_tok, mamba=mamba,
+        quant=_v4_expert_quant(text, mt, _quant(text)), is_moe=expert_params > 0, num_experts_per_tok=experts_per_tok, mamba=mamba,
         vision_parameters=vision, checkpoint_bytes=checkpoint_bytes, kv_shared_layers=_kv_shared_layers(text, layers),
         indexer_head_size=_indexer_head_size(text, mla or mt == "deepseek_v4"),
         layer_attention=_gemma4_layer_attention(text, mt, kinds, head, kv_heads),

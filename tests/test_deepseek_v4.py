@@ -27,6 +27,7 @@ import pytest
 from factories import deployment, model
 
 from kvcalc import plan, scenario_from_inputs
+from kvcalc.budget import weight_bytes
 from kvcalc.deepseek_v4 import build_v4_layer_specs
 from kvcalc.errors import CalcError
 from kvcalc.grouping import Grouping, GroupingKind, KVCacheGroup, approximate_gcd, get_kv_cache_groups
@@ -214,3 +215,16 @@ def test_released_rules_0_27_and_later_plan() -> None:
     assert v.num_gpu_blocks == 42_853 and v.grouping.kind == GroupingKind.PACKED
     assert v.blocks_per_request == 128 + 2 * 67 + 1_027 + 529 == 1_818
     assert cdiv(32_768, 256) == 128
+
+
+def test_fp4_experts_in_the_weight_estimate() -> None:
+    """expert_dtype fp4 (vllm/models/deepseek_v4/quant_config.py): routed experts 43 × 256 × 3 × 4,096 × 2,048 =
+    277,025,390,592 parameters at 4 bits + one byte per 32 = 17/32 B → 147,169,738,752 B; the other linear layers
+    are block fp8. The config's public source (a model-info report, SOURCES.md) lists 148.66 GB of safetensors
+    files, in binary units (its 129,280 × 4,096 bf16 embedding reads "1010.00 MB"): the count lands within 2 %."""
+    m = model(MODEL_ID)
+    assert m.quant.experts_fp4 and m.num_expert_parameters == 277_025_390_592
+    fp8_everywhere = weight_bytes(replace(m, quant=replace(m.quant, experts_fp4=False)))
+    # the experts' share drops from fp8 (1 B + 4 B per 128 × 128 block) to 17/32 B per weight
+    assert fp8_everywhere - weight_bytes(m) == int(277_025_390_592 * (1 + 4 / 16_384)) - 147_169_738_752
+    assert abs(weight_bytes(m) / GiB - 148.66) / 148.66 < 0.02
