@@ -188,6 +188,29 @@ def test_vllm_v4_pro_stride_case() -> None:
     assert num_blocks(g, 1_228_800 * 32) == 32
 
 
+def test_vllm_compact_cache_case() -> None:
+    """vLLM tests/v1/core/test_contiguous_kv_packing.py test_compact_cache_overlays_fp32_state_group: 2 C4A layers
+    (plain fp8 page 32,768), their MXFP4 indexer (head 68: 64 × 68 = 4,352 → 9 × 512 = 4,608) and the fp32 states
+    (4 × 2,048 × 4 = 32,768; indexer 4 × 512 × 4 = 8,192): groups Σ 2 × (32,768 + 4,608) = 74,752 and
+    2 × (32,768 + 8,192) = 81,920 → stride 81,920, and 81,920 × 32 bytes hold 32 blocks."""
+    full: dict[str, MLAAttentionSpec | SlidingWindowMLASpec] = {}
+    state: dict[str, MLAAttentionSpec | SlidingWindowMLASpec] = {}
+    for i in range(2):
+        full[f"mla.{i}"] = MLAAttentionSpec(block_size=256, num_kv_heads=1, head_size=512, head_size_v=0, dtype_bytes=1,
+                                            compress_ratio=4, page_size_padded=32_768)
+        full[f"indexer.{i}"] = MLAAttentionSpec(block_size=256, num_kv_heads=1, head_size=68, head_size_v=0,
+                                                dtype_bytes=1, compress_ratio=4, alignment=512)
+        for name, head in ((f"mla_state.{i}", 2_048), (f"indexer_state.{i}", 512)):
+            state[name] = SlidingWindowMLASpec(block_size=4, num_kv_heads=1, head_size=head, head_size_v=0,
+                                               dtype_bytes=4, sliding_window=8)
+    assert full["indexer.0"].real_page_size_bytes == 4_352 and full["indexer.0"].page_size_bytes == 4_608
+    assert state["indexer_state.0"].page_size_bytes == 8_192
+    g = get_kv_cache_groups({**full, **state})
+    assert g.kind == GroupingKind.PACKED and len(g.groups) == 2
+    assert g.bytes_per_block == 81_920
+    assert num_blocks(g, 81_920 * 32) == 32
+
+
 @pytest.mark.parametrize(("kw", "code"), [
     ({"kv_cache_dtype": "auto"}, "v4_kv_cache_dtype"),        # vLLM asserts fp8 for the fp8_ds_mla layout
     ({"kv_cache_dtype": "bfloat16"}, "v4_kv_cache_dtype"),
