@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .deepseek_v4 import BLOCK_SIZE_LINE as V4_BLOCK_SIZE_LINE
+from .deepseek_v4 import V4_PREFERRED_BLOCK_SIZE, v4_kv_cache_dtype
 from .deployment import DEFAULT_BLOCK_SIZE, Deployment
 from .errors import CalcError
 from .model import ModelSpec
@@ -65,6 +67,9 @@ def default_block_size(model: ModelSpec, dep: Deployment) -> BlockSizeChoice:
     """The block size vLLM runs with: the reader's, else the attention backend's preference."""
     if dep.block_size:
         return BlockSizeChoice(block_size=dep.block_size)
+    if model.is_deepseek_v4:
+        # The first attention layer's backend is DEEPSEEK_SPARSE_SWA (sparse_swa.py): it prefers 256.
+        return BlockSizeChoice(block_size=V4_PREFERRED_BLOCK_SIZE, line=V4_BLOCK_SIZE_LINE)
     if not model.is_mla or model.mamba is not None or dep.rules.v0_engine:
         return BlockSizeChoice(block_size=DEFAULT_BLOCK_SIZE)
     if model.indexer_head_size:
@@ -108,6 +113,8 @@ def sparse_mla_kv_cache_dtype(model: ModelSpec, dep: Deployment) -> tuple[str, s
     The indexer cache is uint8 whatever this returns.
     """
     dtype, rules = dep.kv_cache_dtype, dep.rules
+    if model.is_deepseek_v4:
+        return v4_kv_cache_dtype(dtype)
     if not model.indexer_head_size:
         return dtype, None
     if not rules.deepseek_v32:

@@ -126,11 +126,14 @@ def weight_bytes(model: ModelSpec) -> int:
     q = model.quant
     if q.method == "none" or q.bits >= 16:
         return model.num_parameters * elem + vision
+    fp4_experts = 0
+    if q.experts_fp4:  # DeepSeek-V4: 4-bit experts + one 8-bit scale per 32, the rest below as fp8
+        fp4_experts = model.num_expert_parameters
     if q.experts_only:
         quantized = model.num_expert_parameters
     else:
-        quantized = max(model.num_parameters - _embedding_parameters(model), 0)
-    rest = model.num_parameters - quantized
+        quantized = max(model.num_parameters - _embedding_parameters(model) - fp4_experts, 0)
+    rest = model.num_parameters - quantized - fp4_experts
     per_weight = q.bits / 8
     if q.group_size:
         if q.method == "mxfp4":
@@ -143,7 +146,7 @@ def weight_bytes(model: ModelSpec) -> int:
             scale_bytes = 2.0
         zero_bytes = q.bits / 8 if q.method in ("awq", "gptq") else 0
         per_weight += (scale_bytes + zero_bytes) / q.group_size
-    return int(quantized * per_weight) + rest * elem + vision
+    return int(quantized * per_weight) + int(fp4_experts * (0.5 + 1 / 32)) + rest * elem + vision
 
 
 def requested_bytes(total: int, utilization: float, *, ceil: bool) -> int:

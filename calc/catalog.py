@@ -64,7 +64,8 @@ class CatalogGpu:
     """Total device memory as ``torch.cuda.mem_get_info()[1]`` reports it (not marketing GB)."""
     memory_source_kind: str = "nvidia-smi"
     """``cuda`` when the figure is a CUDA/HIP total; ``nvidia-smi``/``rocm-smi`` when only the SMI
-    total (a few hundred MiB above what vLLM sees) was found."""
+    total (a few hundred MiB above what vLLM sees) was found; ``spec-sheet`` when only the vendor's
+    capacity table was (corrected like an SMI total, ``estimates.cuda_visible_total``)."""
 
 
 def _freeze(value: Any) -> Any:

@@ -34,8 +34,9 @@ class Deployment:
     gpu_memory_bytes: int | None = None
     """Total memory of one GPU as the driver reports it."""
     gpu_memory_source: str = "cuda"
-    """Where ``gpu_memory_bytes`` comes from: ``cuda`` (what vLLM sees) or ``nvidia-smi``/``rocm-smi``
-    (a catalog total a few hundred MiB above it; the budget then estimates CUDA's figure)."""
+    """Where ``gpu_memory_bytes`` comes from: ``cuda`` (what vLLM sees), ``nvidia-smi``/``rocm-smi``
+    (a catalog total a few hundred MiB above it) or ``spec-sheet`` (the vendor's capacity); for the
+    last two the budget estimates CUDA's figure."""
     tensor_parallel_size: int = 1
     pipeline_parallel_size: int = 1
     decode_context_parallel_size: int = 1
@@ -87,13 +88,27 @@ class Deployment:
         return self.rules.default_gpu_memory_utilization
 
 
+def _unified_memory(name: str) -> bool:
+    """GB10 (DGX Spark): the GPU shares the host's memory; NVML reports no total."""
+    return "gb10" in name or "dgx spark" in name
+
+
+def unified_memory(dep: Deployment) -> bool:
+    """Whether the deployment's GPU shares its memory with the host (what the host takes during
+    start-up then counts as vLLM's non-torch memory)."""
+    return _unified_memory((dep.gpu_name or dep.gpu_id or "").lower())
+
+
 def batch_defaults(dep: Deployment) -> tuple[int, int]:
     """(max_num_batched_tokens, max_num_seqs) when the reader gives none, for ``vllm serve``.
 
-    vllm/engine/arg_utils.py ``get_batch_defaults``: decided from GPU 0's total memory.
+    vllm/engine/arg_utils.py ``get_batch_defaults``: decided from GPU 0's total memory, which
+    vllm/platforms/cuda.py reads through NVML. On a GB10 (unified memory) NVML has no memory
+    total, the call raises and vLLM takes 0: the small defaults apply (two GB10 logs of 0.13
+    print "Chunked prefill is enabled with max_num_batched_tokens=2048" with none given).
     """
-    total = dep.gpu_memory_bytes or 0
     name = (dep.gpu_name or dep.gpu_id or "").lower()
+    total = 0 if unified_memory(dep) else dep.gpu_memory_bytes or 0
     if dep.rules.row_160_gib and total >= 160 * GiB:
         tokens, seqs = 16384, 1024
     elif total >= 70 * GiB and "a100" not in name:

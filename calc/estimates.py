@@ -28,7 +28,9 @@ they are measured changed across releases:
   A100-40GB at TP 8 in 0.7.1), ≈ 0.25–0.36 GiB over PCIe (L40S at TP 8, RTX 4090 at TP 2).
 * **Total memory**: catalog GPUs whose total comes from ``nvidia-smi`` show 0.42–0.85 GiB
   more than CUDA gives vLLM (H100 79.65 vs 79.19, L40S 44.99 vs 44.39–44.42, A100-80GB
-  80.00 vs 79.15–79.25, A10 22.49 vs 22.07, RTX 3090 24.00 vs 23.58 GiB).
+  80.00 vs 79.15–79.25, A10 22.49 vs 22.07, RTX 3090 24.00 vs 23.58 GiB). Catalog GPUs known only
+  from a vendor spec sheet (``spec-sheet``: MI325X, MI355X) get the same correction, with a band
+  that reaches the sheet's figure (MI300X 192 vs 191.45, MI355X 288 vs 287.98 GiB).
 
 Every estimated term carries a band (``Estimate.low_bytes`` … ``high_bytes``) taken from
 the validation errors (``tests/test_estimates.py``, ``kvcalc.validation``); the
@@ -448,17 +450,24 @@ def cudagraph_estimate(**kwargs: object) -> Estimate:
 
 # --- total memory ---------------------------------------------------------------
 _SMI_GAP_GIB = (0.40, 0.55, 0.85)  # low, central, high
+# A vendor spec sheet's capacity (ROCm's table lists VRAM in GiB) is the physical memory, which HIP/CUDA
+# can report almost all of (MI355X: vLLM prints 287.98 of the table's 288 GiB), or ~0.55 GiB less
+# (MI300X: 191.45 of 192 GiB, the same as its rocm-smi total). The low gap is therefore 0, the central
+# one MI300X's, the high one the SMI band's high edge.
+_SPEC_GAP_GIB = (0.0, 0.55, 0.85)
 
 
 def cuda_visible_total(total_bytes: int, source_kind: str) -> Estimate:
     """The total vLLM sees (CUDA's), from a catalog total.
 
     ``source_kind`` ``nvidia-smi``/``rocm-smi``: the SMI total overstates CUDA's by
-    0.42–0.85 GiB (module docstring); the band is that range. ``cuda``: exact.
+    0.42–0.85 GiB (module docstring); the band is that range. ``spec-sheet``: a vendor
+    capacity, corrected the same way with a band reaching the figure itself. ``cuda``: exact.
     """
     if source_kind in ("cuda", "", None) or total_bytes <= 0:
         return Estimate.exact(total_bytes)
-    lo_gap, gap, hi_gap = (int(g * _GIB) for g in _SMI_GAP_GIB)
+    gaps = _SPEC_GAP_GIB if source_kind == "spec-sheet" else _SMI_GAP_GIB
+    lo_gap, gap, hi_gap = (int(g * _GIB) for g in gaps)
     return Estimate(bytes=total_bytes - gap, low_bytes=total_bytes - hi_gap, high_bytes=total_bytes - lo_gap)
 
 

@@ -7,6 +7,7 @@ Mirrors vllm/v1/core/kv_cache_utils.py ``get_kv_cache_groups``,
 """
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -18,6 +19,8 @@ from .kv_spec import (
     FullAttentionSpec,
     KVSpec,
     MambaSpec,
+    MLAAttentionSpec,
+    SlidingWindowMLASpec,
     SlidingWindowSpec,
     UniformTypeSpec,
     mergeable,
@@ -26,7 +29,7 @@ from .kv_spec import (
 from .units import cdiv
 
 __all__ = ["GroupingKind", "KVCacheGroup", "Grouping", "get_kv_cache_groups", "project_to_worker",
-           "HMA_DISABLED_WARNING", "PADDING_WARNING"]
+           "HMA_DISABLED_WARNING", "PADDING_WARNING", "num_layer_tuples", "approximate_gcd"]
 
 # vllm/v1/core/kv_cache_utils.py, logged when local layers are promoted.
 HMA_DISABLED_WARNING = (
@@ -48,6 +51,8 @@ class GroupingKind(StrEnum):
     """One kind of layer with different pages: one group, a page per layer."""
     HYBRID = "hybrid"
     """Several kinds: page-unified groups of equal size."""
+    PACKED = "packed"
+    """DeepSeek-V4: one uniform-type group per kind, overlaid in one packed block slab."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -82,6 +87,10 @@ class Grouping:
         """Pool bytes one block id costs (kv_cache_utils._pool_bytes_per_block)."""
         if self.kind == GroupingKind.UNIFORM_TYPE:
             return self.groups[0].spec.page_size_bytes
+        if self.kind == GroupingKind.PACKED:
+            # _get_packed_kv_cache_layout: each group laid out densely, groups overlap; the stride is the
+            # largest group's Σ pages.
+            return max(g.spec.page_size_bytes for g in self.groups)
         return self.page_size_bytes * self.group_size
 
     @property
@@ -168,6 +177,57 @@ def _hybrid_groups(specs: dict[str, AttentionSpec]) -> tuple[tuple[KVCacheGroup,
     return tuple(groups), padding, tuple(warnings)
 
 
+def num_layer_tuples(spec: UniformTypeSpec) -> int:
+    """UniformTypeKVCacheSpecs.get_num_layer_tuples: how many layers share the most common page size."""
+    return max(Counter(s.page_size_bytes for s in spec.layer_specs.values()).values())
+
+
+def approximate_gcd(values: list[int], lower_bound: int) -> int:
+    """kv_cache_utils._approximate_gcd: the d in [lower_bound, max] that pads Σ round_up(x, d) least
+    (ties go to the larger d)."""
+    best_d, best_pad = lower_bound, -1
+    for d in range(lower_bound, max(values) + 1):
+        pad = sum((d - x % d) % d for x in values)
+        if best_pad < 0 or pad <= best_pad:
+            best_d, best_pad = d, pad
+    return best_d
+
+
+def _packed_groups(specs: Mapping[str, AttentionSpec]) -> tuple[KVCacheGroup, ...] | None:
+    """DeepSeek-V4 (kv_cache_utils.group_and_unify_kv_cache_specs + _get_kv_cache_groups_uniform_groups,
+    #48993): all MLA layers in one uniform-type group; the sliding ones bucketed by (block, window) and cut
+    into groups of at most ``num_layer_tuples`` layer tuples, strided. None when the model is not of that
+    kind (no SlidingWindowMLASpec, or a single page size)."""
+    if not any(isinstance(s, SlidingWindowMLASpec) for s in specs.values()):
+        return None
+    if len({s.page_size_bytes for s in specs.values()}) <= 1:
+        return None
+    mla = {n: s for n, s in specs.items() if isinstance(s, MLAAttentionSpec)}
+    buckets: dict[tuple[int, int | None], dict[str, AttentionSpec]] = {}
+    for n, s in specs.items():
+        if isinstance(s, SlidingWindowMLASpec):
+            buckets.setdefault((s.block_size, s.sliding_window), {})[n] = s
+    if not mla or len(mla) + sum(len(b) for b in buckets.values()) != len(specs):
+        raise CalcError("unsupported", "this mix of MLA and sliding-window MLA layers is not one vLLM packs", field=None)
+    mla_spec = UniformTypeSpec(layer_specs=mla)
+    tuples = approximate_gcd([num_layer_tuples(mla_spec)] + [num_layer_tuples(UniformTypeSpec(layer_specs=b))
+                                                             for b in buckets.values()],
+                             lower_bound=num_layer_tuples(mla_spec))
+    groups = [KVCacheGroup(layer_names=tuple(mla), spec=mla_spec)]
+    for bucket in buckets.values():
+        by_size: dict[int, list[str]] = {}
+        for n, s in bucket.items():
+            by_size.setdefault(s.page_size_bytes, []).append(n)
+        if len({len(v) for v in by_size.values()}) != 1:
+            raise CalcError("unsupported", "vLLM asserts equal layer counts per page size in a packed group", field=None)
+        layer_tuples = list(zip(*by_size.values(), strict=True))
+        k = cdiv(len(layer_tuples), tuples)
+        for i in range(k):
+            names = tuple(n for t in layer_tuples[i::k] for n in t)
+            groups.append(KVCacheGroup(layer_names=names, spec=UniformTypeSpec(layer_specs={n: bucket[n] for n in names})))
+    return tuple(groups)
+
+
 def get_kv_cache_groups(layer_specs: Mapping[str, AttentionSpec], *, hma_enabled: bool = True) -> Grouping:
     """The whole model's groups, in vLLM's decision order (spec 5.1)."""
     specs = dict(layer_specs)
@@ -194,6 +254,9 @@ def get_kv_cache_groups(layer_specs: Mapping[str, AttentionSpec], *, hma_enabled
     if _uniform_type(specs):
         return Grouping(groups=(KVCacheGroup(layer_names=tuple(specs), spec=UniformTypeSpec(layer_specs=specs)),),
                         kind=GroupingKind.UNIFORM_TYPE, warnings=warnings)
+    packed = _packed_groups(specs)
+    if packed is not None:
+        return Grouping(groups=packed, kind=GroupingKind.PACKED, warnings=warnings)
     unified = _unify_page_size(specs)
     groups, padding, pad_warnings = _hybrid_groups(unified)
     return Grouping(groups=groups, kind=GroupingKind.HYBRID, warnings=warnings + pad_warnings, num_padding_layers=padding)

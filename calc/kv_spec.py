@@ -20,6 +20,7 @@ __all__ = [
     "KV_CACHE_DTYPES", "UNQUANTIZED_KV_DTYPES", "kv_dtype_bytes", "SizingContext", "FullAttentionSpec", "SlidingWindowSpec",
     "ChunkedLocalAttentionSpec", "MLAAttentionSpec", "UniformTypeSpec", "KVSpec", "mergeable", "promote_to_full",
     "MambaCacheMode", "MAMBA_DTYPES", "MambaSpec", "mamba_state_shapes", "mamba_state_dtypes", "mamba_page_size_bytes",
+    "SlidingWindowMLASpec", "round_up",
 ]
 
 # The --kv-cache-dtype values of the CLI contract, plus fp8_inc and the MLA layout
@@ -32,6 +33,11 @@ _DTYPE_BYTES = {"bfloat16": 2, "float16": 2, "float32": 4, "fp8": 1, "fp8_e4m3":
 
 # fp8_ds_mla stores 656 bytes per token per layer (DeepSeek-V3.2 layout).
 FP8_DS_MLA_BYTES_PER_TOKEN = 656
+
+
+def round_up(value: int, multiple: int) -> int:
+    """vllm/utils/math_utils.py ``round_up``: the next multiple of ``multiple``."""
+    return cdiv(value, multiple) * multiple
 
 
 def kv_dtype_bytes(kv_cache_dtype: str, model_dtype: str) -> int:
@@ -95,16 +101,37 @@ class MLAAttentionSpec(FullAttentionSpec):
     """Multi-head latent attention: one latent vector per token, no K/V factor 2."""
 
     cache_dtype_str: str = "auto"
+    compress_ratio: int = 1
+    """DeepSeek-V4: the layer stores one entry per ``compress_ratio`` tokens
+    (``storage_block_size = block_size // compress_ratio``)."""
+    alignment: int | None = None
+    """DeepSeek-V4: the page is rounded up to a multiple of this (``_apply_alignment_padding``)."""
+    state_content_bytes: int | None = None
+    """DeepSeek-V4 fp8_ds_mla: bytes per stored token (584), replacing ``head_size × dtype``."""
     kind = LayerKind.MLA
 
     @property
+    def storage_block_size(self) -> int:
+        return self.block_size // self.compress_ratio
+
+    @property
     def real_page_size_bytes(self) -> int:
+        # kv_cache_interface.py MLAAttentionSpec: no K/V factor 2 (head_size_v = 0 for MLA since #51704).
+        if self.state_content_bytes is not None:
+            return self.storage_block_size * self.state_content_bytes
         if self.cache_dtype_str == "fp8_ds_mla":
             return self.block_size * FP8_DS_MLA_BYTES_PER_TOKEN
-        return self.block_size * self.num_kv_heads * self.head_size * self.dtype_bytes
+        return self.storage_block_size * self.num_kv_heads * self.head_size * self.dtype_bytes
+
+    @property
+    def page_size_bytes(self) -> int:
+        if self.page_size_padded is None and self.alignment is not None:
+            return round_up(self.real_page_size_bytes, self.alignment)
+        return super().page_size_bytes
 
     def merge_key(self) -> tuple[object, ...]:
-        return super().merge_key() + (self.cache_dtype_str,)
+        return super().merge_key() + (self.cache_dtype_str, self.compress_ratio, self.alignment,
+                                      self.state_content_bytes)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -124,6 +151,34 @@ class SlidingWindowSpec(FullAttentionSpec):
 
     def merge_key(self) -> tuple[object, ...]:
         return super().merge_key() + (self.sliding_window,)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SlidingWindowMLASpec(SlidingWindowSpec):
+    """DeepSeek-V4's sliding-window caches with one vector per token (kv_cache_interface.py
+    ``SlidingWindowMLASpec``): the SWA KV of every layer (sparse_swa.py ``DeepseekV4SWACache``) and the
+    compressors' fp32 states (compressor.py ``CompressorStateCache``)."""
+
+    compress_ratio: int = 1
+    alignment: int | None = None
+    state_content_bytes: int | None = None
+    kind = LayerKind.SLIDING
+
+    @property
+    def real_page_size_bytes(self) -> int:
+        storage = self.block_size // self.compress_ratio
+        if self.state_content_bytes is not None:
+            return storage * self.state_content_bytes
+        return storage * self.num_kv_heads * self.head_size * self.dtype_bytes
+
+    @property
+    def page_size_bytes(self) -> int:
+        if self.page_size_padded is None and self.alignment is not None:
+            return round_up(self.real_page_size_bytes, self.alignment)
+        return super().page_size_bytes
+
+    def merge_key(self) -> tuple[object, ...]:
+        return super().merge_key() + (self.compress_ratio, self.alignment, self.state_content_bytes)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -273,7 +328,8 @@ class MambaSpec:
                 self.num_speculative_blocks)
 
 
-AttentionSpec = FullAttentionSpec | MLAAttentionSpec | SlidingWindowSpec | ChunkedLocalAttentionSpec | MambaSpec
+AttentionSpec = (FullAttentionSpec | MLAAttentionSpec | SlidingWindowSpec | SlidingWindowMLASpec
+                 | ChunkedLocalAttentionSpec | MambaSpec)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -297,8 +353,8 @@ class UniformTypeSpec:
         return blocks * self.page_size_bytes
 
 
-KVSpec = (FullAttentionSpec | MLAAttentionSpec | SlidingWindowSpec | ChunkedLocalAttentionSpec | MambaSpec
-          | UniformTypeSpec)
+KVSpec = (FullAttentionSpec | MLAAttentionSpec | SlidingWindowSpec | SlidingWindowMLASpec | ChunkedLocalAttentionSpec
+          | MambaSpec | UniformTypeSpec)
 
 
 def mergeable(a: AttentionSpec, b: AttentionSpec) -> bool:

@@ -8,7 +8,7 @@ vllm/transformers_utils/model_arch_config_convertor.py (vLLM main
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from .errors import CalcError
@@ -129,6 +129,9 @@ class WeightQuant:
     """Weights sharing one scale (0 = per channel or not grouped)."""
     experts_only: bool = False
     """mxfp4 in gpt-oss quantizes only the MoE experts."""
+    experts_fp4: bool = False
+    """DeepSeek-V4 (``expert_dtype: fp4`` beside an fp8 ``quantization_config``): routed experts are stored as
+    4-bit values with one 8-bit (ue8m0) scale per 32, the other linear layers as block fp8."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -204,15 +207,35 @@ class ModelSpec:
     """DeepSeek-V3.2's sparse-attention indexer: one extra uint8 K cache per layer of
     ``index_head_dim + index_head_dim // 128 × 4`` bytes per token (fp8 keys + an fp32 scale per 128
     values: 132); 0 = no indexer."""
+    compress_ratios: tuple[int, ...] = ()
+    """DeepSeek-V4: per decoder layer, 1 (sliding window only), 4 (C4A, with the indexer) or 128 (C128A)
+    (``max(1, compress_ratios[i])``, attention.py); empty for every other model."""
+    index_head_dim: int = 0
+    """DeepSeek-V4: the indexer's head size (its compressor keeps ``4 × index_head_dim`` fp32 values per token)."""
     kv_shared_layers: tuple[int, ...] = ()
     """Layers that read another layer's KV cache (``kv_sharing_target_layer_name``: Gemma 3n, Gemma 4's
     last ``num_kv_shared_layers``): they keep their kind but own no KV cache, no spec and no group."""
     vision: VisionSpec | None = None
     """The vision tower of a multimodal checkpoint (None: text only)."""
+    layer_attention: tuple[tuple[int, int, int], ...] = ()
+    """Layers whose attention is not the model-level ``head_size`` × ``total_num_kv_heads``, as
+    ``(layer, head_size, total_kv_heads)``: Gemma 4's full-attention layers (``global_head_dim``, and with
+    ``attention_k_eq_v`` ``num_global_key_value_heads``; ``_gemma4_layer_attention``)."""
+
+    def attention_of(self, layer: int) -> tuple[int, int]:
+        """``(head_size, total KV heads)`` of one layer, before tensor parallelism."""
+        for i, head, kv_heads in self.layer_attention:
+            if i == layer:
+                return head, kv_heads
+        return self.head_size, self.total_num_kv_heads
 
     @property
     def is_mla(self) -> bool:
         return LayerKind.MLA in self.layer_kinds
+
+    @property
+    def is_deepseek_v4(self) -> bool:
+        return bool(self.compress_ratios)
 
     @property
     def is_hybrid_mamba(self) -> bool:
@@ -883,12 +906,74 @@ def _indexer_head_size(text: Mapping[str, object], mla: bool) -> int:
     return dim + dim // _INDEXER_QUANT_BLOCK * 4
 
 
+def _v4_expert_quant(text: Mapping[str, object], mt: str, quant: WeightQuant) -> WeightQuant:
+    """DeepSeek-V4 checkpoints keep fp8 for the dense layers and ``expert_dtype`` (fp4) for the experts
+    (vllm/models/deepseek_v4/quant_config.py). transformers drops ``expert_dtype`` from catalog entries, so an
+    fp8 deepseek_v4 config without it is taken as the published checkpoint (fp4 experts)."""
+    if mt == "deepseek_v4" and quant.method == "fp8" and text.get("expert_dtype", "fp4") == "fp4":
+        return replace(quant, experts_fp4=True)
+    return quant
+
+
+# transformers 5 DeepseekV4Config: compress ratio 0 / 4 / 128 <-> layer type
+_V4_LAYER_TYPE_RATIO = {"sliding_attention": 0, "compressed_sparse_attention": 4, "heavily_compressed_attention": 128}
+
+
+def _compress_ratios(text: Mapping[str, object], mt: str, num_layers: int) -> tuple[int, ...]:
+    """DeepSeek-V4 (vllm/models/deepseek_v4/attention.py): layer ``i`` uses ``max(1, compress_ratios[i])``;
+    entries past ``num_hidden_layers`` belong to MTP/draft layers, which the calculator does not plan."""
+    if mt != "deepseek_v4":
+        return ()
+    raw = text.get("compress_ratios")
+    types = text.get("layer_types")
+    if raw is None and isinstance(types, (list, tuple)):
+        # transformers' DeepseekV4Config turns compress_ratios into layer_types (catalog entries).
+        raw = [_V4_LAYER_TYPE_RATIO.get(str(t), -1) for t in types[:num_layers]]
+    if not isinstance(raw, (list, tuple)) or len(raw) < num_layers:
+        raise _bad("compress_ratios", shorten(raw), f"must list at least num_hidden_layers ({num_layers}) ratios")
+    ratios = []
+    for r in raw[:num_layers]:
+        if not isinstance(r, int) or isinstance(r, bool) or max(1, r) not in (1, 4, 128):
+            raise _bad("compress_ratios", shorten(r), "entries must be 0, 1, 4 or 128")
+        ratios.append(max(1, r))
+    return tuple(ratios)
+
+
 def _kv_shared_layers(text: Mapping[str, object], num_layers: int) -> tuple[int, ...]:
     """The last ``num_kv_shared_layers`` layers (vllm/model_executor/models/gemma3n.py since #20134,
     gemma4.py): ``first = num_hidden_layers - num_kv_shared_layers``; every layer from ``first`` on reuses
     the KV cache of an earlier layer of its type, so vLLM's ``get_kv_cache_spec`` gives it no spec."""
     shared = _int(text, "num_kv_shared_layers", maximum=num_layers - 1) or 0
     return tuple(range(num_layers - shared, num_layers))
+
+
+def _gemma4_layer_attention(text: Mapping[str, object], mt: str, kinds: tuple[LayerKind, ...], head: int,
+                            kv_heads: int) -> tuple[tuple[int, int, int], ...]:
+    """Gemma 4's wider full-attention layers, as vLLM builds each layer's attention.
+
+    vllm/transformers_utils/configs/gemma4.py ``gemma4_layer_config`` (main 2f41c894; the same rule sat in
+    vllm/model_executor/models/gemma4.py ``Gemma4DecoderLayer`` since Gemma 4 support, #38826, first in
+    0.19.0): a ``full_attention`` layer uses ``head_dim = global_head_dim or head_dim`` and, when
+    ``attention_k_eq_v``, ``num_key_value_heads = num_global_key_value_heads or num_key_value_heads``;
+    sliding layers keep ``head_dim`` and ``num_key_value_heads``. K and V are both cached (``head_size_v``
+    = ``head_size``). transformers ≥ 5.15 writes the result as ``per_layer_config`` (layer index → its
+    ``head_dim`` / ``num_key_value_heads``), which vLLM then reads as is.
+    """
+    if not mt.startswith("gemma4"):
+        return ()
+    per_layer = text.get("per_layer_config")
+    wanted: dict[int, tuple[int, int]] = {}
+    if isinstance(per_layer, Mapping):
+        for key, layer_cfg in per_layer.items():
+            if not isinstance(layer_cfg, Mapping) or not str(key).isdigit() or int(str(key)) >= len(kinds):
+                raise _bad("per_layer_config", shorten(str(key)), "must map layer indices to layer configs")
+            wanted[int(str(key))] = (_int(layer_cfg, "head_dim", minimum=1) or head,
+                                     _int(layer_cfg, "num_key_value_heads", minimum=1) or kv_heads)
+    else:
+        full_head = _int(text, "global_head_dim", minimum=1) or head
+        full_kv = (_int(text, "num_global_key_value_heads", minimum=1) or kv_heads) if text.get("attention_k_eq_v") else kv_heads
+        wanted = {i: (full_head, full_kv) for i, kind in enumerate(kinds) if kind == LayerKind.FULL}
+    return tuple((i, h, kv) for i, (h, kv) in sorted(wanted.items()) if (h, kv) != (head, kv_heads))
 
 
 def _model_type(text: Mapping[str, object], config: Mapping[str, object]) -> str:
@@ -949,6 +1034,9 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
     if hybrid is not None:
         kinds, mamba = hybrid
         window, chunk = None, None
+    elif mt == "deepseek_v4":
+        # Every layer keeps a sliding-window MLA cache, plus compressed ones (deepseek_v4.py).
+        kinds, window, chunk = (LayerKind.MLA,) * layers, _int(text, "sliding_window", required=True, minimum=1), None
     elif not mla:
         kinds, window, chunk = _layer_kinds(text, layers)
     counted, expert_params = _count_parameters(text, hidden=hidden, heads=heads, kv_heads=kv_heads, head=head,
@@ -967,9 +1055,12 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         intermediate_size=inter, vocab_size=vocab, sliding_window=window, attention_chunk_size=chunk,
         dtype=_dtype(text, top_dtype), derived_max_model_len=_derived_max_len(text, mt),
         num_parameters=num_parameters if num_parameters else counted, num_expert_parameters=expert_params,
-        quant=_quant(text), is_moe=expert_params > 0, num_experts_per_tok=experts_per_tok, mamba=mamba,
+        quant=_v4_expert_quant(text, mt, _quant(text)), is_moe=expert_params > 0, num_experts_per_tok=experts_per_tok, mamba=mamba,
         vision_parameters=vision, vision=vision_spec, checkpoint_bytes=checkpoint_bytes, kv_shared_layers=_kv_shared_layers(text, layers),
-        indexer_head_size=_indexer_head_size(text, mla),
+        indexer_head_size=_indexer_head_size(text, mla or mt == "deepseek_v4"),
+        layer_attention=_gemma4_layer_attention(text, mt, kinds, head, kv_heads),
+        compress_ratios=_compress_ratios(text, mt, layers),
+        index_head_dim=(_int(text, "index_head_dim") or 0) if mt == "deepseek_v4" else 0,
         moe_intermediate_size=(_int(text, "moe_intermediate_size") or 0) if expert_params else 0,
         tie_word_embeddings=bool(text.get("tie_word_embeddings") or config.get("tie_word_embeddings")),
     )

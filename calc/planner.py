@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from .grouping import Grouping, GroupingKind
+from .deepseek_v4 import build_v4_layer_specs
+from .grouping import Grouping, GroupingKind, num_layer_tuples
 from .kv_spec import (
     AttentionSpec,
     ChunkedLocalAttentionSpec,
@@ -18,6 +19,7 @@ from .kv_spec import (
     MambaSpec,
     MLAAttentionSpec,
     SizingContext,
+    SlidingWindowMLASpec,
     SlidingWindowSpec,
     UniformTypeSpec,
     kv_dtype_bytes,
@@ -55,9 +57,9 @@ def build_layer_specs(model: ModelSpec, *, tensor_parallel_size: int, kv_cache_d
     Mamba / linear-attention layers all get ``mamba_spec`` (``MambaBase.get_kv_cache_spec``);
     layers without cache (Nemotron-H MLP/MoE blocks) get none.
     """
+    if model.is_deepseek_v4:
+        return build_v4_layer_specs(model, kv_cache_dtype=kv_cache_dtype, block_size=block_size)
     e = kv_dtype_bytes(kv_cache_dtype if kv_cache_dtype != "fp8_ds_mla" else "fp8", model.dtype)
-    # MLA keeps one latent "head" per GPU, never divided by TP; otherwise max(1, heads // TP).
-    heads = 1 if model.is_mla else max(1, model.total_num_kv_heads // tensor_parallel_size)
     specs: dict[str, AttentionSpec] = {}
     shared = set(model.kv_shared_layers)  # cross-layer KV sharing: planned as if absent
     for i, kind in enumerate(model.layer_kinds):
@@ -68,7 +70,12 @@ def build_layer_specs(model: ModelSpec, *, tensor_parallel_size: int, kv_cache_d
                 raise ValueError("a model with Mamba layers needs mamba_spec (hybrid.plan_mamba)")
             specs[layer_name(i)] = mamba_spec
             continue
-        common = dict(num_kv_heads=heads, head_size=model.head_size, head_size_v=model.head_size_v, dtype_bytes=e)
+        # Per layer (Gemma 4's full-attention layers are wider). MLA keeps one latent "head" per GPU, never
+        # divided by TP; otherwise max(1, heads // TP).
+        head, kv_heads = model.attention_of(i)
+        heads = 1 if model.is_mla else max(1, kv_heads // tensor_parallel_size)
+        head_v = model.head_size_v if head == model.head_size else head
+        common = dict(num_kv_heads=heads, head_size=head, head_size_v=head_v, dtype_bytes=e)
         if kind == LayerKind.MLA:
             spec: AttentionSpec = MLAAttentionSpec(block_size=block_size, cache_dtype_str=kv_cache_dtype, **common)
             if model.indexer_head_size:
@@ -98,9 +105,27 @@ def max_memory_usage_bytes(grouping: Grouping, ctx: SizingContext) -> int:
         spec = grouping.groups[0].spec
         assert isinstance(spec, UniformTypeSpec)
         return sum(s.max_memory_usage_bytes(ctx) for s in spec.layer_specs.values())
+    if grouping.kind == GroupingKind.PACKED:
+        return _packed_max_memory_usage_bytes(grouping, ctx)
     page = grouping.page_size_bytes
     blocks = sum(cdiv(g.spec.max_memory_usage_bytes(ctx), page) for g in grouping.groups)
     return grouping.group_size * page * blocks
+
+
+def _packed_max_memory_usage_bytes(grouping: Grouping, ctx: SizingContext) -> int:
+    """DeepSeek-V4 (``_max_memory_usage_bytes_from_groups``, all groups uniform-type): every group reserves
+    the global number of layer tuples, each tuple costing Σ of the MLA group's distinct page sizes:
+    Σ_g tuples × max_pages_g × tuple_bytes."""
+    specs = [g.spec for g in grouping.groups]
+    assert all(isinstance(s, UniformTypeSpec) for s in specs)
+    uniform = [s for s in specs if isinstance(s, UniformTypeSpec)]
+    tuple_bytes = sum({s.page_size_bytes for s in uniform[0].layer_specs.values()})
+    tuples = max(num_layer_tuples(s) for s in uniform)
+    total = 0
+    for spec in uniform:
+        pages = max(cdiv(s.max_memory_usage_bytes(ctx), s.page_size_bytes) for s in spec.layer_specs.values())
+        total += tuples * pages * tuple_bytes
+    return total
 
 
 def legacy_max_memory_usage_bytes(layer_specs: Mapping[str, AttentionSpec], ctx: SizingContext) -> int:
@@ -113,7 +138,8 @@ def num_blocks(grouping: Grouping, available_bytes: int) -> int:
     if not grouping.groups:
         return 1  # attention-free: the pool still holds the null block
     per_block = grouping.bytes_per_block
-    if grouping.kind == GroupingKind.UNIFORM_TYPE:
+    if grouping.kind in (GroupingKind.UNIFORM_TYPE, GroupingKind.PACKED):
+        # PACKED: _get_kv_cache_config_packed, A // block_stride
         return max(available_bytes // per_block, 0)
     return max(available_bytes // grouping.page_size_bytes // grouping.group_size, 0)
 
@@ -157,11 +183,12 @@ def max_concurrency(grouping: Grouping, ctx: SizingContext, blocks: int, *, sum_
 def kv_bytes_per_token(layer_specs: Mapping[str, AttentionSpec]) -> int:
     """Bytes one token adds across all layers of one GPU, at full length (page ÷ block size).
 
-    Mamba states do not grow with the request: they are left out.
+    Mamba states do not grow with the request: they are left out, as are DeepSeek-V4's sliding-window
+    caches and compressor states (bounded per request); its compressed layers count page ÷ block size.
     """
     total = 0
     for s in layer_specs.values():
-        if isinstance(s, MambaSpec):
+        if isinstance(s, (MambaSpec, SlidingWindowMLASpec)):
             continue
         total += s.page_size_bytes // s.block_size
     return total

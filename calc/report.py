@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from . import charts
 from .analysis import Analysis, BandVerdict, FeasibleGrid, Recommendation, Verdict
 from .budget import BudgetSource, MemoryBudget
+from .deployment import unified_memory
 from .errors import CalcError
 from .inputs import Scenario
 from .numfmt import fmt_fixed, fmt_int, gib_gb_text, gib_text
@@ -347,6 +348,8 @@ def _notes(lang: str, a: Analysis) -> list[str]:
         notes.append(t(lang, "note.band"))
     if b.encoder_profile in ("estimated", "unknown"):
         notes.append(t(lang, f"note.encoder_{b.encoder_profile}"))
+    if b.estimated and unified_memory(v.deployment):
+        notes.append(t(lang, "note.unified_memory"))
     if b.source == BudgetSource.MEASURED:
         notes.append(t(lang, "note.measured"))
     if b.source == BudgetSource.KV_CACHE_MEMORY_BYTES:

@@ -135,6 +135,10 @@ EN: dict[str, str] = {
     "err.bad_version": "vLLM version \"{value}\" is not recognised (examples: 0.10.1, 0.11.0, latest).",
     "err.unknown_input": "Unknown input \"{value}\".",
     "err.unsupported": "This combination is not supported by vLLM.",
+    "err.v4_not_served": "DeepSeek-V4 (DeepseekV4ForCausalLM) needs vLLM 0.20.0 or newer; {value} does not serve it.",
+    "err.v4_old_layout": "DeepSeek-V4's KV layout in vLLM 0.20 to 0.26 (before #48993) is not modelled by the calculator; {value} is one of those releases. Choose vLLM 0.27.0 or newer.",
+    "err.v4_not_modelled": "DeepSeek-V4 with {field} = {value} is not modelled by the calculator.",
+    "err.v4_kv_cache_dtype": "vLLM refuses --kv-cache-dtype {value} for DeepSeek-V4 (\"DeepseekV4 fp8_ds_mla layout only supports fp8 kv-cache, got {value}\"): use --kv-cache-dtype fp8.",
     "err.dcp_refused": "vLLM refuses --decode-context-parallel-size {value} with tensor parallel size {limit}. vLLM's message: {key}",
     "err.bad_request": "The calculator received a malformed request.",
     "err.internal": "Internal error in the calculator; please report it with this link.",
@@ -174,6 +178,7 @@ EN: dict[str, str] = {
     "note.band": "The available KV memory is a range: each estimated term carries the error seen against public vLLM logs, and the fixes are checked at the range's pessimistic end.",
     "note.encoder_estimated": "Multimodal model: before measuring, vLLM runs the vision encoder on dummy images (or videos) of the largest size the processor accepts, as many as the encoder budget holds (the larger of --max-num-batched-tokens and one such item), and keeps their outputs while the rest of the profile runs. The activation peak includes an estimate of that run, checked against few public logs: --limit-mm-per-prompt (0 for a modality you do not use), a smaller max_pixels in --mm-processor-kwargs, or the measured figures from your log make it exact.",
     "note.encoder_unknown": "Multimodal model: before measuring, vLLM runs the vision encoder on dummy inputs of the largest size the processor accepts; for this model that size is not known here, so the activation estimate leaves the run out and the range's pessimistic end is widened. Enter the measured figures from your log, or set --limit-mm-per-prompt to 0 for the modalities you do not use.",
+    "note.unified_memory": "This GPU shares its memory with the host (unified memory): what the system and other processes take while vLLM starts counts against the cache, so the estimate can be optimistic by a few GiB (a public GB10 log measured 1.7 GiB more than estimated). Give the figure from your own log.",
 }
 
 ES: dict[str, str] = {
@@ -297,6 +302,10 @@ ES: dict[str, str] = {
     "err.bad_version": "No se reconoce la versión de vLLM «{value}» (ejemplos: 0.10.1, 0.11.0, latest).",
     "err.unknown_input": "Entrada desconocida «{value}».",
     "err.unsupported": "vLLM no admite esta combinación.",
+    "err.v4_not_served": "DeepSeek-V4 (DeepseekV4ForCausalLM) requiere vLLM 0.20.0 o posterior; {value} no lo sirve.",
+    "err.v4_old_layout": "La calculadora no modela la disposición de la caché KV de DeepSeek-V4 en vLLM 0.20 a 0.26 (antes de #48993); {value} es una de esas versiones. Elija vLLM 0.27.0 o posterior.",
+    "err.v4_not_modelled": "La calculadora no modela DeepSeek-V4 con {field} = {value}.",
+    "err.v4_kv_cache_dtype": "vLLM rechaza --kv-cache-dtype {value} para DeepSeek-V4 (\"DeepseekV4 fp8_ds_mla layout only supports fp8 kv-cache, got {value}\"): use --kv-cache-dtype fp8.",
     "err.dcp_refused": "vLLM rechaza --decode-context-parallel-size {value} con un paralelismo tensorial de {limit}. Mensaje de vLLM: {key}",
     "err.bad_request": "La calculadora recibió una petición mal formada.",
     "err.internal": "Error interno de la calculadora; por favor, infórmenos con este enlace.",
@@ -334,6 +343,7 @@ ES: dict[str, str] = {
     "note.band": "La memoria disponible para la caché KV es un intervalo: cada término estimado arrastra el error observado frente a registros públicos de vLLM, y las soluciones se comprueban en su extremo pesimista.",
     "note.encoder_estimated": "Modelo multimodal: antes de medir, vLLM pasa por el codificador de visión imágenes (o vídeos) ficticias del mayor tamaño que acepta el procesador, tantas como caben en el presupuesto del codificador (el mayor entre --max-num-batched-tokens y una de ellas), y conserva sus salidas mientras corre el resto del perfilado. El pico de activaciones incluye una estimación de esa pasada, contrastada con pocos registros públicos: --limit-mm-per-prompt (0 para la modalidad que no use), un max_pixels menor en --mm-processor-kwargs o las cifras medidas de su registro la hacen exacta.",
     "note.encoder_unknown": "Modelo multimodal: antes de medir, vLLM pasa por el codificador de visión entradas ficticias del mayor tamaño que acepta el procesador; para este modelo ese tamaño no se conoce aquí, así que la estimación de activaciones deja fuera esa pasada y el extremo pesimista del intervalo se amplía. Introduzca las cifras medidas de su registro o ponga --limit-mm-per-prompt a 0 para las modalidades que no use.",
+    "note.unified_memory": "Esta GPU comparte la memoria con el sistema (memoria unificada): lo que el sistema y otros procesos ocupan mientras vLLM arranca se descuenta de la caché, así que la estimación puede ser optimista en algunos GiB (un registro público de una GB10 midió 1,7 GiB más de lo estimado). Indique la cifra de su propio registro.",
 }
 
 ZH: dict[str, str] = {
@@ -457,6 +467,10 @@ ZH: dict[str, str] = {
     "err.bad_version": "无法识别 vLLM 版本 “{value}”（例如 0.10.1、0.11.0、latest）。",
     "err.unknown_input": "未知输入 “{value}”。",
     "err.unsupported": "vLLM 不支持这种组合。",
+    "err.v4_not_served": "DeepSeek-V4（DeepseekV4ForCausalLM）需要 vLLM 0.20.0 或更新版本；{value} 不支持它。",
+    "err.v4_old_layout": "计算器未建模 vLLM 0.20 至 0.26（#48993 之前）中 DeepSeek-V4 的 KV 缓存布局；{value} 属于这些版本。请选择 vLLM 0.27.0 或更新版本。",
+    "err.v4_not_modelled": "计算器未建模 {field} = {value} 时的 DeepSeek-V4。",
+    "err.v4_kv_cache_dtype": "vLLM 拒绝为 DeepSeek-V4 使用 --kv-cache-dtype {value}（\"DeepseekV4 fp8_ds_mla layout only supports fp8 kv-cache, got {value}\"）：请使用 --kv-cache-dtype fp8。",
     "err.dcp_refused": "vLLM 拒绝在张量并行度 {limit} 下使用 --decode-context-parallel-size {value}。vLLM 的消息：{key}",
     "err.bad_request": "计算器收到了格式错误的请求。",
     "err.internal": "计算器内部错误，请附上此链接反馈。",
@@ -494,6 +508,7 @@ ZH: dict[str, str] = {
     "note.band": "可用 KV 缓存显存是一个区间：每个估算项都带着与公开 vLLM 日志对比得到的误差，调整建议按区间最悲观的一端检验。",
     "note.encoder_estimated": "多模态模型：vLLM 在测量前会让视觉编码器处理处理器所允许的最大尺寸的虚拟图像（或视频），数量以编码器预算为限（--max-num-batched-tokens 与单个此类输入两者中的较大者），并在其余剖析过程中保留其输出。激活峰值已包含对这一步的估算，但只对照过少量公开日志：设置 --limit-mm-per-prompt（不用的模态设为 0）、在 --mm-processor-kwargs 中调小 max_pixels，或填入日志中的实测数值即可使其准确。",
     "note.encoder_unknown": "多模态模型：vLLM 在测量前会让视觉编码器处理处理器所允许的最大尺寸的虚拟输入；本计算器不知道该模型的这一尺寸，因此激活估算未包含这一步，并放宽了区间的悲观端。请填入日志中的实测数值，或对不用的模态把 --limit-mm-per-prompt 设为 0。",
+    "note.unified_memory": "这块 GPU 与主机共用内存（统一内存）：vLLM 启动期间系统和其他进程占用的内存都会从缓存中扣除，因此估算可能偏乐观几个 GiB（一份公开的 GB10 日志实测比估算多占 1.7 GiB）。请填入你自己日志中的数值。",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}

@@ -22,6 +22,8 @@ from functools import lru_cache
 from . import vllm_text
 from .backends import default_block_size, sparse_mla_kv_cache_dtype
 from .budget import MemoryBudget, memory_budget
+from .deepseek_v4 import INDEXER_LINE as V4_INDEXER_LINE
+from .deepseek_v4 import check_v4_supported
 from .deployment import Deployment, batch_defaults
 from .errors import CalcError
 from .grouping import Grouping, get_kv_cache_groups, project_to_worker
@@ -241,8 +243,10 @@ def _workers(model: ModelSpec, dep: Deployment, layer_names: list[str], grouping
     workers = []
     start = 0
     for stage, count in enumerate(pp_layer_counts(model.num_layers, dep.pipeline_parallel_size)):
-        # a layer's indexer cache (DeepSeek-V3.2) lives on the same stage as the layer
+        # a layer's indexer cache (DeepSeek-V3.2) lives on the same stage as the layer; one stage owns all
         own = set(names[start:start + count]) | {indexer_layer_name(i) for i in range(start, start + count)}
+        if dep.pipeline_parallel_size == 1:
+            own = set(layer_specs)
         start += count
         stage_grouping = project_to_worker(grouping, own)
         stage_available = available
@@ -273,9 +277,15 @@ def _planning(model: ModelSpec, dep: Deployment, lines: list[str]) -> _Planning:
         mamba = plan_mamba(model, dep, max_model_len=requested if requested != AUTO else model.derived_max_model_len)
         lines.extend(mamba.lines)
         block = mamba.attention_block_size
+    if model.is_deepseek_v4:
+        check_v4_supported(rules, pipeline_parallel_size=dep.pipeline_parallel_size, hma_enabled=hma, block_size=block)
     kv_cache_dtype, dtype_line = sparse_mla_kv_cache_dtype(model, dep)
     if dtype_line:
         lines.append(dtype_line)
+    if model.is_deepseek_v4:
+        # printed while the layers are built, before the block size is set after loading (deepseek_v4.py)
+        lines[:] = [ln for ln in lines if ln != block_choice.line] + [V4_INDEXER_LINE] + (
+            [block_choice.line] if block_choice.line else [])
     specs = build_layer_specs(model, tensor_parallel_size=dep.tensor_parallel_size,
                               kv_cache_dtype=kv_cache_dtype, block_size=block,
                               mamba_spec=mamba.spec() if mamba is not None else None)

@@ -267,6 +267,10 @@ class RuleSet:
     def v32_fp8_default_off(self) -> bool: return self._has("27121")
     @property
     def sparse_kv_dtype_by_backend(self) -> bool: return self._has("35891")
+    @property
+    def deepseek_v4(self) -> bool: return self._has("40860")
+    @property
+    def deepseek_v4_packed(self) -> bool: return self._has("48993")
     # MLA block size (backends.py): forced per platform, then the backend's preference
     @property
     def flashmla_forced_block(self) -> bool: return self._has("flashmla_forced_block")

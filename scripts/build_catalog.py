@@ -211,12 +211,30 @@ def _load(config_dir: Path) -> Any:
         return config_class.from_pretrained(str(config_dir))
 
 
+def _per_layer_config(text_cfg: Any) -> dict[str, Any] | None:
+    """Per-layer attention of a heterogeneous config (transformers >= 5.15: Gemma 4).
+
+    Gemma 4's full-attention layers are wider (``global_head_dim``, ``num_global_key_value_heads``);
+    transformers folds them into ``per_layer_config`` (layer index -> ``head_dim`` /
+    ``num_key_value_heads``) and then refuses to read those keys globally unless
+    ``allow_global_per_layer_attribute_access`` is set. The global values are the sliding layers';
+    the core reads both (kvcalc.model ``_gemma4_layer_attention``), as vLLM's ``gemma4_layer_config``
+    does. None for every homogeneous config, so no other entry changes.
+    """
+    if not getattr(text_cfg, "is_heterogeneous", False):
+        return None
+    text_cfg.allow_global_per_layer_attribute_access = True
+    per_layer = text_cfg.to_dict().get("per_layer_config")
+    return _jsonable(per_layer) if per_layer else None
+
+
 def resolve_config(config_dir: Path) -> dict[str, Any]:
     """The normalized facts the KV core needs, as transformers resolves them."""
     raw = json.loads((config_dir / "config.json").read_text(encoding="utf-8"))
     raw_text = raw.get("text_config") or raw
     top = _load(config_dir)
     text = top.get_text_config()
+    per_layer = _per_layer_config(text)
 
     facts: dict[str, Any] = {
         "model_type": raw_text.get("model_type") or raw.get("model_type"),
@@ -242,6 +260,9 @@ def resolve_config(config_dir: Path) -> dict[str, Any]:
     # hide the difference between "declared" and "derived".
     if "head_dim" in raw_text and raw_text["head_dim"] is not None:
         facts["head_dim"] = getattr(text, "head_dim", raw_text["head_dim"])
+    if per_layer is not None:
+        facts["per_layer_config"] = per_layer
+        facts["num_kv_shared_layers"] = getattr(text, "num_kv_shared_layers", 0) or 0
     facts["rope_scaling"] = _rope_scaling(text)
     facts["sliding_window"] = getattr(text, "sliding_window", None)
     layer_types = getattr(text, "layer_types", None)

@@ -301,10 +301,12 @@ def test_larger_gpu_is_the_smallest_catalog_gpu_that_starts():
     # the next catalog GPUs by memory, with the same 16.5 GiB = 17,716,740,096 B non-KV and 0.92:
     #   A10/A10G 24,146,608,128 × 0.92 → ceil 22,214,879,478 → A = 4,498,139,382 < 4,831,838,208
     #   L4       24,152,899,584 × 0.92 → ceil 22,220,667,618 → A = 4,503,927,522 < need
-    #   RTX-3090 25,318,832,210 × 0.92 → ceil 23,293,325,634 → A = 5,576,585,538 ≥ need → starts
+    #   RTX-A5000 25,297,357,373 × 0.92 = 23,273,568,783.16 → ceil 23,273,568,784 → A = 5,556,828,688 ≥ need
+    #     → starts (the RTX A5000 joined the catalog with CUDA's 23.56 GiB, just below the RTX 3090's)
+    #   RTX-3090 25,318,832,210 × 0.92 → ceil 23,293,325,634 → A = 5,576,585,538 (larger: not the pick)
     r = by_code(advise(weights_do_not_fit()), RecCode.LARGER_GPU)
-    assert r.settings == {"gpu": "RTX-3090"}
-    assert r.fits is True and r.verdict.available_kv_bytes == 5_576_585_538
+    assert r.settings == {"gpu": "RTX-A5000"}
+    assert r.fits is True and r.verdict.available_kv_bytes == 5_556_828_688
 
 
 def test_enforce_eager_what_if_drops_the_graph_memory():

@@ -25,7 +25,8 @@ def verdict(**inputs: object):
 
 
 @pytest.mark.parametrize(("gpu", "major"), [("H100-80GB", 9), ("H200", 9), ("B200", 10), ("A100-80GB", 8),
-                                            ("RTX-4090", 8), ("RTX-5090", 12)])
+                                            ("RTX-4090", 8), ("RTX-5090", 12), ("GB10", 12),
+                                            ("RTX-5060-Ti-16GB", 12), ("RTX-4070-Ti", 8)])
 def test_gpu_generation_from_the_catalog_name(gpu: str, major: int) -> None:
     assert gpu_major(scenario_from_inputs({**V3, "gpu": gpu}).deployment) == major
 

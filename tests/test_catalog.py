@@ -346,11 +346,51 @@ def test_gpu_memory_source_kind_is_recorded() -> None:
     # no CUDA total found on disk for these: the SMI figure stays, marked as such
     assert {g: kinds[g] for g in ("RTX-4090", "RTX-4080", "L4", "B200", "GH200", "RTX-PRO-6000")} == dict.fromkeys(
         ("RTX-4090", "RTX-4080", "L4", "B200", "GH200", "RTX-PRO-6000"), "nvidia-smi")
-    assert set(kinds.values()) <= {"cuda", "nvidia-smi", "rocm-smi"}
+    assert set(kinds.values()) <= {"cuda", "nvidia-smi", "rocm-smi", "spec-sheet"}
     # RTX 3090: vLLM logged total_gpu_memory (23.58GiB); 23.58 * 2**30 = 25318832209.92 -> 25318832210
     assert catalog.find_gpu("rtx 3090").memory_bytes == 25318832210
     assert catalog.find_gpu("H100-80GB").memory_source_kind == "cuda"
     assert catalog.find_gpu("A10G").memory_source_kind == "nvidia-smi"
+
+
+def test_issue8_gpus_carry_cuda_totals_or_a_marked_spec_sheet_figure() -> None:
+    # CUDA's own totals from public logs (vLLM / PyTorch print GiB with 2 decimals; bytes = GiB x 2**30 rounded):
+    # GB10 (DGX Spark) "Free memory on device (110.37/121.69 GiB)": 121 x 2**30 = 129,922,760,704,
+    #   + 0.69 x 2**30 = 740,881,858.56 -> 130,663,642,562.56 -> 130,663,642,563
+    # RTX A5000 "GPU 0 has a total capacity of 23.56 GiB": 23 x 2**30 = 24,696,061,952,
+    #   + 0.56 x 2**30 = 601,295,421.44 -> 25,297,357,373.44 -> 25,297,357,373
+    # RTX 5060 Ti "15.48GB total VRAM" (PyTorch, binary units): 15 x 2**30 = 16,106,127,360,
+    #   + 0.48 x 2**30 = 515,396,075.52 -> 16,621,523,435.52 -> 16,621,523,436
+    # RTX 4070 Ti "11.73 GiB total capacity": 11 x 2**30 = 11,811,160,064, + 0.73 x 2**30 = 783,831,531.52
+    #   -> 12,594,991,595.52 -> 12,594,991,596
+    expected = {"GB10": 130_663_642_563, "RTX-A5000": 25_297_357_373, "RTX-5060-Ti-16GB": 16_621_523_436,
+                "RTX-4070-Ti": 12_594_991_596}
+    for gpu_id, total in expected.items():
+        g = catalog.find_gpu(gpu_id)
+        assert (g.memory_bytes, g.memory_source_kind) == (total, "cuda"), gpu_id
+    # MI325X / MI355X: only ROCm's table ("VRAM (GiB)" 256 and 288) was found: 256 x 2**30 = 274,877,906,944,
+    # 288 x 2**30 = 309,237,645,312, marked spec-sheet
+    for gpu_id, gib in (("MI325X", 256), ("MI355X", 288)):
+        g = catalog.find_gpu(gpu_id)
+        assert (g.memory_bytes, g.memory_source_kind, g.vendor) == (gib * 2**30, "spec-sheet", "amd")
+    # the products are found by their names too
+    assert catalog.find_gpu("nvidia gb10").id == "GB10"
+    assert catalog.find_gpu("NVIDIA RTX A5000").id == "RTX-A5000"
+    assert catalog.find_gpu("rtx 5060 ti").id == "RTX-5060-Ti-16GB"
+
+
+def test_spec_sheet_totals_are_corrected_with_a_band_reaching_the_sheet() -> None:
+    from kvcalc.estimates import cuda_visible_total
+
+    # MI355X: 288 GiB on the sheet. Central: MI300X's gap, 192 - 191.45 = 0.55 GiB:
+    #   309,237,645,312 - int(0.55 x 2**30) (590,558,003) = 308,647,087,309 (287.45 GiB).
+    # High edge: the sheet itself (vLLM prints 287.98 GiB there, inside the band); low edge: the SMI
+    #   band's 0.85 GiB: 309,237,645,312 - 912,680,550 = 308,324,964,762.
+    est = cuda_visible_total(288 * 2**30, "spec-sheet")
+    assert (est.low_bytes, est.bytes, est.high_bytes) == (308_324_964_762, 308_647_087_309, 309_237_645_312)
+    assert est.low_bytes < int(287.98 * 2**30) <= est.high_bytes
+    # an SMI total keeps its own band (0.40 GiB at the high edge)
+    assert cuda_visible_total(288 * 2**30, "nvidia-smi").high_bytes == 288 * 2**30 - int(0.40 * 2**30)
 
 
 # -- the matching rule (README, "Ids") --------------------------------------------------------

@@ -1,0 +1,253 @@
+"""DeepSeek-V4: the packed KV layout of vLLM main (calc/deepseek_v4.py; notes: staging/notes/deepseek-v4.md).
+
+Hand arithmetic for DeepSeek-V4-Flash (scripts/model_configs/deepseek-ai/DeepSeek-V4-Flash/config.json):
+43 layers, compress_ratios 0, 0, then 4 / 128 alternating, 4 last → 2 sliding-only layers, 21 C4A, 20 C128A;
+head_dim 512, sliding_window 128, index_head_dim 128 (indexer K: 128 fp8 + 128 // 128 × 4 scale bytes = 132).
+
+Pages with --kv-cache-dtype fp8 (→ fp8_ds_mla, 584 B per stored token, pages rounded up to 576), block 256:
+* SWA (every layer, 64-token blocks): 64 × 584 = 37,376 → 65 × 576 = 37,440
+* C4A MLA: 256 // 4 = 64 stored tokens → 37,440;  C128A: 256 // 128 = 2 → 1,168 → 3 × 576 = 1,728
+* indexer K (C4A only): 64 × 132 = 8,448 → 15 × 576 = 8,640
+* C4 compressor state: 4 tokens × 2 × 2 × 512 fp32 = 32,768 → 57 × 576 = 32,832; C128: 8 × 2 × 512 × 4 = 32,768 → 32,832
+* indexer compressor state: 4 × 2 × 2 × 128 × 4 = 8,192 → 15 × 576 = 8,640
+Groups: MLA (21 C4A + 20 C128A + 21 indexer = 62 layers, 21 tuples), SWA (43, one page size), C4 states
+(21 + 21, 21 tuples), C128 states (20). approximate_gcd([21, 43, 21, 20], from 21): d = 22 pads 1 + 1 + 1 + 2 = 5
+(d = 21 pads 20 + 1 = 21) → 22 tuples; SWA cut into cdiv(43, 22) = 2 groups (22, 21) → 5 groups.
+Σ pages per group: MLA 21 × 37,440 + 20 × 1,728 + 21 × 8,640 = 1,002,240; SWA 22 × 37,440 = 823,680 and
+21 × 37,440 = 786,240; C4 states 21 × (32,832 + 8,640) = 870,912; C128 states 20 × 32,832 = 656,640.
+Block stride = the largest = 1,002,240. Check: tuples 22 × (37,440 + 1,728 + 8,640 = 47,808) = 1,051,776 per page.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from factories import deployment, model
+
+from kvcalc import plan, scenario_from_inputs
+from kvcalc.budget import weight_bytes
+from kvcalc.deepseek_v4 import build_v4_layer_specs
+from kvcalc.errors import CalcError
+from kvcalc.grouping import Grouping, GroupingKind, KVCacheGroup, approximate_gcd, get_kv_cache_groups
+from kvcalc.kv_spec import MLAAttentionSpec, SizingContext, SlidingWindowMLASpec, UniformTypeSpec
+from kvcalc.model import normalize_config
+from kvcalc.planner import blocks_per_request, max_memory_usage_bytes, num_blocks
+from kvcalc.units import GiB, cdiv
+
+CONFIG = Path(__file__).parent.parent / "scripts" / "model_configs" / "deepseek-ai" / "DeepSeek-V4-Flash" / "config.json"
+MODEL_ID = "deepseek-ai/DeepSeek-V4-Flash"
+
+
+def flash():
+    return normalize_config(json.loads(CONFIG.read_text(encoding="utf-8")), model_id=MODEL_ID)
+
+
+def pages(kv_cache_dtype: str) -> dict[str, int]:
+    """One layer of each kind: layer 2 is C4A, layer 3 is C128A."""
+    specs = build_v4_layer_specs(flash(), kv_cache_dtype=kv_cache_dtype, block_size=256)
+    names = {"swa": "model.layers.3.self_attn.swa_cache", "c4a": "model.layers.2.self_attn.attn",
+             "c128a": "model.layers.3.self_attn.attn", "indexer": "model.layers.2.self_attn.indexer.k_cache",
+             "c4_state": "model.layers.2.self_attn.compressor.state_cache",
+             "c128_state": "model.layers.3.self_attn.compressor.state_cache",
+             "indexer_state": "model.layers.2.self_attn.indexer.compressor.state_cache"}
+    return {k: specs[v].page_size_bytes for k, v in names.items()}
+
+
+def test_config_and_catalog_agree() -> None:
+    m = flash()
+    assert m.compress_ratios == (1, 1) + (4, 128) * 20 + (4,)  # 43 layers; entry 44 (MTP) ignored
+    assert (m.head_size, m.sliding_window, m.indexer_head_size, m.index_head_dim) == (512, 128, 132, 128)
+    # the catalog keeps transformers' layer_types instead of compress_ratios: same ratios
+    assert model(MODEL_ID).compress_ratios == m.compress_ratios
+
+
+def test_layer_specs_count_and_order() -> None:
+    specs = build_v4_layer_specs(flash(), kv_cache_dtype="fp8_ds_mla", block_size=256)
+    # 43 SWA + 41 compressed MLA + 41 compressor states + 21 indexer K + 21 indexer states = 167
+    assert len(specs) == 167
+    assert list(specs)[:2] == ["model.layers.0.self_attn.swa_cache", "model.layers.1.self_attn.swa_cache"]
+    # registration order inside a C4A layer: indexer K, indexer compressor, SWA, attention, compressor
+    assert [n.removeprefix("model.layers.2.self_attn.") for n in list(specs)[2:7]] == [
+        "indexer.k_cache", "indexer.compressor.state_cache", "swa_cache", "attn", "compressor.state_cache"]
+
+
+@pytest.mark.parametrize(("dtype", "expected"), [
+    # fp8_ds_mla: see the module docstring
+    ("fp8_ds_mla", {"swa": 37_440, "c4a": 37_440, "c128a": 1_728, "indexer": 8_640, "c4_state": 32_832,
+                    "c128_state": 32_832, "indexer_state": 8_640}),
+    # plain bf16 rows (FlashInfer sparse), pages rounded up to 512: SWA/C4A 64 × 512 × 2 = 65,536,
+    # C128A 2 × 512 × 2 = 2,048, indexer 8,448 → 17 × 512 = 8,704, states already multiples of 512
+    ("bfloat16", {"swa": 65_536, "c4a": 65_536, "c128a": 2_048, "indexer": 8_704, "c4_state": 32_768,
+                  "c128_state": 32_768, "indexer_state": 8_192}),
+    # plain fp8 rows: 1 byte per value → 32,768 and 1,024; indexer and fp32 states unchanged
+    ("fp8", {"swa": 32_768, "c4a": 32_768, "c128a": 1_024, "indexer": 8_704, "c4_state": 32_768,
+             "c128_state": 32_768, "indexer_state": 8_192}),
+])
+def test_page_sizes_per_kv_dtype(dtype: str, expected: dict[str, int]) -> None:
+    assert pages(dtype) == expected
+
+
+def test_approximate_gcd() -> None:
+    assert approximate_gcd([21, 43, 21, 20], lower_bound=21) == 22   # pads 5 (21 would pad 21)
+    # ties go to the larger d: [4, 6] from 4 → d 4 pads 2, 5 pads 1 + 4 = 5, 6 pads 2 → 6
+    assert approximate_gcd([4, 6], lower_bound=4) == 6
+    assert approximate_gcd([30, 31, 30, 31, 30], lower_bound=30) == 31  # V4-Pro-like: pads 1 + 1 + 1 = 3 (30: 58)
+
+
+def test_flash_fp8_groups_and_stride() -> None:
+    specs = build_v4_layer_specs(flash(), kv_cache_dtype="fp8_ds_mla", block_size=256)
+    g = get_kv_cache_groups(specs)
+    assert g.kind == GroupingKind.PACKED
+    assert [len(x.layer_names) for x in g.groups] == [62, 22, 21, 42, 20]
+    assert [x.spec.page_size_bytes for x in g.groups] == [1_002_240, 823_680, 786_240, 870_912, 656_640]
+    assert g.bytes_per_block == 1_002_240
+    assert num_blocks(g, 40 * GiB) == 42_853        # 42,949,672,960 // 1,002,240 (rest 682,240)
+
+
+def test_flash_fp8_needed_memory_and_estimate() -> None:
+    """vLLM 0.22 log of issue #44376 (tests/data/logs/v022_dsv4_flash_2xgh200_tp2_kv_too_small.log): 30,000 tokens,
+    F = max_num_batched_tokens 16,384 (offline LLM on GH200): the check prints 6.66 GiB and an estimated
+    length of 13528 with 5.44 GiB available. Pages per request at 30,000: MLA cdiv(30,000, 256) = 118;
+    SWA cdiv(min(127 + 16,384, 30,000), 64) + 1 = 258 + 1 = 259 (two groups); C4 states
+    cdiv(7 + 16,384, 4) + 1 = 4,098 + 1 = 4,099; C128 states cdiv(16,511, 8) + 1 = 2,064 + 1 = 2,065;
+    Σ = 6,800 × 1,051,776 = 7,152,076,800 B = 6.661 GiB. The same formula is in v0.22.0's
+    _max_memory_usage_bytes_from_groups; 13528 lies inside the window 5.44 ± 0.005 GiB gives."""
+    g = get_kv_cache_groups(build_v4_layer_specs(flash(), kv_cache_dtype="fp8_ds_mla", block_size=256))
+
+    def needed(length: int) -> int:
+        return max_memory_usage_bytes(g, SizingContext(max_model_len=length, in_flight_tokens=16_384))
+
+    assert needed(30_000) == 6_800 * 1_051_776 == 7_152_076_800
+    assert round(needed(30_000) / GiB, 2) == 6.66
+    # Below F the sliding caches hold the whole request: at 13,528 MLA cdiv(13,528, 256) = 53,
+    # SWA 2 × (cdiv(13,528, 64) + 1 = 213), C4 states cdiv(13,528, 4) + 1 = 3,383, C128 states
+    # cdiv(13,528, 8) + 1 = 1,692 → 5,554 pages = 5,841,563,904 B; at 13,529 the C4 (3,383 → 3,384) and C128
+    # (1,691 → 1,692) states step → 5,556 pages = 5,843,667,456 B. So vLLM's 13528 means
+    # 5.44038 GiB ≤ A < 5.44234 GiB, inside the logged 5.44 ± 0.005 GiB.
+    assert needed(13_528) == 5_554 * 1_051_776 == 5_841_563_904
+    assert needed(13_529) == 5_556 * 1_051_776 == 5_843_667_456
+    assert int(5.435 * GiB) < needed(13_528) < needed(13_529) < int(5.445 * GiB)
+
+
+def test_flash_fp8_plan_on_h200() -> None:
+    """TP 2 on H200 (SM 9: FlashMLA, fp8_ds_mla), 40 GiB measured, 262,144 tokens, vllm serve defaults:
+    max_num_batched_tokens 8,192, F = 2 × 8,192 = 16,384. Pages per request: MLA cdiv(262,144, 256) = 1,024,
+    SWA 259 × 2, C4 states 4,099, C128 states 2,065 → 7,706 = blocks per request.
+    needed = 7,706 × 1,051,776 = 8,104,985,856 B (7.55 GiB). blocks = 42,853 → concurrency 42,853 / 7,706 =
+    5.561 → tokens int(5.56099… × 262,144) = 1,457,780."""
+    s = scenario_from_inputs({"model": MODEL_ID, "gpu": "H200", "tensor_parallel_size": 2, "available_kv_gib": 40,
+                              "max_model_len": 262_144, "kv_cache_dtype": "fp8"})
+    v = plan(s.model, s.deployment)
+    assert v.in_flight_tokens == 16_384
+    assert v.block_size == 256
+    assert v.needed_kv_bytes == 8_104_985_856
+    assert v.num_gpu_blocks == 42_853
+    assert v.blocks_per_request == 7_706
+    assert v.gpu_kv_cache_tokens == 1_457_780
+    # model construction (layer 0's attention, layer 2's indexer), then the block size set after loading
+    assert v.vllm_lines[:3] == ("Using DeepSeek's fp8_ds_mla KV cache format.",
+                                "Using FP8 indexer cache for Lightning Indexer.",
+                                "Setting kv cache block size to 256 for DEEPSEEK_SPARSE_SWA backend.")
+    assert "GPU KV cache size: 1,457,780 tokens, Maximum concurrency for 262,144 tokens per request: 5.56x" \
+        in v.vllm_lines
+
+
+def test_vllm_packed_concurrency_case() -> None:
+    """vLLM tests/v1/core/test_kv_cache_utils.py test_get_max_concurrency_packed_kv_cache_config: 4 MLA layers
+    (head 576, fp32, block 16) + 2 sliding MLA (window 128), max_model_len 16,384, 1,024 batched tokens:
+    per request cdiv(16,384, 16) = 1,024 + cdiv(min(127 + 1,024, 16,384), 16) + 1 = 73 → 1,097 blocks.
+    Pages: MLA 16 × 576 × 4 = 36,864 (× 4 = 147,456), SWA the same (× 2 = 73,728): stride 147,456."""
+    mla = {f"layer_{i}": MLAAttentionSpec(block_size=16, num_kv_heads=1, head_size=576, head_size_v=0, dtype_bytes=4)
+           for i in range(4)}
+    swa = {f"layer_{i}": SlidingWindowMLASpec(block_size=16, num_kv_heads=1, head_size=576, head_size_v=0,
+                                              dtype_bytes=4, sliding_window=128) for i in range(4, 6)}
+    g = Grouping(groups=(KVCacheGroup(layer_names=tuple(mla), spec=UniformTypeSpec(layer_specs=mla)),
+                          KVCacheGroup(layer_names=tuple(swa), spec=UniformTypeSpec(layer_specs=swa))),
+                  kind=GroupingKind.PACKED)
+    ctx = SizingContext(max_model_len=16_384, in_flight_tokens=1_024)
+    assert blocks_per_request(g, ctx, sum_groups=True) == 1_024 + 73
+    assert g.bytes_per_block == 147_456
+    assert num_blocks(g, 2 * GiB) == 2 * GiB // 147_456
+
+
+def test_vllm_v4_pro_stride_case() -> None:
+    """vLLM tests/v1/core/test_contiguous_kv_packing.py test_deepseek_v4_pro_stride: groups of pages
+    full [32,768, 4,608] × 30 + [1,024] × 31, c4 states [32,768, 8,192] × 30, c128 states / SWA [32,768] × 31 / 30:
+    the stride is the largest Σ, 30 × (32,768 + 8,192) = 1,228,800."""
+    def group(prefix: str, sizes: list[int]) -> KVCacheGroup:
+        specs = {f"{prefix}.{i}": MLAAttentionSpec(block_size=256, num_kv_heads=1, head_size=512, head_size_v=0,
+                                                   dtype_bytes=1, page_size_padded=p) for i, p in enumerate(sizes)}
+        return KVCacheGroup(layer_names=tuple(specs), spec=UniformTypeSpec(layer_specs=specs))
+
+    g = Grouping(groups=(group("full", [32_768, 4_608] * 30 + [1_024] * 31), group("c4_state", [32_768, 8_192] * 30),
+                          group("c128_state", [32_768] * 31), group("swa.0", [32_768] * 31),
+                          group("swa.1", [32_768] * 30)), kind=GroupingKind.PACKED)
+    assert g.bytes_per_block == 1_228_800
+    assert num_blocks(g, 1_228_800 * 32) == 32
+
+
+def test_vllm_compact_cache_case() -> None:
+    """vLLM tests/v1/core/test_contiguous_kv_packing.py test_compact_cache_overlays_fp32_state_group: 2 C4A layers
+    (plain fp8 page 32,768), their MXFP4 indexer (head 68: 64 × 68 = 4,352 → 9 × 512 = 4,608) and the fp32 states
+    (4 × 2,048 × 4 = 32,768; indexer 4 × 512 × 4 = 8,192): groups Σ 2 × (32,768 + 4,608) = 74,752 and
+    2 × (32,768 + 8,192) = 81,920 → stride 81,920, and 81,920 × 32 bytes hold 32 blocks."""
+    full: dict[str, MLAAttentionSpec | SlidingWindowMLASpec] = {}
+    state: dict[str, MLAAttentionSpec | SlidingWindowMLASpec] = {}
+    for i in range(2):
+        full[f"mla.{i}"] = MLAAttentionSpec(block_size=256, num_kv_heads=1, head_size=512, head_size_v=0, dtype_bytes=1,
+                                            compress_ratio=4, page_size_padded=32_768)
+        full[f"indexer.{i}"] = MLAAttentionSpec(block_size=256, num_kv_heads=1, head_size=68, head_size_v=0,
+                                                dtype_bytes=1, compress_ratio=4, alignment=512)
+        for name, head in ((f"mla_state.{i}", 2_048), (f"indexer_state.{i}", 512)):
+            state[name] = SlidingWindowMLASpec(block_size=4, num_kv_heads=1, head_size=head, head_size_v=0,
+                                               dtype_bytes=4, sliding_window=8)
+    assert full["indexer.0"].real_page_size_bytes == 4_352 and full["indexer.0"].page_size_bytes == 4_608
+    assert state["indexer_state.0"].page_size_bytes == 8_192
+    g = get_kv_cache_groups({**full, **state})
+    assert g.kind == GroupingKind.PACKED and len(g.groups) == 2
+    assert g.bytes_per_block == 81_920
+    assert num_blocks(g, 81_920 * 32) == 32
+
+
+@pytest.mark.parametrize(("kw", "code"), [
+    ({"kv_cache_dtype": "auto"}, "v4_kv_cache_dtype"),        # vLLM asserts fp8 for the fp8_ds_mla layout
+    ({"kv_cache_dtype": "bfloat16"}, "v4_kv_cache_dtype"),
+    ({"kv_cache_dtype": "fp8", "version": "0.19.1"}, "v4_not_served"),   # before #40860
+    ({"kv_cache_dtype": "fp8", "version": "0.26.0"}, "v4_old_layout"),   # before #48993 (inferred 0.27.0)
+    ({"kv_cache_dtype": "fp8", "pipeline_parallel_size": 2}, "v4_not_modelled"),
+    ({"kv_cache_dtype": "fp8", "block_size": 64}, "v4_not_modelled"),
+    ({"kv_cache_dtype": "fp8", "disable_hybrid_kv_cache_manager": True}, "v4_not_modelled"),
+])
+def test_refusals(kw: dict[str, object], code: str) -> None:
+    version = kw.pop("version", None)
+    d = replace(deployment(available_gib=40, version=version), max_model_len=32_768, **kw)  # type: ignore[arg-type]
+    with pytest.raises(CalcError) as err:
+        plan(model(MODEL_ID), d)
+    assert err.value.code == code
+
+
+def test_released_rules_0_27_and_later_plan() -> None:
+    """vLLM 0.27.0 (first release with #48993, inferred), no GPU named: 2,048 batched tokens, F = 2 × 2,048 = 4,096.
+    Pages per request at 32,768: MLA 128; SWA 2 × (cdiv(127 + 4,096, 64) + 1 = 67); C4 states
+    cdiv(7 + 4,096, 4) + 1 = 1,027; C128 states cdiv(4,223, 8) + 1 = 529 → 1,818."""
+    v = plan(model(MODEL_ID), replace(deployment(available_gib=40, version="0.27.0"), kv_cache_dtype="fp8",
+                                      max_model_len=32_768))
+    assert v.in_flight_tokens == 4_096
+    assert v.num_gpu_blocks == 42_853 and v.grouping.kind == GroupingKind.PACKED
+    assert v.blocks_per_request == 128 + 2 * 67 + 1_027 + 529 == 1_818
+    assert cdiv(32_768, 256) == 128
+
+
+def test_fp4_experts_in_the_weight_estimate() -> None:
+    """expert_dtype fp4 (vllm/models/deepseek_v4/quant_config.py): routed experts 43 × 256 × 3 × 4,096 × 2,048 =
+    277,025,390,592 parameters at 4 bits + one byte per 32 = 17/32 B → 147,169,738,752 B; the other linear layers
+    are block fp8. The config's public source (a model-info report, SOURCES.md) lists 148.66 GB of safetensors
+    files, in binary units (its 129,280 × 4,096 bf16 embedding reads "1010.00 MB"): the count lands within 2 %."""
+    m = model(MODEL_ID)
+    assert m.quant.experts_fp4 and m.num_expert_parameters == 277_025_390_592
+    fp8_everywhere = weight_bytes(replace(m, quant=replace(m.quant, experts_fp4=False)))
+    # the experts' share drops from fp8 (1 B + 4 B per 128 × 128 block) to 17/32 B per weight
+    assert fp8_everywhere - weight_bytes(m) == int(277_025_390_592 * (1 + 4 / 16_384)) - 147_169_738_752
+    assert abs(weight_bytes(m) / GiB - 148.66) / 148.66 < 0.02
