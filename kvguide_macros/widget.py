@@ -194,7 +194,8 @@ def _hybrid_fields(s: Label, uid: str, values: Mapping[str, str], form_id: str) 
     """The three settings that change Mamba / linear-attention hybrid plans, named as the CLI names them."""
     vllm_default = s("vllm_default")
     prefix = _select(uid, "enable_prefix_caching", values.get("enable_prefix_caching", ""),
-                     (("", vllm_default), ("true", s("on")), ("false", s("off"))), extra=" data-kvcalc-bool")
+                     tuple(zip(PREFIX_CACHING_CHOICES, (vllm_default, s("on"), s("off")), strict=True)),
+                     extra=" data-kvcalc-bool")
     mode = _select(uid, "mamba_cache_mode", values.get("mamba_cache_mode", ""),
                    tuple((m, _e(m) if m else vllm_default) for m in MAMBA_CACHE_MODES))
     ssm = _select(uid, "mamba_ssm_cache_dtype", values.get("mamba_ssm_cache_dtype", ""),

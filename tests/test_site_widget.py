@@ -135,6 +135,7 @@ def test_options_say_default_on_off_and_vllms_spellings(lang: str) -> None:
     default = t(lang, "widget.vllm_default")
     assert [(v, label) for v, label, _ in parsed.options["enable_prefix_caching"]] == [
         ("", default), ("true", t(lang, "widget.on")), ("false", t(lang, "widget.off"))]
+    assert [v for v, _, _ in parsed.options["enable_prefix_caching"]] == list(widget.PREFIX_CACHING_CHOICES)
     assert parsed.controls["enable_prefix_caching"].get("data-kvcalc-bool", "missing") is None   # the page script's cue
     assert [(v, label) for v, label, _ in parsed.options["mamba_cache_mode"]] == [
         ("", default), ("none", "none"), ("align", "align"), ("all", "all")]
