@@ -26,6 +26,7 @@ from urllib.parse import urlencode
 from kvcalc import catalog, web
 from kvcalc import strings as core_strings
 from kvcalc.inputs import INPUT_KEYS
+from kvcalc.kv_spec import MAMBA_DTYPES, MambaCacheMode
 from kvcalc.units import GiB
 
 from . import results
@@ -35,15 +36,30 @@ from .strings import t
 __all__ = ["FULL_PRESETS", "INPUT_NAMES", "SAMPLE_LOG", "calculator", "root_prefix"]
 
 #: The query-string / form names the widget offers: the core's inputs (issue 4's contract),
-#: less the byte-exact ``available_kv_bytes`` (the form takes GiB), ``no_async_scheduling`` and
-#: the Mamba-hybrid cache settings (no form fields yet; the CLI and the URL take them).
-INPUT_NAMES: tuple[str, ...] = tuple(
-    k for k in INPUT_KEYS if k not in ("available_kv_bytes", "no_async_scheduling", "enable_prefix_caching",
-                                       "mamba_cache_mode", "mamba_ssm_cache_dtype")
-)
+#: less the byte-exact ``available_kv_bytes`` (the form takes GiB) and ``no_async_scheduling``.
+INPUT_NAMES: tuple[str, ...] = tuple(k for k in INPUT_KEYS if k not in ("available_kv_bytes", "no_async_scheduling"))
 
 #: KV cache dtypes offered in the select; "" is vLLM's default (``auto``).
 KV_CACHE_DTYPES: tuple[str, ...] = ("", "bfloat16", "float16", "float32", "fp8", "fp8_e4m3", "fp8_e5m2")
+
+#: ``--enable-prefix-caching`` as a select, not a checkbox: "" is vLLM's default, which differs by
+#: release and model (on for hybrids since #40996), so "not set" must stay distinct from "off".
+PREFIX_CACHING_CHOICES: tuple[str, ...] = ("", "true", "false")
+
+#: ``--mamba-cache-mode``: "" is vLLM's default (``none``, or ``align`` with prefix caching);
+#: the other values are the core's ``MambaCacheMode``, spelled as vLLM spells them.
+MAMBA_CACHE_MODES: tuple[str, ...] = ("", *(m.value for m in MambaCacheMode))
+
+#: ``--mamba-ssm-cache-dtype``; "" is vLLM's default (``auto``), as for the KV cache dtype.
+MAMBA_SSM_CACHE_DTYPES: tuple[str, ...] = ("", *(d for d in MAMBA_DTYPES if d != "auto"))
+
+#: Fields in the "Advanced" panel (measured figures included): set by a preset, they open it.
+ADVANCED_NAMES: tuple[str, ...] = (
+    "block_size", "vllm_version", "kv_cache_memory_bytes", "num_gpu_blocks_override", "decode_context_parallel_size",
+    "enable_prefix_caching", "mamba_cache_mode", "mamba_ssm_cache_dtype", "enforce_eager",
+    "disable_hybrid_kv_cache_manager",
+)
+MEASURED_NAMES: tuple[str, ...] = ("available_kv_gib", "weights_gib", "activation_gib", "non_torch_gib", "cudagraph_gib")
 
 #: The scenario the standalone calculator opens with when a preset names no model.
 DEFAULT_SCENARIO: Mapping[str, str] = {"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090"}
@@ -84,6 +100,27 @@ def _form_value(value: object) -> str:
     if value is None:
         return ""
     return str(value)
+
+
+def _prefix_caching_value(value: object) -> str:
+    """``enable_prefix_caching`` as its select holds it: ``"true"``, ``"false"`` (an explicit
+    ``--no-enable-prefix-caching``, which ``False`` means here too) or ``""`` (vLLM's default);
+    any other text is passed on as is, for the core to refuse with its own message."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    text = _form_value(value).strip()
+    low = text.lower()
+    if low in ("1", "true", "yes", "on"):
+        return "true"
+    if low in ("0", "false", "no", "off"):
+        return "false"
+    return text
+
+
+def _values(inputs: Mapping[str, object]) -> dict[str, str]:
+    """Inputs as form values (strings), the empty ones dropped."""
+    out = {k: _prefix_caching_value(v) if k == "enable_prefix_caching" else _form_value(v) for k, v in inputs.items()}
+    return {k: v for k, v in out.items() if v}
 
 
 def _catalog_options() -> dict[str, list[dict[str, object]]]:
@@ -143,6 +180,33 @@ def _checkbox(s: Label, uid: str, name: str, value: str, *, form_id: str = "") -
     )
 
 
+def _select(uid: str, name: str, value: str, options: tuple[tuple[str, str], ...], *, default_is: str = "",
+            extra: str = "") -> str:
+    """A ``<select>`` of ``(value, escaped label)`` options; ``""`` is vLLM's default, also selected
+    when ``value`` is ``default_is`` (``auto``: the core's spelling of the default)."""
+    chosen = "" if value == default_is and default_is else value
+    opts = "".join(
+        f'<option value="{_e(v)}"{" selected" if v == chosen else ""}>{label}</option>' for v, label in options)
+    return f'<select id="{uid}-{name}" name="{name}"{extra}>{opts}</select>'
+
+
+def _hybrid_fields(s: Label, uid: str, values: Mapping[str, str], form_id: str) -> list[str]:
+    """The three settings that change Mamba / linear-attention hybrid plans, named as the CLI names them."""
+    vllm_default = s("vllm_default")
+    prefix = _select(uid, "enable_prefix_caching", values.get("enable_prefix_caching", ""),
+                     tuple(zip(PREFIX_CACHING_CHOICES, (vllm_default, s("on"), s("off")), strict=True)),
+                     extra=" data-kvcalc-bool")
+    mode = _select(uid, "mamba_cache_mode", values.get("mamba_cache_mode", ""),
+                   tuple((m, _e(m) if m else vllm_default) for m in MAMBA_CACHE_MODES))
+    ssm = _select(uid, "mamba_ssm_cache_dtype", values.get("mamba_ssm_cache_dtype", ""),
+                  tuple((d, _e(d or "auto")) for d in MAMBA_SSM_CACHE_DTYPES), default_is="auto")
+    return [
+        _field(s, uid, "enable_prefix_caching", prefix, hint=s("enable_prefix_caching_hint"), form_id=form_id),
+        _field(s, uid, "mamba_cache_mode", mode, hint=s("mamba_cache_mode_hint"), form_id=form_id),
+        _field(s, uid, "mamba_ssm_cache_dtype", ssm, hint=s("mamba_ssm_cache_dtype_hint"), form_id=form_id),
+    ]
+
+
 def _form(s: Label, uid: str, values: Mapping[str, str], catalog: Mapping[str, Any]) -> tuple[str, str]:
     """The form: its essential fields (in the ``<form>``) and the advanced ones, laid out after
     the result on a phone but still the same form's fields (``form="…"``)."""
@@ -192,18 +256,13 @@ def _form(s: Label, uid: str, values: Mapping[str, str], catalog: Mapping[str, A
         _field(s, uid, "kv_cache_memory_bytes", text("kv_cache_memory_bytes"), form_id=form_id),
         _field(s, uid, "num_gpu_blocks_override", text("num_gpu_blocks_override", num), form_id=form_id),
         _field(s, uid, "decode_context_parallel_size", text("decode_context_parallel_size", num, "1"), form_id=form_id),
+        *_hybrid_fields(s, uid, values, form_id),
         _checkbox(s, uid, "enforce_eager", values.get("enforce_eager", ""), form_id=form_id),
         _checkbox(s, uid, "disable_hybrid_kv_cache_manager",
                   values.get("disable_hybrid_kv_cache_manager", ""), form_id=form_id),
     ]
-    measured = [
-        _field(s, uid, name, text(name, dec), form_id=form_id)
-        for name in ("available_kv_gib", "weights_gib", "activation_gib", "non_torch_gib", "cudagraph_gib")
-    ]
-    has_advanced = any(values.get(n) for n in (
-        "block_size", "vllm_version", "kv_cache_memory_bytes", "num_gpu_blocks_override",
-        "decode_context_parallel_size", "enforce_eager", "disable_hybrid_kv_cache_manager", "available_kv_gib", "weights_gib",
-        "activation_gib", "non_torch_gib", "cudagraph_gib"))
+    measured = [_field(s, uid, name, text(name, dec), form_id=form_id) for name in MEASURED_NAMES]
+    has_advanced = any(values.get(n) for n in ADVANCED_NAMES + MEASURED_NAMES)
     open_attr = " open" if has_advanced else ""
     essential = (
         f'<form class="kvcalc-form" id="{form_id}" data-kvcalc-form autocomplete="off" novalidate>'
@@ -319,7 +378,7 @@ def calculator(lang: str, preset: str | None = None, *, page_url: str, sections:
         raise TypeError(f"calculator(): unknown input(s) {', '.join(unknown)}; expected {INPUT_NAMES}")
     if log == "sample":
         log = SAMPLE_LOG.read_text(encoding="utf-8")
-    values = {k: _form_value(v) for k, v in inputs.items() if _form_value(v)}
+    values = _values(inputs)
     if not values.get("model") and not values.get("config") and not log:
         values = {**DEFAULT_SCENARIO, **values}
 
@@ -335,8 +394,7 @@ def calculator(lang: str, preset: str | None = None, *, page_url: str, sections:
         messages = "; ".join(e.get("message", "") for e in response.get("errors", []))
         raise ValueError(f"calculator preset {preset!r} ({lang}) is bad input: {messages}")
     if log:
-        values = {k: _form_value(v) for k, v in (response.get("inputs") or {}).items()
-                  if k in INPUT_NAMES and _form_value(v)}
+        values = _values({k: v for k, v in (response.get("inputs") or {}).items() if k in INPUT_NAMES})
 
     uid = f"kvcalc-{preset}"
     # The tables the result templates look values up in (results.py): every section's page and URL.

@@ -276,6 +276,18 @@ async function copyFrom(text, button) {
  * One calculator
  * ------------------------------------------------------------------------- */
 
+/**
+ * A value for a yes/no/default select, as the core reads booleans (kvcalc.inputs.parse_bool):
+ * "true" or "false", "" for vLLM's default; anything else is returned as is (and matches no option).
+ */
+function boolChoice(value) {
+  if (value === true || value === false) return String(value)
+  const text = String(value ?? "").trim().toLowerCase()
+  if (["1", "true", "yes", "on"].includes(text)) return "true"
+  if (["0", "false", "no", "off"].includes(text)) return "false"
+  return text
+}
+
 /** A URL value longer than this is not something a reader typed (the log never travels in URLs). */
 const MAX_URL_VALUE = 4096
 
@@ -360,8 +372,11 @@ class Calculator {
     if (field.type === "checkbox") {
       field.checked = value === true || ["true", "1", "yes", "on"].includes(String(value).toLowerCase())
     } else if (field.tagName === "SELECT") {
-      field.value = String(value)
-      if (field.value !== String(value)) field.value = ""   // "auto" is the empty (default) option
+      // A yes/no/default select (enable_prefix_caching) reads what the core reads as a boolean:
+      // a link may say 1 or on, a log true or false.
+      const text = field.hasAttribute("data-kvcalc-bool") ? boolChoice(value) : String(value ?? "")
+      field.value = text
+      if (field.value !== text) field.value = ""   // "auto" is the empty (default) option
     } else {
       field.value = String(value ?? "")
     }
