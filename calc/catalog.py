@@ -213,8 +213,39 @@ def find_model(model_id: str) -> CatalogModel:
     ``Qwen/Qwen3-8B``, ``qwen/qwen3_8b`` and ``Qwen3-8B`` all name Qwen/Qwen3-8B.
     Raises :class:`NotFound` (a LookupError) with the candidates or close matches.
     """
-    wanted = _match("model", model_id.strip(), _model_entries())
+    text = model_id.strip()
+    try:
+        wanted = _match("model", text, _model_entries())
+    except NotFound as miss:
+        local = _checkpoint_name(text)
+        if local is None:
+            raise
+        exact = [(e, a) for e, a in _model_entries() if normalize_id(local) in {normalize_id(x) for x in (e, *a)}]
+        if len(exact) != 1:  # a local copy: its folder's name, matched exactly (never by prefix)
+            raise NotFound(f"{miss} (a local checkpoint is matched by its folder's name, {local!r})",
+                           candidates=miss.candidates, ambiguous=miss.ambiguous) from None
+        wanted = exact[0][0]
     return next(m for m in models() if m.id == wanted)
+
+
+def _checkpoint_name(text: str) -> str | None:
+    """The model name in a local checkpoint path, as vLLM prints ``model=`` for one.
+
+    ``/models/Qwen3-8B`` and ``~/.cache/huggingface/qwen3.6-35b-a3b-nvfp4`` → their last folder;
+    the Hugging Face cache layout ``…/models--Qwen--Qwen3-8B/snapshots/<hash>`` → ``Qwen/Qwen3-8B``.
+    None for a plain ``org/name`` id.
+    """
+    parts = [p for p in text.replace("\\", "/").split("/") if p and p not in (".", "..", "~")]
+    if not parts or (len(parts) <= 2 and not text.startswith(("/", "~", ".", "\\"))):
+        return None
+    for part in reversed(parts):
+        if part.startswith("models--") and part.count("--") >= 2:
+            org, _, name = part.removeprefix("models--").partition("--")
+            return f"{org}/{name}"
+    last = parts[-1]
+    if last == "snapshots" or (len(parts) >= 2 and parts[-2] == "snapshots"):
+        return None
+    return last
 
 
 def find_gpu(gpu_id: str) -> CatalogGpu:

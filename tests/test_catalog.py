@@ -435,3 +435,21 @@ def test_normalized_ids_and_aliases_are_unique() -> None:
             for name in (entry_id, *aliases):
                 owners.setdefault(catalog.normalize_id(name), set()).add(entry_id)
         assert {k: v for k, v in owners.items() if len(v) > 1} == {}
+
+
+def test_local_checkpoint_paths_name_their_model_by_folder() -> None:
+    # vLLM prints model='<path>' for a local copy; the folder's name, matched exactly, names the model
+    # (the 0.24.0 Qwen3.6 log in tests/data/logs serves '~/.cache/huggingface/qwen3.6-35b-a3b-nvfp4').
+    from kvcalc.catalog import NotFound, find_model
+    assert find_model("~/.cache/huggingface/qwen3.6-35b-a3b-nvfp4").id == "nvidia/Qwen3.6-35B-A3B-NVFP4"
+    assert find_model("/models/Qwen3-8B").id == "Qwen/Qwen3-8B"
+    assert find_model("C:\\models\\Qwen3-8B").id == "Qwen/Qwen3-8B"
+    # the Hugging Face cache layout names org and model in its folder
+    assert find_model("/root/.cache/huggingface/hub/models--Qwen--Qwen3-8B/snapshots/0123abcd").id == "Qwen/Qwen3-8B"
+    # a folder name that is only a prefix never resolves; the suggestions stay
+    try:
+        find_model("/models/llama")
+    except NotFound as miss:
+        assert "folder's name" in str(miss) and miss.candidates
+    else:
+        raise AssertionError("a prefix folder name resolved")
