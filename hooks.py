@@ -35,7 +35,7 @@ from kvguide_macros import search_index
 from kvguide_macros.strings import t
 
 __all__ = ["on_config", "on_post_build", "on_post_page", "on_post_template", "relative_language_links",
-           "add_navigation_script", "drop_unused_calculator_assets"]
+           "add_navigation_script", "drop_unused_calculator_assets", "start_runtime_download"]
 
 _ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*"\s*/?>')
 
@@ -132,12 +132,34 @@ def drop_unused_calculator_assets(html: str) -> str:
     return _CALCULATOR_ASSETS.sub("", html)
 
 
+#: The calculator page's widget (in view at once) carries this; see start_runtime_download.
+EAGER_MARK = "data-kvcalc-eager"
+
+#: Runs in <head>, before the styles: starts the download of the runtime's wasm as the HTML
+#: arrives (the page script, docs/javascripts/kvcalc.js, takes this response; same choice as
+#: its wasmDownload: the gzip copy unless this reader's last download was fast).
+_WASM_EARLY = (
+    '<script>(()=>{{try{{let f=false;try{{f=localStorage.getItem("kvcalc-link")==="fast"}}catch(e){{}}'
+    'const u=new URL("{assets}pyodide/pyodide.asm.wasm"+(f?"":".gz"),location.href).href;'
+    'window.__kvcalcWasm={{url:u,gz:!f,started:performance.now(),response:fetch(u)}}}}catch(e){{}}}})()</script>'
+)
+
+
+def start_runtime_download(html: str, page_url: str) -> str:
+    """On a page whose calculator starts at once, start the wasm's download first thing in <head>."""
+    if EAGER_MARK not in html or "__kvcalcWasm=" in html:
+        return html
+    script = _WASM_EARLY.format(assets=_root_prefix(page_url) + "assets/")
+    return html.replace('<meta charset="utf-8">', '<meta charset="utf-8">\n    ' + script, 1)
+
+
 def on_post_page(output: str, page: Any, config: Any) -> str:
     """Remove hreflang alternates, localize permalink labels, make language links relative,
     name the search dialog, leave out the calculator's assets where there is no calculator."""
     lang = str(config["theme"]["language"])
     output = name_search_dialog(_localize_permalinks(_ALTERNATE.sub("", output), lang), lang)
-    return drop_unused_calculator_assets(_navigation(output, page, config))
+    output = drop_unused_calculator_assets(_navigation(output, page, config))
+    return start_runtime_download(output, str(getattr(page, "url", "") or ""))
 
 
 def on_post_template(output_content: str, template_name: str, config: Any) -> str:

@@ -627,3 +627,15 @@ def test_calculator_assets_only_on_pages_with_a_calculator(site: BuiltSite) -> N
     # pages of both kinds exist
     assert "javascripts/kvcalc.js" in site.page_path("en", "calculator.md").read_text(encoding="utf-8")
     assert "javascripts/kvcalc.js" not in site.page_path("en", "references.md").read_text(encoding="utf-8")
+
+
+def test_runtime_download_starts_in_the_head_of_the_calculator_pages_only(site: BuiltSite) -> None:
+    calculator_pages = {site.page_path(lang, "calculator.md") for lang in LANGS}
+    for path in _html_files(site):
+        html = path.read_text(encoding="utf-8")
+        head = html[: html.find("</head>")]
+        starts = "window.__kvcalcWasm=" in head
+        assert starts == (path in calculator_pages), path.relative_to(site.root)
+        if starts:   # first thing in <head>, before any style sheet or script
+            assert head.index("__kvcalcWasm") < min(head.index('rel="stylesheet"'), head.index("<script src="))
+            assert "/assets/pyodide/pyodide.asm.wasm" in head or "assets/pyodide/pyodide.asm.wasm" in head
