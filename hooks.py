@@ -163,8 +163,14 @@ def on_post_page(output: str, page: Any, config: Any) -> str:
 
 
 def on_post_template(output_content: str, template_name: str, config: Any) -> str:
-    """Remove hreflang alternates from static templates (``404.html``) and the calculator's assets."""
-    return drop_unused_calculator_assets(_ALTERNATE.sub("", output_content))
+    """Remove hreflang alternates from static templates (``404.html``) and the calculator's assets;
+    the 404 page loads the navigation script too (its search needs it for the index), by a
+    root-absolute path like the page's other assets (it is served at any depth)."""
+    output = drop_unused_calculator_assets(_ALTERNATE.sub("", output_content))
+    if template_name == "404.html" and "</head>" in output and NAVIGATION_SCRIPT not in output:
+        tag = f'<script src="{_site_path(config)}{NAVIGATION_SCRIPT}"></script>'
+        output = output.replace("</head>", f"  {tag}\n  </head>", 1)
+    return output
 
 
 def on_config(config: Any) -> Any:

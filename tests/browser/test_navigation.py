@@ -194,6 +194,17 @@ def test_search_from_the_phone_header_icon(page: Page) -> None:
     assert _language_of(urlsplit(urljoin(page.url, first)).path) == "es", first
 
 
+def test_search_from_the_404_page(page: Page) -> None:
+    """The site's 404 page (served at any depth by a real host) searches too."""
+    page.goto("404.html", wait_until="networkidle")
+    box = page.locator("input.md-search__input")
+    box.click()
+    box.fill("memoria")
+    page.keyboard.press("End")
+    items = page.locator(".md-search-result__item")
+    expect(items.first).to_be_attached(timeout=RESULT_TIMEOUT_MS)
+
+
 def test_search_link_with_a_query_searches_on_arrival(page: Page) -> None:
     """Material's ?q= link opens search with the query: the index loads for it."""
     page.goto("zh/faq/?q=" + "显存")
