@@ -75,8 +75,8 @@ async function fetchOk(url, options) {
 const prefetched = new Map()
 
 /**
- * Start downloading what loadPyodide will ask for (its script, the standard library, the
- * lock file) at once, while the page downloads the wasm: loadPyodide itself starts only
+ * Start downloading what loadPyodide will ask for (the standard library; its script and
+ * lock file: prefetchRuntime) at once, while the page downloads the wasm: loadPyodide itself starts only
  * once the page says how fast that was (it decides on the snapshot), and on a slow link
  * these bytes must not wait behind the wasm.
  */
