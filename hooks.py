@@ -13,18 +13,29 @@ mkdocs-static-i18n (it re-runs the whole build per language, so
   English title; here it gets a label in the page's language and the text that
   ``javascripts/permalink.js`` shows once it has copied the section's URL
   (``permalink.*`` in the site's strings, ``kvguide_macros/strings.py``).
+
+And two steps for search (``kvguide_macros/search_index.py``): elements marked
+``data-search-exclude`` (the calculator widgets, the validation page's rows) stay
+out of the index, and after the last language pass the merged index is split into
+one file per language, which ``javascripts/navigation.js`` loads when the reader
+first uses search.
 """
 
 from __future__ import annotations
 
 import re
 from html import escape as html_escape
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from mkdocs.plugins import event_priority
+
+from kvguide_macros import search_index
 from kvguide_macros.strings import t
 
-__all__ = ["on_post_page", "on_post_template", "relative_language_links", "add_navigation_script"]
+__all__ = ["on_config", "on_post_build", "on_post_page", "on_post_template", "relative_language_links",
+           "add_navigation_script", "drop_unused_calculator_assets", "start_runtime_download"]
 
 _ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*"\s*/?>')
 
@@ -105,14 +116,75 @@ def name_search_dialog(html: str, lang: str) -> str:
     return html.replace(_SEARCH_DIALOG, _SEARCH_DIALOG[:-1] + f' aria-label="{html_escape(t(lang, "search.dialog"))}">', 1)
 
 
+# The calculator's page script and styles (mkdocs.yml's extra_javascript / extra_css, on every page).
+_CALCULATOR_ASSETS = re.compile(
+    r'\s*<script src="[^"]*javascripts/kvcalc\.js" type="module"></script>'
+    r'|\s*<link rel="stylesheet" href="[^"]*stylesheets/kvcalc\.css">'
+)
+#: What marks a calculator (a widget or a guide page's preset card) in a page's HTML.
+CALCULATOR_MARK = 'data-kvcalc-component="calculator"'
+
+
+def drop_unused_calculator_assets(html: str) -> str:
+    """Without a calculator on the page, do not load the calculator's script and styles (41 kB)."""
+    if CALCULATOR_MARK in html:
+        return html
+    return _CALCULATOR_ASSETS.sub("", html)
+
+
+#: The calculator page's widget (in view at once) carries this; see start_runtime_download.
+EAGER_MARK = "data-kvcalc-eager"
+
+#: Runs in <head>, before the styles: starts the download of the runtime's wasm as the HTML
+#: arrives (the page script, docs/javascripts/kvcalc.js, takes this response; same choice as
+#: its wasmDownload: the gzip copy unless this reader's last download was fast).
+_WASM_EARLY = (
+    '<script>(()=>{{try{{let f=false;try{{f=localStorage.getItem("kvcalc-link")==="fast"}}catch(e){{}}'
+    'const u=new URL("{assets}pyodide/pyodide.asm.wasm"+(f?"":".gz"),location.href).href;'
+    'window.__kvcalcWasm={{url:u,gz:!f,started:performance.now(),response:fetch(u)}}}}catch(e){{}}}})()</script>'
+)
+
+
+def start_runtime_download(html: str, page_url: str) -> str:
+    """On a page whose calculator starts at once, start the wasm's download first thing in <head>."""
+    if EAGER_MARK not in html or "__kvcalcWasm=" in html:
+        return html
+    script = _WASM_EARLY.format(assets=_root_prefix(page_url) + "assets/")
+    return html.replace('<meta charset="utf-8">', '<meta charset="utf-8">\n    ' + script, 1)
+
+
 def on_post_page(output: str, page: Any, config: Any) -> str:
     """Remove hreflang alternates, localize permalink labels, make language links relative,
-    name the search dialog."""
+    name the search dialog, leave out the calculator's assets where there is no calculator."""
     lang = str(config["theme"]["language"])
     output = name_search_dialog(_localize_permalinks(_ALTERNATE.sub("", output), lang), lang)
-    return _navigation(output, page, config)
+    output = drop_unused_calculator_assets(_navigation(output, page, config))
+    return start_runtime_download(output, str(getattr(page, "url", "") or ""))
 
 
 def on_post_template(output_content: str, template_name: str, config: Any) -> str:
-    """Remove hreflang alternates from static templates (``404.html``)."""
-    return _ALTERNATE.sub("", output_content)
+    """Remove hreflang alternates from static templates (``404.html``) and the calculator's assets;
+    the 404 page loads the navigation script too (its search needs it for the index), by a
+    root-absolute path like the page's other assets (it is served at any depth)."""
+    output = drop_unused_calculator_assets(_ALTERNATE.sub("", output_content))
+    if template_name == "404.html" and "</head>" in output and NAVIGATION_SCRIPT not in output:
+        tag = f'<script src="{_site_path(config)}{NAVIGATION_SCRIPT}"></script>'
+        output = output.replace("</head>", f"  {tag}\n  </head>", 1)
+    return output
+
+
+def on_config(config: Any) -> Any:
+    """Keep ``data-search-exclude`` elements out of Material's search index (see search_index.py)."""
+    search_index.install()
+    return config
+
+
+@event_priority(-200)   # after mkdocs-static-i18n (-100) has built every language and merged the index
+def on_post_build(config: Any) -> None:
+    """Split the merged search index into one file per language, once the last language is built."""
+    i18n = config.plugins.get("i18n")
+    if i18n is not None and getattr(i18n, "building", False):
+        return   # an inner language pass: the merged index is written after it
+    search_dir = Path(config["site_dir"]) / "search"
+    if (search_dir / "search_index.json").is_file():
+        search_index.split(search_dir)

@@ -403,7 +403,10 @@ def main(argv: list[str] | None = None) -> int:
             "",
             "Chromium DevTools `Network.emulateNetworkConditions` (20 Mbit/s down and up, 40 ms latency) "
             "on each page's context; otherwise as above. The calculator page also loads the guide's own "
-            "assets (Material's scripts and styles, the search index), which the bare page does not.",
+            "assets (Material's scripts and styles; the search index only once the reader uses search), "
+            "which the bare page does not, and fetches the runtime's wasm, script and lock file "
+            "gzip-compressed (the build's `.gz` copies) where the bare page fetches Pyodide's own files; "
+            "a cold visit judges the link and skips the start-up snapshot on a slow one.",
             "",
         ]
     if timelines:

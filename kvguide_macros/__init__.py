@@ -80,8 +80,11 @@ def define_env(env: Any) -> None:
 
     @env.macro
     def validation_table(split: str) -> str:
-        """Markdown table: the budget estimate against each public log of one half (fit / validation)."""
-        return validation.validation_table(page_language(env), split)
+        """Markdown table: the budget estimate against each public log of one half (fit / validation).
+
+        Out of the search index (rows of figures, no prose; the section's heading stays searchable)."""
+        return f'<div data-search-exclude markdown="1">\n\n{validation.validation_table(page_language(env), split)}\n\n</div>'
+
 
     @env.macro
     def validation_summary() -> str:

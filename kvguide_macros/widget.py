@@ -422,17 +422,15 @@ def calculator(lang: str, preset: str | None = None, *, page_url: str, sections:
         f'</div></details>'
     )
     essential, more = _form(s, uid, values, _catalog_options())
-    # The calculator page's widget is in view at once: start the runtime's 9.6 MB wasm with the
-    # HTML, not after the page's styles and scripts (the page script's fetch takes this response).
-    # Inside the widget's <div markdown="0">: before it, Markdown would read the block as text.
+    # The calculator page's widget is in view at once (data-kvcalc-eager): hooks.py starts the
+    # runtime's wasm download in the page's <head>, with the HTML, not after its styles and scripts.
     # The widget and its card stay out of the search index (data-search-exclude): the prose
     # around them says what they show, and form labels would only add noise (and bytes).
-    preload = (f'<link rel="preload" href="{_e(config["assets"])}pyodide/pyodide.asm.wasm" as="fetch"'
-               f' type="application/wasm" crossorigin="anonymous">') if preset == "calculator" else ""
+    eager = " data-kvcalc-eager" if preset == "calculator" else ""
     full = (
         f'<div class="kvcalc" data-kvcalc-component="calculator" data-kvcalc-status="loading"'
-        f' data-kvcalc-preset="{_e(preset)}"{result_attr} data-search-exclude markdown="0">'
-        f'{preload}<script type="application/json" data-kvcalc-config>{_json_attr_safe(config)}</script>'
+        f' data-kvcalc-preset="{_e(preset)}"{result_attr}{eager} data-search-exclude markdown="0">'
+        f'<script type="application/json" data-kvcalc-config>{_json_attr_safe(config)}</script>'
         f'<div class="kvcalc-head"><strong class="kvcalc-title">{s("title")}</strong>'
         f'<div class="kvcalc-status" data-kvcalc-progress><progress max="3" value="0"'
         f' aria-labelledby="{uid}-progress"></progress>'

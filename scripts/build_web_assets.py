@@ -36,7 +36,8 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-__all__ = ["PYODIDE_RUNTIME_FILES", "build_wheel", "copy_pyodide", "main", "make_snapshot"]
+__all__ = ["CLI_ONLY_MODULES", "COMPRESSED_RUNTIME_FILES", "PYODIDE_RUNTIME_FILES", "build_wheel", "compress_runtime",
+           "copy_pyodide", "gzip_file", "main", "make_snapshot", "wheel_modules"]
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -85,6 +86,33 @@ def build_wheel(project: Path, out_dir: Path, python: str = sys.executable) -> P
     return target
 
 
+#: Runtime files also shipped gzip-compressed (``<name>.gz``): the page and the worker fetch
+#: these and decompress them as they arrive (``DecompressionStream``), which a static host
+#: without compression (``python -m http.server``, many others for ``.wasm``) would not do:
+#: 11 MB of the runtime's downloads become 3.8 MB. Pyodide's own files are unchanged.
+COMPRESSED_RUNTIME_FILES = ("pyodide.asm.wasm", "pyodide.asm.mjs", "pyodide-lock.json")
+
+
+def gzip_file(source: Path, target: Path) -> Path:
+    """``target``: ``source`` gzip-compressed (level 9, no time stamp: the same bytes every build)."""
+    with source.open("rb") as raw, target.open("wb") as out, \
+            gzip.GzipFile(fileobj=out, mode="wb", compresslevel=9, mtime=0) as packed:
+        shutil.copyfileobj(raw, packed)
+    return target
+
+
+def compress_runtime(out_dir: Path) -> dict[str, Path]:
+    """Write ``<name>.gz`` beside each of COMPRESSED_RUNTIME_FILES (when stale); return them by name."""
+    written = {}
+    for name in COMPRESSED_RUNTIME_FILES:
+        source, target = out_dir / name, out_dir / f"{name}.gz"
+        if not target.is_file() or target.stat().st_mtime < source.stat().st_mtime \
+                or gzip.decompress(target.read_bytes()) != source.read_bytes():
+            gzip_file(source, target)
+        written[name] = target
+    return written
+
+
 def copy_pyodide(node_modules: Path, out_dir: Path) -> str:
     """Copy the pinned runtime files; return the runtime's version."""
     package = node_modules / "pyodide"
@@ -127,8 +155,8 @@ SNAPSHOT_WARM_UP = (
 )
 
 #: Node script (ES module): start Pyodide (with the standard library at ``job.stdLibURL`` when
-#: given), unpack the wheel, answer ``job.requests`` and list the standard library files the
-#: runtime has imported by then (paths inside python_stdlib.zip).
+#: given), unpack the wheel, answer ``job.requests``, import ``job.modules`` and list the standard
+#: library files the runtime has imported by then (paths inside python_stdlib.zip).
 _STDLIB_SCRIPT = r"""
 import { readFileSync, writeFileSync } from "node:fs"
 const job = JSON.parse(readFileSync(process.env.KVCALC_STDLIB_JOB, "utf8"))
@@ -139,8 +167,11 @@ pyodide.unpackArchive(new Uint8Array(readFileSync(job.wheel)), "wheel",
   { extractDir: pyodide.runPython("import site; site.getsitepackages()[0]") })
 const compute = pyodide.pyimport("kvcalc.web").compute
 const answers = job.requests.map(request => compute(request))
+pyodide.globals.set("more_modules", pyodide.toPy(job.modules || []))
 const files = pyodide.runPython(`
-import json, os, sys
+import importlib, json, os, sys
+for name in more_modules:   # every module of the wheel the browser could load, even if no request did
+    importlib.import_module(name)
 root = os.path.dirname(os.__file__)
 found = set()
 for module in list(sys.modules.values()):
@@ -176,6 +207,21 @@ def _stdlib_requests(project: Path) -> list[str]:
     return requests
 
 
+#: Modules of the wheel the browser never loads: the command line's (argparse stays out of the zip).
+CLI_ONLY_MODULES = frozenset({"kvcalc.cli", "kvcalc.__main__"})
+
+
+def wheel_modules(wheel: Path) -> list[str]:
+    """Every module of the wheel but the command line's, as dotted names."""
+    names = []
+    for name in zipfile.ZipFile(wheel).namelist():
+        if name.startswith("kvcalc/") and name.endswith(".py"):
+            dotted = name[:-3].replace("/", ".").removesuffix(".__init__")
+            if dotted not in CLI_ONLY_MODULES:
+                names.append(dotted)
+    return sorted(names)
+
+
 def _run_stdlib_job(node_modules: Path, wheel: Path, requests: list[str], stdlib: Path | None,
                     node: str = "node") -> dict[str, Any] | None:
     package = node_modules / "pyodide"
@@ -183,7 +229,7 @@ def _run_stdlib_job(node_modules: Path, wheel: Path, requests: list[str], stdlib
         out, job_file = Path(tmp) / "out.json", Path(tmp) / "job.json"
         job = {"pyodide": (package / "pyodide.mjs").as_uri(), "indexURL": str(package) + "/",
                "stdLibURL": str(stdlib) if stdlib else None, "wheel": str(wheel), "out": str(out),
-               "requests": requests}
+               "requests": requests, "modules": wheel_modules(wheel)}
         job_file.write_text(json.dumps(job), encoding="utf-8")
         try:
             subprocess.run([node, "--input-type=module", "-e", _STDLIB_SCRIPT], check=True,
@@ -202,8 +248,9 @@ def make_trimmed_stdlib(project: Path, node_modules: Path, wheel: Path, out: Pat
     (about a fifth of its 2.5 MB: what a slow link saves), or None.
 
     The files are those imported after answering every kind of request (the snapshot's, the
-    test scenarios, each real log, bad input); the trimmed library is shipped only if a
-    runtime started with it answers all of them exactly as CPython does.
+    test scenarios, each real log, bad input) and importing every module of the wheel but the
+    command line's; the trimmed library is shipped only if a runtime started with it imports
+    them all and answers every request exactly as CPython does.
     """
     from kvcalc import web
 
@@ -318,6 +365,7 @@ def main(argv: list[str] | None = None) -> int:
     assets = args.docs / "assets"
     wheel = build_wheel(args.project, assets / "wheels", args.python)
     version = copy_pyodide(args.node_modules, assets / "pyodide")
+    compressed = compress_runtime(assets / "pyodide")
     stdlib = None if args.no_trim else make_trimmed_stdlib(
         args.project, args.node_modules, wheel, assets / "pyodide" / "python_stdlib_kvcalc.zip")
     snapshot = None if args.no_snapshot else make_snapshot(
@@ -329,13 +377,17 @@ def main(argv: list[str] | None = None) -> int:
             "pyodide_version": version,
             # The standard library the worker loads (relative to assets/): the trimmed one when it passed.
             "stdlib": f"pyodide/{stdlib.name}" if stdlib else None,
-            # What the calculator downloads, for its progress line: the wasm (the page fetches it),
-            # the files loadPyodide fetches in the worker (its two scripts are imports, not counted),
-            # the wheel and the snapshot.
+            # The runtime files the calculator fetches gzip-compressed (relative to assets/).
+            "compressed": {name: f"pyodide/{path.name}" for name, path in compressed.items()},
+            # What the calculator downloads, for its progress line: the wasm (the page fetches it;
+            # compressed unless the reader's link was fast), what the worker fetches for loadPyodide
+            # (the standard library, the compressed runtime script and lock file), the wheel and the
+            # snapshot.
             "download_bytes": {
                 "wasm": (assets / "pyodide" / "pyodide.asm.wasm").stat().st_size,
+                "wasm_gz": compressed["pyodide.asm.wasm"].stat().st_size,
                 "runtime": (stdlib or assets / "pyodide" / "python_stdlib.zip").stat().st_size
-                + (assets / "pyodide" / "pyodide-lock.json").stat().st_size,
+                + compressed["pyodide-lock.json"].stat().st_size + compressed["pyodide.asm.mjs"].stat().st_size,
                 "wheel": wheel.stat().st_size,
                 "snapshot": snapshot.stat().st_size if snapshot else 0}}
     (assets / "kvcalc-assets.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")

@@ -551,3 +551,91 @@ def test_no_chinese_paragraph_in_spanish_or_english(site: BuiltSite, lang: str, 
 def test_no_spanish_paragraph_in_chinese(site: BuiltSite, page: str) -> None:
     wrong = [t for t in _prose(article_of(site.page("zh", page))) if is_spanish_paragraph(t)]
     assert not wrong, f"/zh/{page}: Spanish text:\n" + "\n".join(wrong)
+
+
+# ---------------------------------------------------------------------------
+# Page weight: the search index per language, widgets and figure rows out of
+# it, the calculator's assets only where a calculator is
+# ---------------------------------------------------------------------------
+
+def _index(site: BuiltSite, name: str) -> dict[str, object]:
+    return json.loads((site.root / "search" / name).read_text(encoding="utf-8"))
+
+
+def _docs(site: BuiltSite, lang: str) -> list[dict[str, str]]:
+    docs = _index(site, f"search_index.{lang}.json")["docs"]
+    assert isinstance(docs, list)
+    return docs
+
+
+def test_search_index_is_split_per_language(site: BuiltSite) -> None:
+    # Material fetches search/search_index.json on every page: configuration only, no sections.
+    merged = _index(site, "search_index.json")
+    assert merged["docs"] == []
+    config = merged["config"]
+    assert isinstance(config, dict) and sorted(config["lang"]) == sorted(LANGS)
+    for lang in LANGS:
+        docs = _docs(site, lang)
+        locations = [doc["location"] for doc in docs]
+        assert locations, lang
+        assert all((loc.startswith(PREFIX[lang]) if lang != "es" else not loc.startswith(("zh/", "en/")))
+                   for loc in locations), (lang, locations)
+        # every page of the language is searchable, by its title at least
+        for page in (*PAGES, "validation.md"):
+            stem = page.removesuffix(".md")
+            url = PREFIX[lang] + ("" if stem == "index" else f"{stem}/")
+            assert url in locations, (lang, url)
+        # the file is UTF-8, not \\u-escaped
+        raw = (site.root / "search" / f"search_index.{lang}.json").read_bytes()
+        assert b"\\u00" not in raw and b"\\u4" not in raw, lang
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_calculator_widgets_stay_out_of_search(site: BuiltSite, lang: str) -> None:
+    # data-search-exclude on a widget held only until the first nested </div> with Material's own parser;
+    # the GPU list of the form, its sample log and the result templates must not be page text in search.
+    text = "\n".join(doc["text"] for doc in _docs(site, lang))
+    for widget_text in ("RTX 3090 · 23.58 GiB", "entrypoints/utils.py", "fp8_e4m3fp8_e5m2"):
+        assert widget_text not in text, (lang, widget_text)
+    # the prose around the widgets stays
+    sections = {doc["location"].removeprefix(PREFIX[lang]): doc for doc in _docs(site, lang)}
+    assert "<code>--kv-cache-dtype</code>" in sections["#fp8-kv-cache"]["text"]
+    assert "Available KV cache memory" in sections["read-your-log/#paste-your-log"]["text"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_validation_rows_stay_out_of_search_with_their_headings(site: BuiltSite, lang: str) -> None:
+    from kvcalc.validation import validation_rows
+
+    sections = {doc["location"].removeprefix(PREFIX[lang]): doc for doc in _docs(site, lang)}
+    for split, anchor in (("validation", "validation-half"), ("fit", "fit-half")):
+        section = sections[f"validation/#{anchor}"]
+        assert section["title"], anchor   # the heading is searchable
+        for row in validation_rows(split):
+            assert row.file not in section["text"], (anchor, row.file)
+    # the rows are still on the page
+    html = site.page_path(lang, "validation.md").read_text(encoding="utf-8")
+    assert all(row.file in html for row in validation_rows("validation"))
+
+
+def test_calculator_assets_only_on_pages_with_a_calculator(site: BuiltSite) -> None:
+    for path in _html_files(site):
+        html = path.read_text(encoding="utf-8")
+        has_calculator = 'data-kvcalc-component="calculator"' in html
+        loads = ("javascripts/kvcalc.js" in html, "stylesheets/kvcalc.css" in html)
+        assert loads == (has_calculator, has_calculator), path.relative_to(site.root)
+    # pages of both kinds exist
+    assert "javascripts/kvcalc.js" in site.page_path("en", "calculator.md").read_text(encoding="utf-8")
+    assert "javascripts/kvcalc.js" not in site.page_path("en", "references.md").read_text(encoding="utf-8")
+
+
+def test_runtime_download_starts_in_the_head_of_the_calculator_pages_only(site: BuiltSite) -> None:
+    calculator_pages = {site.page_path(lang, "calculator.md") for lang in LANGS}
+    for path in _html_files(site):
+        html = path.read_text(encoding="utf-8")
+        head = html[: html.find("</head>")]
+        starts = "window.__kvcalcWasm=" in head
+        assert starts == (path in calculator_pages), path.relative_to(site.root)
+        if starts:   # first thing in <head>, before any style sheet or script
+            assert head.index("__kvcalcWasm") < min(head.index('rel="stylesheet"'), head.index("<script src="))
+            assert "/assets/pyodide/pyodide.asm.wasm" in head or "assets/pyodide/pyodide.asm.wasm" in head

@@ -75,8 +75,8 @@ async function fetchOk(url, options) {
 const prefetched = new Map()
 
 /**
- * Start downloading what loadPyodide will ask for (its script, the standard library, the
- * lock file) at once, while the page downloads the wasm: loadPyodide itself starts only
+ * Start downloading what loadPyodide will ask for (the standard library; its script and
+ * lock file: prefetchRuntime) at once, while the page downloads the wasm: loadPyodide itself starts only
  * once the page says how fast that was (it decides on the snapshot), and on a slow link
  * these bytes must not wait behind the wasm.
  */
@@ -84,9 +84,53 @@ function prefetch(url) {
   prefetched.set(url, fetch(url).then(counted))
 }
 
+/**
+ * `stream`, gunzipped when it holds gzip (it starts with 1f 8b); as it is otherwise (a host
+ * that sends the build's `.gz` files with `Content-Encoding: gzip` has the browser decode them).
+ * The same function is in kvcalc.js (one copy each: a shared module would cost the worker
+ * one more round trip before it starts).
+ */
+async function gunzipped(stream) {
+  const reader = stream.getReader()
+  const first = await reader.read()
+  const head = first.done ? new Uint8Array(0) : first.value
+  const whole = new ReadableStream({
+    start(controller) {
+      if (head.byteLength) controller.enqueue(head)
+      if (first.done) controller.close()
+    },
+    async pull(controller) {
+      const { done, value } = await reader.read()
+      if (done) controller.close()
+      else controller.enqueue(value)
+    },
+    cancel(reason) { return reader.cancel(reason) },
+  })
+  return head[0] === 0x1f && head[1] === 0x8b ? whole.pipeThrough(new DecompressionStream("gzip")) : whole
+}
+
+/** The body of `url` (a build's `.gz` file), decompressed, as a Response. */
+async function fetchGunzipped(url) {
+  const response = await fetchOk(url)
+  return new Response(await gunzipped(response.body))
+}
+
+/**
+ * Start downloading, compressed, the runtime's script (1.25 MB, 0.26 MB gzipped) and lock
+ * file (119 kB, 26 kB), which loadPyodide would fetch as they are: its options take both
+ * (`createPyodideModule`, `lockFileContents`). If the compressed script cannot be used,
+ * loadPyodide imports Pyodide's own; a failed compressed lock file falls back to Pyodide's.
+ */
 function prefetchRuntime(indexURL) {
-  prefetch(new URL("pyodide-lock.json", indexURL).href)
-  import(new URL("pyodide.asm.mjs", indexURL).href).catch(() => {})   // into the module map
+  const script = fetchGunzipped(new URL("pyodide.asm.mjs.gz", indexURL))
+    .then(response => response.blob())
+    .then(blob => import(URL.createObjectURL(new Blob([blob], { type: "text/javascript" }))))
+    .then(module => { mark("runtime-script-ready"); return module.default })
+    .catch(() => undefined)
+  const lock = fetchGunzipped(new URL("pyodide-lock.json.gz", indexURL))
+    .then(response => response.json())
+    .catch(() => fetchOk(new URL("pyodide-lock.json", indexURL)).then(response => response.json()))
+  return { script, lock }
 }
 
 function useWasmFromPage() {
@@ -152,7 +196,7 @@ async function boot(assets) {
   mark("init-received")
   progress("runtime", 0)
   const indexURL = new URL("pyodide/", assets).href
-  prefetchRuntime(indexURL)
+  const runtime = prefetchRuntime(indexURL)
   // The manifest is tiny and names the wheel and the snapshot; revalidate it
   // so a rebuilt site never pairs a new page with an old cached core.
   const manifestPromise = fetchOk(new URL("kvcalc-assets.json", assets), { cache: "no-cache" })
@@ -177,7 +221,12 @@ async function boot(assets) {
   const restore = useWasmFromPage()
   let pyodide
   try {
-    pyodide = await startPython(loadPyodide, { indexURL, stdLibURL: await stdLibURL }, snapshotUrl)
+    // packageBaseUrl: where Pyodide would look for packages (none is loaded); without it, with
+    // lockFileContents given, Pyodide would name its CDN.
+    pyodide = await startPython(loadPyodide, {
+      indexURL, stdLibURL: await stdLibURL, lockFileContents: runtime.lock, packageBaseUrl: indexURL,
+      createPyodideModule: await runtime.script,
+    }, snapshotUrl)
   } finally {
     restore()
   }

@@ -129,6 +129,67 @@ function parseResponse(text) {
 }
 
 /**
+ * `stream`, gunzipped when it holds gzip (it starts with 1f 8b); as it is otherwise (a host
+ * that sends the build's `.gz` files with `Content-Encoding: gzip` has the browser decode them).
+ * The same function is in kvcalc-worker.js.
+ */
+async function gunzipped(stream) {
+  const reader = stream.getReader()
+  const first = await reader.read()
+  const head = first.done ? new Uint8Array(0) : first.value
+  const whole = new ReadableStream({
+    start(controller) {
+      if (head.byteLength) controller.enqueue(head)
+      if (first.done) controller.close()
+    },
+    async pull(controller) {
+      const { done, value } = await reader.read()
+      if (done) controller.close()
+      else controller.enqueue(value)
+    },
+    cancel(reason) { return reader.cancel(reason) },
+  })
+  return head[0] === 0x1f && head[1] === 0x8b ? whole.pipeThrough(new DecompressionStream("gzip")) : whole
+}
+
+/** localStorage: how fast this reader's last download of the runtime's wasm was ("fast" or "slow"). */
+const LINK_KEY = "kvcalc-link"
+
+/**
+ * Which wasm to fetch, and its download (started here, or already by the calculator page's
+ * <head>: hooks.py writes the same choice there, so the download starts with the HTML).
+ * The gzip copy (3.5 of 9.6 MB) unless this reader's last download was fast: then Pyodide's
+ * own file, whose compiled code Chromium caches under its URL for the next visit (a module
+ * compiled from a decompressed stream has no URL, so it is compiled again on every visit).
+ */
+function wasmDownload(assetsUrl) {
+  const early = window.__kvcalcWasm
+  if (early && early.response) return early
+  let fast = false
+  try { fast = localStorage.getItem(LINK_KEY) === "fast" } catch {}
+  const url = new URL(`pyodide/pyodide.asm.wasm${fast ? "" : ".gz"}`, assetsUrl).href
+  return { url, gz: !fast, started: performance.now(), response: fetch(url) }
+}
+
+/**
+ * Was the link fast (see fastLink)? Judged from the browser's own timing of the wasm's
+ * download when its body came over the network, and then remembered for the next visit's
+ * choice; a cached or revalidated body says nothing about the link: then what was
+ * remembered, else the page's own count (`downloaded`).
+ */
+function linkWasFast(url, downloaded) {
+  const entry = performance.getEntriesByName(url, "resource").at(-1)
+  if (entry && entry.encodedBodySize && entry.transferSize >= entry.encodedBodySize) {
+    const fast = fastLink({ bytes: entry.transferSize, ms: entry.responseEnd - entry.startTime })
+    try { localStorage.setItem(LINK_KEY, fast ? "fast" : "slow") } catch {}
+    return fast
+  }
+  let remembered = null
+  try { remembered = localStorage.getItem(LINK_KEY) } catch {}
+  return remembered ? remembered === "fast" : fastLink(downloaded)
+}
+
+/**
  * Compile Pyodide's wasm here, on the page, and hand the module to the worker.
  *
  * Why: Chromium keeps the optimized code of a module compiled with
@@ -140,15 +201,23 @@ function parseResponse(text) {
  * On any failure the worker is told so and fetches the wasm itself.
  */
 function compileRuntime(worker, assetsUrl, onBytes) {
-  const url = new URL("pyodide/pyodide.asm.wasm", assetsUrl)
-  const started = performance.now()
-  const post = (module, downloaded) => worker.postMessage({ type: "wasm", module, fast: fastLink(downloaded) })
-  fetch(url)
+  const { url, gz, started, response: download } = wasmDownload(assetsUrl)
+  const post = (module, downloaded) => {
+    const fast = linkWasFast(url, downloaded)
+    worker.postMessage({ type: "wasm", module, fast })
+  }
+  download
     .then(response => {
-      // Count the bytes on a copy of the stream: the original goes to compileStreaming as it
-      // is, so that Chromium caches the compiled code under the wasm's URL.
-      const counting = response.ok && response.body ? countBytes(response.clone(), started, onBytes) : null
-      return Promise.all([WebAssembly.compileStreaming(response), counting])
+      if (!response.ok || !response.body) throw new Error(`${response.status}: ${response.url}`)
+      // Count the bytes on a copy of the stream, read as fast as they arrive (the link's speed,
+      // not the compiler's); the original goes to compileStreaming as it is, so that Chromium
+      // caches the compiled code under the wasm's URL (or, gzipped, through the decompressor).
+      const counting = countBytes(response.clone(), started, onBytes)
+      const compiling = gz
+        ? gunzipped(response.body).then(body => WebAssembly.compileStreaming(
+          new Response(body, { headers: { "Content-Type": "application/wasm" } })))
+        : WebAssembly.compileStreaming(response)
+      return Promise.all([compiling, counting])
     })
     .then(([module, downloaded]) => { mark("wasm-compiled"); post(module, downloaded) })
     .catch(() => post(null, null))

@@ -9,10 +9,20 @@
  *    on hashchange / popstate, and again just before a switcher link is
  *    followed (the calculator rewrites the query with history.replaceState,
  *    which fires no event). Section ids are the same in every language.
- * 2. Search lists the reader's language first. The merged index holds the
- *    three languages; each result message of the search worker is reordered
+ * 2. Search lists the reader's language first. The index holds the three
+ *    languages; each result message of the search worker is reordered
  *    (stable: relevance order is kept within each group) before Material
  *    renders it, and results in another language are marked with its name.
+ * 3. The index is loaded when the reader first uses search, not with every
+ *    page. The build (hooks.py, kvguide_macros/search_index.py) leaves
+ *    search/search_index.json with the configuration only, which Material
+ *    fetches on every page, and writes each language's sections to
+ *    search/search_index.<lang>.json. The search worker's set-up message
+ *    (Material sends it with that empty index) is held here until the search
+ *    field gets the focus (a click, a tap on the search icon, a keyboard
+ *    shortcut, a ?q= link), then sent with the three languages' sections.
+ *    Material sends queries only after the worker answered that set-up, so a
+ *    query typed meanwhile runs once the index is in.
  *
  * Languages are told apart by URL: Spanish at the site root, Chinese under
  * zh/, English under en/. The site root is this script's folder's parent, so
@@ -100,6 +110,65 @@
     items.splice(0, items.length, ...sorted);
   };
 
+  // -------------------------------------------------------------------------
+  // 3. The index, loaded on first use of search
+  // -------------------------------------------------------------------------
+
+  const SEARCH_SETUP = 0; // Material's SearchMessageType.SETUP
+  const LANGUAGES = ["es", "zh", "en"];
+  const SEARCH_FIELD = "input.md-search__input, [data-md-component='search-query']";
+
+  let indexDocs = null; // Promise of every language's sections, once search is used
+  let heldSetup = null; // [worker, message] Material's set-up message, held until then
+
+  /** Fetch the three languages' sections (the reader's first); a file that fails adds none. */
+  const loadIndex = () => {
+    if (!indexDocs) {
+      const lang = pageLanguage();
+      const order = [lang, ...LANGUAGES.filter((other) => other !== lang)];
+      indexDocs = Promise.all(
+        order.map((code) =>
+          fetch(new URL(`search/search_index.${code}.json`, siteRoot))
+            .then((response) => (response.ok ? response.json() : { docs: [] }))
+            .then((part) => (Array.isArray(part.docs) ? part.docs : []))
+            .catch(() => []),
+        ),
+      ).then((parts) => parts.flat());
+    }
+    return indexDocs;
+  };
+
+  const sendHeldSetup = () => {
+    if (!heldSetup) return;
+    const [worker, message] = heldSetup;
+    heldSetup = null;
+    loadIndex().then((docs) => {
+      NativeWorker.prototype.postMessage.call(worker, { ...message, data: { ...message.data, docs } });
+    });
+  };
+
+  /** The reader is about to search: load the index and set the worker up with it. */
+  const searchWanted = () => {
+    loadIndex();
+    sendHeldSetup();
+  };
+
+  const isSearchField = (node) => node instanceof Element && node.matches(SEARCH_FIELD);
+  document.addEventListener("focusin", (event) => { if (isSearchField(event.target)) searchWanted(); }, true);
+  document.addEventListener(
+    "pointerdown",
+    (event) => {
+      const target = event.target instanceof Element ? event.target : null;
+      if (target && target.closest("label[for='__search'], .md-search")) searchWanted();
+    },
+    true,
+  );
+  document.addEventListener(
+    "change",
+    (event) => { if (event.target instanceof Element && event.target.id === "__search" && event.target.checked) searchWanted(); },
+    true,
+  );
+
   const NativeWorker = window.Worker;
   if (typeof NativeWorker === "function") {
     // Material runs `new Worker(<search worker URL>)`; our listener is added in
@@ -107,9 +176,19 @@
     window.Worker = class extends NativeWorker {
       constructor(url, options) {
         super(url, options);
-        if (/search/i.test(String(url))) {
+        this.kvSearch = /search/i.test(String(url));
+        if (this.kvSearch) {
           this.addEventListener("message", (event) => reorderResult(event.data));
         }
+      }
+
+      postMessage(message, ...rest) {
+        const emptySetup = this.kvSearch && message && message.type === SEARCH_SETUP && message.data &&
+          Array.isArray(message.data.docs) && message.data.docs.length === 0;
+        if (!emptySetup) return super.postMessage(message, ...rest);
+        heldSetup = [this, message];
+        if (indexDocs || isSearchField(document.activeElement)) searchWanted();
+        return undefined;
       }
     };
   }

@@ -323,7 +323,8 @@ def test_page_without_calculator_never_loads_pyodide(page: Page) -> None:
 
 def test_worker_starts_from_the_snapshot_and_the_pages_compiled_wasm(page: Page) -> None:
     """The worker restores the build's memory snapshot (no fallback to an ordinary start)
-    and instantiates the wasm the page compiled, so ``pyodide.asm.wasm`` is fetched once."""
+    and instantiates the wasm the page compiled, so the wasm is fetched once (a first
+    visit fetches its gzip copy, ``pyodide.asm.wasm.gz``)."""
     requested: list[str] = []
     page.context.on("request", lambda request: requested.append(urlsplit(request.url).path))
     page.goto("en/calculator/")
@@ -333,10 +334,81 @@ def test_worker_starts_from_the_snapshot_and_the_pages_compiled_wasm(page: Page)
     assert "kvcalc:worker:snapshot-fetched" in marks
     assert "kvcalc:worker:snapshot-failed" not in marks
     assert "kvcalc:worker:wasm-received" in marks   # instantiated from the page's module
-    assert len([path for path in requested if path.endswith("/pyodide.asm.wasm")]) == 1
+    assert len([path for path in requested if path.endswith(("/pyodide.asm.wasm", "/pyodide.asm.wasm.gz"))]) == 1
     assert len([path for path in requested if path.endswith(".snapshot")]) == 1
     # the restored runtime answers as the CLI does (Qwen3-8B on an RTX 4090, the page's default)
     assert result_of(root) == cli_plan({"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090"})
+
+
+def _names(requested: list[str]) -> list[str]:
+    return [path.rsplit("/", 1)[-1] for path in requested]
+
+
+def test_runtime_comes_compressed_from_the_head(page: Page) -> None:
+    """A first visit downloads the runtime's wasm, script and lock file gzipped (3.8 of 11 MB),
+    never Pyodide's own copies, and the wasm's download starts in <head>, before the page's
+    script runs; the page remembers how fast the link was."""
+    requested: list[str] = []
+    page.context.on("request", lambda request: requested.append(urlsplit(request.url).path))
+    page.goto("en/calculator/")
+    root = widget(page, "calculator")
+    wait_ready(root)
+    names = _names(requested)
+    for name in ("pyodide.asm.wasm", "pyodide.asm.mjs", "pyodide-lock.json"):
+        assert names.count(f"{name}.gz") == 1, (name, names)
+        assert name not in names, (name, names)
+    wasm_start, script_start = page.evaluate("""() => [
+        performance.getEntriesByType('resource').find(r => r.name.endsWith('/pyodide.asm.wasm.gz')).startTime,
+        performance.getEntriesByName('kvcalc:script-start')[0].startTime]""")
+    assert wasm_start < script_start
+    assert page.evaluate("localStorage.getItem('kvcalc-link')") in ("fast", "slow")
+    assert result_of(root) == cli_plan({"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090"})
+
+
+def test_a_reader_whose_link_was_fast_gets_pyodides_own_wasm(page: Page) -> None:
+    """After a fast download the page fetches the uncompressed wasm, whose compiled code
+    Chromium caches under its URL (a module compiled from a decompressed stream has none)."""
+    page.context.add_init_script("localStorage.setItem('kvcalc-link', 'fast')")
+    requested: list[str] = []
+    page.context.on("request", lambda request: requested.append(urlsplit(request.url).path))
+    page.goto("en/calculator/")
+    root = widget(page, "calculator")
+    wait_ready(root)
+    names = _names(requested)
+    assert names.count("pyodide.asm.wasm") == 1 and "pyodide.asm.wasm.gz" not in names, names
+    assert result_of(root) == cli_plan({"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090"})
+
+
+def test_compressed_files_decoded_by_the_host_still_work(page: Page) -> None:
+    """A host may send the build's .gz files with Content-Encoding: gzip, so that the browser
+    hands the page the decoded bytes: the page and the worker then use them as they are."""
+    import gzip
+
+    decoded: list[str] = []
+
+    def decode(route) -> None:  # type: ignore[no-untyped-def]
+        response = route.fetch()
+        decoded.append(urlsplit(route.request.url).path)
+        route.fulfill(response=response, body=gzip.decompress(response.body()),
+                      headers={**response.headers, "content-type": "application/octet-stream"})
+
+    page.context.route("**/*.gz", decode)
+    page.goto("en/calculator/")
+    root = widget(page, "calculator")
+    wait_ready(root)
+    assert sorted(_names(decoded)) == ["pyodide-lock.json.gz", "pyodide.asm.mjs.gz", "pyodide.asm.wasm.gz"]
+    marks = page.evaluate("performance.getEntriesByType('mark').map(m => m.name)")
+    assert "kvcalc:worker:runtime-script-ready" in marks   # the decoded script, not Pyodide's own
+    assert result_of(root) == cli_plan({"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090"})
+
+
+def test_guide_pages_start_no_runtime_download(page: Page) -> None:
+    """Only the calculator page starts the runtime in <head>: a guide page's presets wait for the reader."""
+    requested: list[str] = []
+    page.context.on("request", lambda request: requested.append(urlsplit(request.url).path))
+    page.goto("en/", wait_until="networkidle")
+    assert not [path for path in requested if "/assets/pyodide/" in path], requested
+    assert page.evaluate("window.__kvcalcWasm === undefined")
 
 
 def test_burst_of_edits_ends_on_the_last_one(page: Page) -> None:

@@ -4,6 +4,8 @@
   ``?query``, from four deep links (one of them edited in the calculator first).
 * Search lists the reader's language first, from each language, for three
   queries; results in other languages follow, marked with their language.
+  No page loads the index before the reader uses search; the first search
+  (typed at once, from a ?q= link, or from the phone's header icon) works.
 * A crawl of the site built with ``SITE_URL=http://127.0.0.1:<port>/sub/`` and
   served under ``/sub/`` finds no broken internal link (the switcher's
   included: mkdocs-static-i18n writes root-absolute links that hooks.py makes
@@ -13,6 +15,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -149,6 +152,66 @@ def test_search_lists_the_readers_language_first(page: Page, lang: str, query: s
     assert lang not in languages[first_other:], f"{query!r} from {lang}: {languages}"
     # and only the others are marked
     assert all(marked == (language != lang) for language, marked in results), results
+
+
+INDEX_FILE = re.compile(r"/search/search_index\.(es|zh|en)\.json$")
+
+
+def test_search_index_loads_on_first_use(page: Page) -> None:
+    """A page loads no language's sections until the reader uses search; the first search
+    (typed at once, before they arrive) then finds all three languages, the reader's first."""
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(urlsplit(request.url).path))
+    page.goto("en/references/", wait_until="networkidle")
+    page.wait_for_timeout(500)
+    assert "/search/search_index.json" in requested   # Material's: the configuration only
+    assert [p for p in requested if INDEX_FILE.search(p)] == [], requested
+    box = page.locator("input.md-search__input")
+    box.click()
+    box.fill("fp8")
+    page.keyboard.press("End")
+    items = page.locator(".md-search-result__item")
+    expect(items.first).to_be_attached(timeout=RESULT_TIMEOUT_MS)
+    page.wait_for_timeout(300)
+    assert sorted(INDEX_FILE.search(p).group(1) for p in requested if INDEX_FILE.search(p)) == ["en", "es", "zh"]
+    rows = items.evaluate_all("els => els.map(li => new URL(li.querySelector('a').href).pathname)")
+    languages = [_language_of(path) for path in rows]
+    assert languages[0] == "en" and {"es", "zh"} <= set(languages), languages
+
+
+def test_search_from_the_phone_header_icon(page: Page) -> None:
+    """On a phone the search field is hidden behind the header's icon: a tap loads the index."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto("faq/", wait_until="networkidle")
+    page.locator("label.md-header__button[for='__search']").click()
+    box = page.locator("input.md-search__input")
+    expect(box).to_be_visible()
+    box.fill("memoria")
+    page.keyboard.press("End")
+    items = page.locator(".md-search-result__item")
+    expect(items.first).to_be_attached(timeout=RESULT_TIMEOUT_MS)
+    first = items.first.locator("a").first.get_attribute("href") or ""
+    assert _language_of(urlsplit(urljoin(page.url, first)).path) == "es", first
+
+
+def test_search_from_the_404_page(page: Page) -> None:
+    """The site's 404 page (served at any depth by a real host) searches too."""
+    page.goto("404.html", wait_until="networkidle")
+    box = page.locator("input.md-search__input")
+    box.click()
+    box.fill("memoria")
+    page.keyboard.press("End")
+    items = page.locator(".md-search-result__item")
+    expect(items.first).to_be_attached(timeout=RESULT_TIMEOUT_MS)
+
+
+def test_search_link_with_a_query_searches_on_arrival(page: Page) -> None:
+    """Material's ?q= link opens search with the query: the index loads for it."""
+    page.goto("zh/faq/?q=" + "显存")
+    items = page.locator(".md-search-result__item")
+    expect(items.first).to_be_attached(timeout=RESULT_TIMEOUT_MS)
+    first = items.first.locator("a").first.get_attribute("href") or ""
+    assert _language_of(urlsplit(urljoin(page.url, first)).path) == "zh", first
 
 
 # ---------------------------------------------------------------------------
