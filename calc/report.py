@@ -115,8 +115,6 @@ def result_dict(a: Analysis) -> dict[str, object]:
         "max_num_batched_tokens": v.max_num_batched_tokens,
         "block_size": v.block_size,
         "vllm_rules": d.rules.description,
-        "limit_mm_per_prompt": dict(d.limit_mm_per_prompt) or None,
-        "skip_mm_profiling": d.skip_mm_profiling,
         "max_model_len": v.max_model_len,
         "derived_max_model_len": v.derived_max_model_len,
         "kv_bytes_per_token": v.kv_bytes_per_token,
@@ -133,6 +131,8 @@ def result_dict(a: Analysis) -> dict[str, object]:
         "vllm_log": [line for line in v.vllm_lines if line != v.error_text],
         "vllm_error": v.error_text,
         "recommendations": [recommendation_dict(r) for r in a.recommendations],
+        "limit_mm_per_prompt": dict(d.limit_mm_per_prompt) or None,
+        "skip_mm_profiling": d.skip_mm_profiling,
     }
 
 
