@@ -260,13 +260,13 @@ def encoder_profile(model: ModelSpec, dep: Deployment) -> str:
     vision = model.vision
     if vision is None:
         return "none"
+    modalities = estimates.encoder_modalities(vision.family)
+    if modalities is not None and set(modalities) <= _disabled_modalities(dep):
+        return "disabled"  # V0 too: its dummy sequences then carry no multimodal data (mm_counts of 0)
     if dep.rules.v0_engine:
         return "unknown"
     if dep.skip_mm_profiling:
         return "skipped"
-    modalities = estimates.encoder_modalities(vision.family)
-    if modalities is not None and set(modalities) <= _disabled_modalities(dep):
-        return "disabled"
     return "estimated" if vision.hidden_size and _encoder_item(model, dep) is not None else "unknown"
 
 

@@ -739,6 +739,13 @@ def test_mm_limits_change_the_encoder_run_as_vllm_profiles_it() -> None:
     assert skipped.activation_bytes == _QWEN25_BASE and skipped.encoder_profile == "skipped"
     # each drop comes back, byte for byte, as available KV memory
     assert off.available_kv_bytes - default.available_kv_bytes == _QWEN25_VIDEO_RUN - _QWEN25_BASE
+    # V0 (0.7.x): its profile sequences carry the dummy images (not modelled: band widened), unless every
+    # modality is 0, when they carry none
+    v0 = _vision_budget("Qwen/Qwen2.5-VL-7B-Instruct", "0.7.3", gpu_id="RTX-4090", max_model_len=32768)
+    v0_off = _vision_budget("Qwen/Qwen2.5-VL-7B-Instruct", "0.7.3", gpu_id="RTX-4090", max_model_len=32768,
+                            limit_mm_per_prompt=(("image", 0), ("video", 0)))
+    assert (v0.encoder_profile, v0_off.encoder_profile) == ("unknown", "disabled")
+    assert v0_off.activation_bytes == v0.activation_bytes and v0_off.available_kv_bytes_low > v0.available_kv_bytes_low
 
 
 def test_mm_limit_caps_the_items_per_batch() -> None:
