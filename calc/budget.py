@@ -21,7 +21,7 @@ from .errors import CalcError
 from .model import ModelSpec
 
 __all__ = ["BudgetSource", "MemoryBudget", "weight_bytes", "mxfp4_expert_bytes", "requested_bytes", "memory_budget",
-           "encoder_profile_known"]
+           "encoder_profile_known", "encoder_profile"]
 
 _ELEMENT_BYTES = 2  # the model is served in 16 bits (model.py maps a float32 checkpoint to bfloat16)
 
@@ -60,9 +60,10 @@ class MemoryBudget:
     available_kv_bytes_high: int
     """The band's optimistic edge: every estimated cost at its low end."""
     encoder_profile: str = "none"
-    """The multimodal encoder's profiling run in the estimated activation: ``none`` (text-only model, V0, or a
-    measured activation), ``estimated`` (sized from the model's largest item), ``unknown`` (its largest item is
-    not known here: left out of the central figure, the band's pessimistic edge widened)."""
+    """The multimodal encoder's profiling run in the estimated activation: ``none`` (text-only model or a
+    measured activation), ``estimated`` (sized from the model's largest item), ``unknown`` (V0, or its largest
+    item is not known here: left out of the central figure, the band's pessimistic edge widened), ``skipped``
+    (``--skip-mm-profiling``) or ``disabled`` (every modality limited to 0): vLLM runs no encoder at start-up."""
 
     @property
     def is_profiled_or_measured(self) -> bool:
@@ -242,13 +243,38 @@ _FLOOR_ENCODER_ITEMS = (0, 10, 1)
 """First release taking ``budget // tokens per item`` encoder items (``cdiv`` in the v0.8.0–v0.10.0 tags)."""
 
 
-def encoder_profile_known(model: ModelSpec, dep: Deployment) -> bool | None:
-    """None: no vision encoder; True/False: whether its profiling run is estimated. V0's profile run puts
-    the dummy images inside its dummy sequences (vllm/multimodal/profiling.py), not modelled: False."""
+def _disabled_modalities(dep: Deployment) -> frozenset[str]:
+    """Modalities the reader limited to 0 (``--limit-mm-per-prompt``): left out of vLLM's profile run."""
+    return frozenset(modality for modality, count in dep.limit_mm_per_prompt if count <= 0)
+
+
+def encoder_profile(model: ModelSpec, dep: Deployment) -> str:
+    """What the estimated activation does with the multimodal encoder's profiling run (``MemoryBudget.encoder_profile``).
+
+    ``none``: no vision encoder. ``unknown``: V0 (its profile run puts the dummy images inside its dummy sequences,
+    vllm/multimodal/profiling.py, not modelled) or a largest item not known here. ``skipped``: ``--skip-mm-profiling``
+    (gpu_model_runner.py ``profile_run``, 0.10.1 on: "Skipping memory profiling for multimodal encoder and encoder
+    cache"). ``disabled``: every modality of the encoder limited to 0 (vLLM's encoder budget is then 0, "Encoder
+    cache will not be initialized", and no encoder runs). ``estimated``: sized from the model's largest item.
+    """
     vision = model.vision
     if vision is None:
-        return None
-    return not dep.rules.v0_engine and bool(vision.hidden_size) and _encoder_item(model, dep) is not None
+        return "none"
+    modalities = estimates.encoder_modalities(vision.family)
+    if modalities is not None and set(modalities) <= _disabled_modalities(dep):
+        return "disabled"  # V0 too: its dummy sequences then carry no multimodal data (mm_counts of 0)
+    if dep.rules.v0_engine:
+        return "unknown"
+    if dep.skip_mm_profiling:
+        return "skipped"
+    return "estimated" if vision.hidden_size and _encoder_item(model, dep) is not None else "unknown"
+
+
+def encoder_profile_known(model: ModelSpec, dep: Deployment) -> bool | None:
+    """None: no encoder run in the estimate (no vision encoder, skipped or disabled); True/False: whether its
+    profiling run is estimated (``encoder_profile``)."""
+    state = encoder_profile(model, dep)
+    return None if state in ("none", "skipped", "disabled") else state == "estimated"
 
 
 def _encoder_item(model: ModelSpec, dep: Deployment) -> estimates.EncoderItem | None:
@@ -260,7 +286,7 @@ def _encoder_item(model: ModelSpec, dep: Deployment) -> estimates.EncoderItem | 
     return estimates.encoder_item(vision.family, patch_size=vision.patch_size, merge=vision.spatial_merge_size,
                                   image_size=vision.image_size, max_model_len=length,
                                   qwen3_video_timestamps=version is not None and _QWEN3_VIDEO_TEXT[0] <= version[:3]
-                                  < _QWEN3_VIDEO_TEXT[1])
+                                  < _QWEN3_VIDEO_TEXT[1], disabled=_disabled_modalities(dep))
 
 
 def _kept_rows(item: estimates.EncoderItem, budget: int, version: tuple[int, ...] | None) -> int:
@@ -280,7 +306,7 @@ def _with_encoder(model: ModelSpec, dep: Deployment, base: estimates.Estimate, t
     (no TP split: the safe side; no TP log of a vision-bound profile run was found)."""
     known = encoder_profile_known(model, dep)
     if known is None:
-        return base
+        return base  # no encoder, or vLLM profiles without it (--skip-mm-profiling, every modality limited to 0)
     item, vision = _encoder_item(model, dep), model.vision
     if not known or item is None or vision is None:
         return estimates.widen_for_unknown_encoder(base)
@@ -288,6 +314,7 @@ def _with_encoder(model: ModelSpec, dep: Deployment, base: estimates.Estimate, t
     version = dep.rules.version
     budget, items = estimates.mm_items_per_batch(tokens_per_item=item.counted, max_num_batched_tokens=tokens,
                                                  max_num_seqs=seqs, max_model_len=length,
+                                                 limit_per_prompt=dep.mm_limit(item.modality),
                                                  round_up=version is not None and version[:3] < _FLOOR_ENCODER_ITEMS)
     rows = items * _kept_rows(item, budget, version)
     kept = rows * model.hidden_size * (1 + vision.deepstack_layers) * _ELEMENT_BYTES
@@ -339,8 +366,7 @@ def _memory_budget(model: ModelSpec, dep: Deployment, *, max_num_batched_tokens:
     else:
         cudagraph = _measured_or(m.cudagraph_bytes, lambda: _cudagraph_estimate(
             model, dep, max_num_batched_tokens, max_num_seqs), "cudagraph", estimated)
-    known = encoder_profile_known(model, dep) if "activation" in estimated else None
-    encoder = "none" if known is None else ("estimated" if known else "unknown")
+    encoder = encoder_profile(model, dep) if "activation" in estimated else "none"
     costs = (weights, activation, non_torch, cudagraph)
     requested = requested_bytes(total.bytes, util, ceil=rules.request_ceil)
     available = requested - sum(c.bytes for c in costs)

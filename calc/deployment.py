@@ -71,6 +71,11 @@ class Deployment:
     """``--mamba-ssm-cache-dtype``: the SSM / recurrent state's dtype (auto: the model's default)."""
     mamba_cache_dtype: str = "auto"
     """``--mamba-cache-dtype``: the conv state's dtype (auto: the model dtype)."""
+    limit_mm_per_prompt: tuple[tuple[str, int], ...] = ()
+    """``--limit-mm-per-prompt`` as (modality, count) pairs in the reader's order; a modality not named keeps
+    vLLM's default (999 per modality in V1, vllm/config/multimodal.py ``get_limit_per_prompt``)."""
+    skip_mm_profiling: bool = False
+    """``--skip-mm-profiling`` (0.10.1 on): vLLM profiles without the multimodal encoder run and its cache."""
     rules: RuleSet = field(default_factory=lambda: rules_for(None))
     measured: Measured = field(default_factory=Measured)
     budget_edge: str = "central"
@@ -80,6 +85,10 @@ class Deployment:
     @property
     def effective_block_size(self) -> int:
         return self.block_size or DEFAULT_BLOCK_SIZE
+
+    def mm_limit(self, modality: str) -> int | None:
+        """The reader's ``--limit-mm-per-prompt`` count for ``modality``; None: vLLM's default."""
+        return dict(self.limit_mm_per_prompt).get(modality)
 
     @property
     def effective_utilization(self) -> float:

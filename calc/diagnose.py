@@ -31,6 +31,7 @@ _FACT_TO_INPUT = {
     "total_gpu_memory_gib": "gpu_memory_gib", "model_weights_gib": "weights_gib",
     "activation_peak_gib": "activation_gib", "non_torch_gib": "non_torch_gib", "cudagraph_gib": "cudagraph_gib",
     "mamba_cache_mode": "mamba_cache_mode", "mamba_ssm_cache_dtype": "mamba_ssm_cache_dtype",
+    "limit_mm_per_prompt": "limit_mm_per_prompt",
 }
 
 
@@ -104,8 +105,9 @@ def inputs_from_reading(reading: LogReading) -> dict[str, object]:
             if key in _MEASURED_GIB and isinstance(value, (int, float)) and value < 0:
                 continue  # "Graph capturing finished ..., took -0.41 GiB": capture freed memory; nothing to subtract
             inputs[key] = _as_text(facts[fact])
-    if facts.get("enforce_eager") is True:
-        inputs["enforce_eager"] = "1"
+    for flag in ("enforce_eager", "skip_mm_profiling"):
+        if facts.get(flag) is True:
+            inputs[flag] = "1"
     if isinstance(facts.get("enable_prefix_caching"), bool):  # False counts too: --no-enable-prefix-caching
         inputs["enable_prefix_caching"] = "true" if facts["enable_prefix_caching"] else "false"
     if "gpu_memory_gib" not in inputs and isinstance(facts.get("gpu_name"), str):

@@ -47,7 +47,7 @@ __all__ = ["Estimate", "activation_peak_bytes", "activation_estimate", "non_torc
            "cudagraph_bytes", "cudagraph_estimate", "cudagraph_capture_sizes", "v0_profile_tokens", "V0_DEFAULT_MAX_NUM_SEQS",
            "NVLINK_GPU_IDS", "cuda_visible_total", "weights_estimate", "Mxfp4Kernel", "mxfp4_kernel",
            "mxfp4_padding_factor", "EncoderItem", "encoder_item", "mm_items_per_batch", "encoder_run_bytes",
-           "combine_encoder", "widen_for_unknown_encoder"]
+           "combine_encoder", "widen_for_unknown_encoder", "encoder_modalities"]
 
 _GIB = 2**30
 
@@ -257,28 +257,54 @@ class EncoderItem:
         return self.budget_tokens or self.tokens
 
 
+_QWEN_FAMILIES = ("qwen2_vl", "qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe")
+_IMAGE_ONLY_FAMILIES = ("gemma3", "mistral3", "llama4", "lfm2_vl")
+
+
+def encoder_modalities(family: str) -> tuple[str, ...] | None:
+    """The modalities a family's encoder takes (its processor's ``get_supported_mm_limits``: image and video for
+    the Qwen VL models, image only for Gemma 3, Mistral 3, Llama 4, LFM2-VL); None when not known here."""
+    if family in _QWEN_FAMILIES:
+        return ("image", "video")
+    return ("image",) if family in _IMAGE_ONLY_FAMILIES else None
+
+
+def _largest(items: list[EncoderItem], disabled: frozenset[str]) -> EncoderItem | None:
+    """The item vLLM profiles: of the modalities not limited to 0, the one with the most counted tokens (the
+    first listed on a tie: the same size either way)."""
+    kept = [item for item in items if item.modality not in disabled]
+    return max(kept, key=lambda item: item.counted) if kept else None
+
+
 def encoder_item(family: str, *, patch_size: int, merge: int, image_size: int, max_model_len: int,
-                 qwen3_video_timestamps: bool = False) -> EncoderItem | None:
+                 qwen3_video_timestamps: bool = False, disabled: frozenset[str] = frozenset()) -> EncoderItem | None:
     """The largest item per modality for the families whose processors are known (None otherwise).
 
     ``qwen3_video_timestamps``: 0.11.0–0.12.x counted each Qwen3-VL video token as 12.5 (its
     ``<t seconds>`` timestamp text, qwen3_vl.py ``get_max_video_tokens`` in the v0.11.0–v0.12.0 tags; gone
     in v0.13.0): the 12,288-token video item then counts 153,600 and is the one profiled.
+    ``disabled``: modalities whose ``--limit-mm-per-prompt`` is 0, which vLLM leaves out of the profile
+    (``get_max_tokens_per_item_by_nonzero_modality`` from 0.8; ``tower_modalities`` in 0.19's
+    vllm/multimodal/encoder_budget.py); None when no modality is left.
     """
     if patch_size <= 0 or merge <= 0 or (patch_size * merge) ** 2 > _QWEN2_MAX_PIXELS:
         return None  # a degenerate vision_config: no item of known size
     if family in ("qwen2_vl", "qwen2_5_vl"):
         image = _QWEN2_MAX_PIXELS // (patch_size * merge) ** 2
         groups = min(max(max_model_len // image, 1), _QWEN2_MAX_VIDEO_GROUPS)
-        modality, tokens = ("video", groups * image) if groups > 1 else ("image", image)
-        return EncoderItem(modality=modality, tokens=tokens, patches=tokens * merge * merge)
+        # one temporal group of a video is an image's size (then either is the same dummy batch)
+        return _largest([EncoderItem(modality="image", tokens=image, patches=image * merge * merge),
+                         EncoderItem(modality="video", tokens=groups * image, patches=groups * image * merge * merge)],
+                        disabled)
     if family in ("qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"):
         image = _QWEN3_MAX_PIXELS // (patch_size * merge) ** 2
         video = _QWEN3_VIDEO_MAX_PIXELS // 2 // (patch_size * merge) ** 2
-        if qwen3_video_timestamps and family in ("qwen3_vl", "qwen3_vl_moe"):
-            return EncoderItem(modality="video", tokens=video, patches=video * merge * merge,
-                               budget_tokens=int(video * _QWEN3_VIDEO_TOKEN_TEXT))
-        return EncoderItem(modality="image", tokens=max(image, video), patches=max(image, video) * merge * merge)
+        stamps = qwen3_video_timestamps and family in ("qwen3_vl", "qwen3_vl_moe")
+        return _largest([EncoderItem(modality="image", tokens=image, patches=image * merge * merge),
+                         EncoderItem(modality="video", tokens=video, patches=video * merge * merge,
+                                     budget_tokens=int(video * _QWEN3_VIDEO_TOKEN_TEXT) if stamps else 0)], disabled)
+    if "image" in disabled:
+        return None
     if family == "gemma3" and image_size:
         return EncoderItem(modality="image", tokens=_GEMMA3_TOKENS_PER_IMAGE, patches=(image_size // patch_size) ** 2)
     if family == "mistral3" and image_size:

@@ -7,6 +7,7 @@ names in snake_case, as in the CLI contract and the calculator's URL.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
@@ -29,7 +30,7 @@ INPUT_KEYS = (
     "block_size", "num_gpu_blocks_override", "vllm_version", "available_kv_gib", "available_kv_bytes", "weights_gib",
     "activation_gib", "non_torch_gib", "cudagraph_gib", "enforce_eager", "disable_hybrid_kv_cache_manager",
     "no_async_scheduling", "enable_prefix_caching", "mamba_cache_mode", "mamba_ssm_cache_dtype", "cpu_offload_gb",
-    "decode_context_parallel_size",
+    "decode_context_parallel_size", "limit_mm_per_prompt", "skip_mm_profiling",
 )
 _Entry = TypeVar("_Entry")
 BLOCK_SIZES = (1, 8, 16, 32, 64, 128, 256)  # vllm/config/cache.py BlockSize
@@ -227,6 +228,115 @@ def _measured(inputs: Mapping[str, object]) -> Measured:
                     cudagraph_bytes=_gib(inputs, "cudagraph_gib"))
 
 
+# --limit-mm-per-prompt as vLLM's engine arguments read it (vllm/engine/arg_utils.py, release tags):
+#  * before 0.8.5 only "image=16,video=2" (``nullable_kvs``: keys lower-cased, integer values, a key given twice
+#    with two values refused);
+#  * 0.8.5 to 0.9.2 a JSON object, or that form (deprecated);
+#  * from 0.10.0 a JSON object only (``parse_type(json.loads)``);
+#  * from 0.11.1 a modality may take a dict, {"count": 1, "width": 512, ...} (vllm/config/multimodal.py
+#    ``BaseDummyOptions``, count ≥ 0, default 999): the count is read; the dummy-size options change the
+#    profiled item and are refused here as not modelled.
+# Modalities a model does not take are ignored by vLLM (``allowed_mm_limits``), and so here.
+_MM_JSON_FROM: tuple[int, ...] = (0, 8, 5)
+_MM_PAIRS_UNTIL: tuple[int, ...] = (0, 10, 0)
+_MM_OPTIONS_FROM: tuple[int, ...] = (0, 11, 1)
+_SKIP_MM_PROFILING_FROM: tuple[int, ...] = (0, 10, 1)
+"""First release with ``--skip-mm-profiling`` (vllm/engine/arg_utils.py, v0.10.1rc1; argparse refuses it before)."""
+_MM_DEFAULT_COUNT = 999
+_MM_MAX_CHARS = 1000
+_MM_MAX_ENTRIES = 16
+_MM_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,31}")
+_MM_PAIR_VALUE = re.compile(r"[+-]?[0-9]{1,12}")
+
+
+def _mm_bad(value: object, why: str) -> CalcError:
+    return CalcError("mm_limit_bad", f"limit_mm_per_prompt: {why}; give a JSON object of whole numbers per modality, "
+                     'such as {"image": 2, "video": 0}', field="limit_mm_per_prompt", value=shorten(value))
+
+
+def _mm_count(key: str, value: object, release: tuple[int, ...] | None) -> int:
+    """One modality's count: an integer, or (0.11.1 on) a dict whose only key read is ``count``."""
+    if isinstance(value, Mapping):
+        if release is not None and release < _MM_OPTIONS_FROM:
+            raise CalcError("mm_limit_options_release", f"limit_mm_per_prompt: a dict per modality needs vLLM 0.11.1 or "
+                            f"newer; {'.'.join(map(str, release))} takes whole numbers only",
+                            field="limit_mm_per_prompt", value=".".join(map(str, release)))
+        extra = sorted(str(k) for k in value if k != "count")
+        if extra:
+            raise CalcError("mm_limit_options", f"limit_mm_per_prompt: the dummy-size options ({shorten(', '.join(extra))}) "
+                            "change the profiled item and are not modelled; give the count only",
+                            field="limit_mm_per_prompt", key=shorten(", ".join(extra)))
+        value = value.get("count", _MM_DEFAULT_COUNT)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _mm_bad(value, f"the limit for {key!r} is not a whole number")
+    if not 0 <= value <= MAX_LEN:
+        raise CalcError("out_of_range", f"limit_mm_per_prompt: {shorten(value)} is outside 0 to {MAX_LEN}",
+                        field="limit_mm_per_prompt", value=shorten(value), minimum=0, maximum=MAX_LEN)
+    return value
+
+
+def _mm_pairs(text: str) -> dict[str, object]:
+    """The "image=16,video=2" form (vllm/engine/arg_utils.py ``nullable_kvs``, before 0.10.0)."""
+    out: dict[str, object] = {}
+    for item in text.split(","):
+        parts = [part.lower().strip() for part in item.split("=")]
+        if len(parts) != 2 or not _MM_PAIR_VALUE.fullmatch(parts[1]):
+            raise _mm_bad(text, "each item must be KEY=VALUE with a whole number")
+        key, value = parts[0], int(parts[1])
+        if out.get(key, value) != value:
+            raise _mm_bad(text, f"conflicting values for {shorten(key)!r}")
+        out[key] = value
+    return out
+
+
+def _mm_object(text: str) -> object:
+    check_json_depth(text, field="limit_mm_per_prompt", limit=2)
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        raise _mm_bad(text, "not valid JSON") from None
+
+
+def _limit_mm_per_prompt(inputs: Mapping[str, object], rules: RuleSet) -> tuple[tuple[str, int], ...]:
+    """``--limit-mm-per-prompt`` as the selected release reads it (the rules above)."""
+    if not _present(inputs, "limit_mm_per_prompt"):
+        return ()
+    raw = inputs["limit_mm_per_prompt"]
+    release = rules.version[:3] if rules.version is not None else None
+    if isinstance(raw, Mapping):
+        parsed: object = raw
+    else:
+        text = str(raw).strip()
+        if len(text) > _MM_MAX_CHARS:
+            raise _mm_bad(text, f"longer than {_MM_MAX_CHARS} characters")
+        as_json = text.startswith(("{", "["))
+        version = ".".join(map(str, release)) if release is not None else "latest"
+        if as_json and release is not None and release < _MM_JSON_FROM and text.startswith("{"):
+            raise CalcError("mm_limit_json_release", f"limit_mm_per_prompt: vLLM {version} reads only the "
+                            "image=2,video=0 form (JSON from 0.8.5)", field="limit_mm_per_prompt", value=version)
+        if not as_json and (release is None or release >= _MM_PAIRS_UNTIL):
+            raise CalcError("mm_limit_pairs_release", f"limit_mm_per_prompt: vLLM {version} reads only a JSON object "
+                            '(the image=2,video=0 form was removed in 0.10.0), such as {"image": 2, "video": 0}',
+                            field="limit_mm_per_prompt", value=version)
+        parsed = _mm_object(text) if as_json else _mm_pairs(text)
+    if not isinstance(parsed, Mapping) or len(parsed) > _MM_MAX_ENTRIES:
+        raise _mm_bad(raw, f"not an object of at most {_MM_MAX_ENTRIES} modalities")
+    for key in parsed:
+        if not isinstance(key, str) or not _MM_KEY.fullmatch(key):
+            raise _mm_bad(key, f"{shorten(key)!r} is not a modality name")
+    return tuple((key, _mm_count(key, value, release)) for key, value in parsed.items())
+
+
+def _skip_mm_profiling(inputs: Mapping[str, object], rules: RuleSet) -> bool:
+    skip = _flag(inputs, "skip_mm_profiling")
+    release = rules.version[:3] if rules.version is not None else None
+    if skip and release is not None and release < _SKIP_MM_PROFILING_FROM:
+        version = ".".join(map(str, release))
+        raise CalcError("skip_mm_profiling_release", f"--skip-mm-profiling needs vLLM 0.10.1 or newer; vLLM {version} "
+                        "refuses the flag (unrecognized arguments)", field="skip_mm_profiling", value=version)
+    return skip
+
+
 def _hybrid_settings(inputs: Mapping[str, object]) -> tuple[bool | None, str | None, str]:
     """(enable_prefix_caching, mamba_cache_mode, mamba_ssm_cache_dtype), None/auto meaning vLLM's defaults
     (vllm/config/cache.py)."""
@@ -269,6 +379,7 @@ def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
         disable_hybrid_kv_cache_manager=_flag(inputs, "disable_hybrid_kv_cache_manager"),
         async_scheduling=not _flag(inputs, "no_async_scheduling"), enforce_eager=_flag(inputs, "enforce_eager"),
         cpu_offload_bytes=_gib(inputs, "cpu_offload_gb") or 0,
+        limit_mm_per_prompt=_limit_mm_per_prompt(inputs, rules), skip_mm_profiling=_skip_mm_profiling(inputs, rules),
         rules=rules,
         enable_prefix_caching=prefix_caching, mamba_cache_mode=mamba_mode, mamba_ssm_cache_dtype=ssm_dtype,
         measured=measured,

@@ -35,6 +35,7 @@ capacity texts), ``vllm/v1/worker/gpu_worker.py`` and ``vllm/worker/worker.py``
 from __future__ import annotations
 
 import ast
+import json
 import math
 import re
 import shlex
@@ -284,6 +285,9 @@ _ARG_KEYS = {
     "enable_prefix_caching": "enable_prefix_caching",
     "mamba_cache_mode": "mamba_cache_mode",
     "mamba_ssm_cache_dtype": "mamba_ssm_cache_dtype",
+    # The multimodal profile run (vllm/config/multimodal.py): which encoder items vLLM profiles, or none.
+    "limit_mm_per_prompt": "limit_mm_per_prompt",
+    "skip_mm_profiling": "skip_mm_profiling",
 }
 
 # Command-line flags (dashes or underscores) → fact key; None value = boolean flag.
@@ -308,12 +312,14 @@ _FLAGS = {
     "-dcp": "decode_context_parallel_size",
     "--mamba-cache-mode": "mamba_cache_mode",
     "--mamba-ssm-cache-dtype": "mamba_ssm_cache_dtype",
+    "--limit-mm-per-prompt": "limit_mm_per_prompt",
 }
 # Boolean flags → (fact key, value); vLLM's argparse pairs each with its --no- form.
 _BOOL_FLAGS = {"--enforce-eager": ("enforce_eager", True),
                "--enable-prefix-caching": ("enable_prefix_caching", True),
-               "--no-enable-prefix-caching": ("enable_prefix_caching", False)}
-_BOOL_KEYS = frozenset({"enforce_eager", "enable_prefix_caching"})
+               "--no-enable-prefix-caching": ("enable_prefix_caching", False),
+               "--skip-mm-profiling": ("skip_mm_profiling", True)}
+_BOOL_KEYS = frozenset({"enforce_eager", "enable_prefix_caching", "skip_mm_profiling"})
 _INT_KEYS = {"max_model_len", "tensor_parallel_size", "pipeline_parallel_size", "max_num_seqs",
              "max_num_batched_tokens", "block_size", "kv_cache_memory_bytes", "decode_context_parallel_size"}
 
@@ -350,6 +356,11 @@ def _typed(key: str, raw: object) -> object:
         return value if value is not None and math.isfinite(value) else None
     if key in _BOOL_KEYS:
         return str(raw).strip("'\"") == "True"
+    if key == "limit_mm_per_prompt" and isinstance(raw, dict):  # the args echo's dict, as the flag's JSON
+        try:
+            return json.dumps(raw)
+        except (TypeError, ValueError):
+            return None
     text = str(raw).strip().strip("'\"")
     if text in ("", "None") or (text == "none" and key != "mamba_cache_mode"):  # 'none' is a Mamba cache mode
         return None

@@ -6,13 +6,14 @@ and does no arithmetic (design.md).
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from . import charts
 from .analysis import Analysis, BandVerdict, FeasibleGrid, Recommendation, Verdict
 from .budget import BudgetSource, MemoryBudget
-from .deployment import unified_memory
+from .deployment import Deployment, unified_memory
 from .errors import CalcError
 from .inputs import Scenario
 from .numfmt import fmt_fixed, fmt_int, gib_gb_text, gib_text
@@ -75,6 +76,7 @@ def _budget_dict(b: MemoryBudget) -> dict[str, object]:
         "non_torch_bytes": b.non_torch_bytes, "cudagraph_bytes": b.cudagraph_bytes,
         "available_bytes": b.available_kv_bytes, "available_bytes_low": b.available_kv_bytes_low,
         "available_bytes_high": b.available_kv_bytes_high, "estimated": list(b.estimated), "given": given,
+        "encoder_profile": b.encoder_profile,
     }
 
 
@@ -129,6 +131,8 @@ def result_dict(a: Analysis) -> dict[str, object]:
         "vllm_log": [line for line in v.vllm_lines if line != v.error_text],
         "vllm_error": v.error_text,
         "recommendations": [recommendation_dict(r) for r in a.recommendations],
+        "limit_mm_per_prompt": dict(d.limit_mm_per_prompt) or None,
+        "skip_mm_profiling": d.skip_mm_profiling,
     }
 
 
@@ -136,7 +140,8 @@ _FLAG_ORDER = ("tensor_parallel_size", "pipeline_parallel_size", "decode_context
                "max_num_batched_tokens", "kv_cache_dtype", "gpu_memory_utilization", "kv_cache_memory_bytes",
                "block_size", "num_gpu_blocks_override", "cpu_offload_gb", "enforce_eager",
                "disable_hybrid_kv_cache_manager", "no_async_scheduling", "enable_prefix_caching",
-               "no_enable_prefix_caching", "mamba_cache_mode", "mamba_ssm_cache_dtype")
+               "no_enable_prefix_caching", "mamba_cache_mode", "mamba_ssm_cache_dtype", "limit_mm_per_prompt",
+               "skip_mm_profiling")
 
 
 def _current_flags(s: Scenario) -> dict[str, object]:
@@ -170,7 +175,19 @@ def _current_flags(s: Scenario) -> dict[str, object]:
         flags["mamba_cache_mode"] = d.mamba_cache_mode
     if d.mamba_ssm_cache_dtype != "auto":
         flags["mamba_ssm_cache_dtype"] = d.mamba_ssm_cache_dtype
+    if d.limit_mm_per_prompt:
+        flags["limit_mm_per_prompt"] = _limit_mm_text(d)
+    if d.skip_mm_profiling:
+        flags["skip_mm_profiling"] = True
     return flags
+
+
+def _limit_mm_text(d: Deployment) -> str:
+    """``--limit-mm-per-prompt`` as the release reads it: shell-quoted JSON, or ``image=2,video=0`` before 0.8.5."""
+    version = d.rules.version
+    if version is not None and version[:3] < (0, 8, 5):
+        return ",".join(f"{k}={v}" for k, v in d.limit_mm_per_prompt)
+    return "'" + json.dumps(dict(d.limit_mm_per_prompt)) + "'"
 
 
 def _serve_line(model: str, flags: Mapping[str, object]) -> str:
@@ -346,7 +363,7 @@ def _notes(lang: str, a: Analysis) -> list[str]:
         notes.append(t(lang, "note.estimates"))
     if b.has_band:
         notes.append(t(lang, "note.band"))
-    if b.encoder_profile in ("estimated", "unknown"):
+    if b.encoder_profile in ("estimated", "unknown", "skipped"):
         notes.append(t(lang, f"note.encoder_{b.encoder_profile}"))
     if b.estimated and unified_memory(v.deployment):
         notes.append(t(lang, "note.unified_memory"))

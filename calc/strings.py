@@ -178,6 +178,13 @@ EN: dict[str, str] = {
     "note.band": "The available KV memory is a range: each estimated term carries the error seen against public vLLM logs, and the fixes are checked at the range's pessimistic end.",
     "note.encoder_estimated": "Multimodal model: before measuring, vLLM runs the vision encoder on dummy images (or videos) of the largest size the processor accepts, as many as the encoder budget holds (the larger of --max-num-batched-tokens and one such item), and keeps their outputs while the rest of the profile runs. The activation peak includes an estimate of that run, checked against few public logs: --limit-mm-per-prompt (0 for a modality you do not use), a smaller max_pixels in --mm-processor-kwargs, or the measured figures from your log make it exact.",
     "note.encoder_unknown": "Multimodal model: before measuring, vLLM runs the vision encoder on dummy inputs of the largest size the processor accepts; for this model that size is not known here, so the activation estimate leaves the run out and the range's pessimistic end is widened. Enter the measured figures from your log, or set --limit-mm-per-prompt to 0 for the modalities you do not use.",
+    "note.encoder_skipped": "Multimodal model with --skip-mm-profiling: vLLM profiles the language model only, so the activation estimate leaves the vision encoder out and no memory is kept back for it. The encoder's activations and its cache come out of the headroom when the first images arrive; if they do not fit, requests fail with CUDA out of memory. Lower gpu_memory_utilization to leave room for them.",
+    "err.mm_limit_bad": "{field}: \"{value}\" is not a limit vLLM reads: give a JSON object of whole numbers per modality, such as {{\"image\": 2, \"video\": 0}}.",
+    "err.mm_limit_options": "{field}: the dummy-size options ({key}) change the size of the profiled item, which the calculator does not model; give the count only, such as {{\"image\": 2}}.",
+    "err.mm_limit_options_release": "{field}: a dict per modality ({{\"count\": …}}) needs vLLM 0.11.1 or newer; vLLM {value} takes whole numbers only, such as {{\"image\": 2}}.",
+    "err.mm_limit_json_release": "{field}: vLLM {value} reads only the form image=2,video=0 (JSON objects from 0.8.5).",
+    "err.mm_limit_pairs_release": "{field}: vLLM {value} reads only a JSON object, such as {{\"image\": 2, \"video\": 0}} (the form image=2,video=0 was removed in 0.10.0).",
+    "err.skip_mm_profiling_release": "--skip-mm-profiling needs vLLM 0.10.1 or newer; vLLM {value} refuses the flag.",
     "note.unified_memory": "This GPU shares its memory with the host (unified memory): what the system and other processes take while vLLM starts counts against the cache, so the estimate can be optimistic by a few GiB (a public GB10 log measured 1.7 GiB more than estimated). Give the figure from your own log.",
 }
 
@@ -343,6 +350,13 @@ ES: dict[str, str] = {
     "note.band": "La memoria disponible para la caché KV es un intervalo: cada término estimado arrastra el error observado frente a registros públicos de vLLM, y las soluciones se comprueban en su extremo pesimista.",
     "note.encoder_estimated": "Modelo multimodal: antes de medir, vLLM pasa por el codificador de visión imágenes (o vídeos) ficticias del mayor tamaño que acepta el procesador, tantas como caben en el presupuesto del codificador (el mayor entre --max-num-batched-tokens y una de ellas), y conserva sus salidas mientras corre el resto del perfilado. El pico de activaciones incluye una estimación de esa pasada, contrastada con pocos registros públicos: --limit-mm-per-prompt (0 para la modalidad que no use), un max_pixels menor en --mm-processor-kwargs o las cifras medidas de su registro la hacen exacta.",
     "note.encoder_unknown": "Modelo multimodal: antes de medir, vLLM pasa por el codificador de visión entradas ficticias del mayor tamaño que acepta el procesador; para este modelo ese tamaño no se conoce aquí, así que la estimación de activaciones deja fuera esa pasada y el extremo pesimista del intervalo se amplía. Introduzca las cifras medidas de su registro o ponga --limit-mm-per-prompt a 0 para las modalidades que no use.",
+    "note.encoder_skipped": "Modelo multimodal con --skip-mm-profiling: vLLM perfila solo el modelo de lenguaje, así que la estimación de activaciones deja fuera el codificador de visión y no se reserva memoria para él. Las activaciones del codificador y su caché salen del margen cuando llegan las primeras imágenes; si no caben, las peticiones fallan con CUDA out of memory. Baje gpu_memory_utilization para dejarles sitio.",
+    "err.mm_limit_bad": "{field}: «{value}» no es un límite que vLLM lea: indique un objeto JSON con números enteros por modalidad, como {{\"image\": 2, \"video\": 0}}.",
+    "err.mm_limit_options": "{field}: las opciones de tamaño ficticio ({key}) cambian el tamaño del elemento perfilado, que la calculadora no modela; indique solo la cantidad, como {{\"image\": 2}}.",
+    "err.mm_limit_options_release": "{field}: un diccionario por modalidad ({{\"count\": …}}) requiere vLLM 0.11.1 o posterior; vLLM {value} solo admite números enteros, como {{\"image\": 2}}.",
+    "err.mm_limit_json_release": "{field}: vLLM {value} solo lee la forma image=2,video=0 (los objetos JSON llegan en 0.8.5).",
+    "err.mm_limit_pairs_release": "{field}: vLLM {value} solo lee un objeto JSON, como {{\"image\": 2, \"video\": 0}} (la forma image=2,video=0 desapareció en 0.10.0).",
+    "err.skip_mm_profiling_release": "--skip-mm-profiling requiere vLLM 0.10.1 o posterior; vLLM {value} rechaza la opción.",
     "note.unified_memory": "Esta GPU comparte la memoria con el sistema (memoria unificada): lo que el sistema y otros procesos ocupan mientras vLLM arranca se descuenta de la caché, así que la estimación puede ser optimista en algunos GiB (un registro público de una GB10 midió 1,7 GiB más de lo estimado). Indique la cifra de su propio registro.",
 }
 
@@ -508,6 +522,13 @@ ZH: dict[str, str] = {
     "note.band": "可用 KV 缓存显存是一个区间：每个估算项都带着与公开 vLLM 日志对比得到的误差，调整建议按区间最悲观的一端检验。",
     "note.encoder_estimated": "多模态模型：vLLM 在测量前会让视觉编码器处理处理器所允许的最大尺寸的虚拟图像（或视频），数量以编码器预算为限（--max-num-batched-tokens 与单个此类输入两者中的较大者），并在其余剖析过程中保留其输出。激活峰值已包含对这一步的估算，但只对照过少量公开日志：设置 --limit-mm-per-prompt（不用的模态设为 0）、在 --mm-processor-kwargs 中调小 max_pixels，或填入日志中的实测数值即可使其准确。",
     "note.encoder_unknown": "多模态模型：vLLM 在测量前会让视觉编码器处理处理器所允许的最大尺寸的虚拟输入；本计算器不知道该模型的这一尺寸，因此激活估算未包含这一步，并放宽了区间的悲观端。请填入日志中的实测数值，或对不用的模态把 --limit-mm-per-prompt 设为 0。",
+    "note.encoder_skipped": "多模态模型且使用了 --skip-mm-profiling：vLLM 只剖析语言模型，因此激活估算不包含视觉编码器，也不会为它预留内存。编码器的激活和缓存会在首批图像到来时从余量中分配；若放不下，请求会因 CUDA out of memory 失败。请调低 gpu_memory_utilization 为其留出空间。",
+    "err.mm_limit_bad": "{field}：“{value}” 不是 vLLM 能读取的限制：请给出每种模态一个整数的 JSON 对象，例如 {{\"image\": 2, \"video\": 0}}。",
+    "err.mm_limit_options": "{field}：虚拟输入尺寸选项（{key}）会改变被剖析输入的大小，计算器不对此建模；请只给出数量，例如 {{\"image\": 2}}。",
+    "err.mm_limit_options_release": "{field}：按模态给出字典（{{\"count\": …}}）需要 vLLM 0.11.1 或更新版本；vLLM {value} 只接受整数，例如 {{\"image\": 2}}。",
+    "err.mm_limit_json_release": "{field}：vLLM {value} 只读取 image=2,video=0 形式（JSON 对象自 0.8.5 起支持）。",
+    "err.mm_limit_pairs_release": "{field}：vLLM {value} 只读取 JSON 对象，例如 {{\"image\": 2, \"video\": 0}}（image=2,video=0 形式已在 0.10.0 移除）。",
+    "err.skip_mm_profiling_release": "--skip-mm-profiling 需要 vLLM 0.10.1 或更新版本；vLLM {value} 不接受该选项。",
     "note.unified_memory": "这块 GPU 与主机共用内存（统一内存）：vLLM 启动期间系统和其他进程占用的内存都会从缓存中扣除，因此估算可能偏乐观几个 GiB（一份公开的 GB10 日志实测比估算多占 1.7 GiB）。请填入你自己日志中的数值。",
 }
 

@@ -454,3 +454,76 @@ def test_log_engine_failed_exits_1() -> None:
     assert code == 1 and payload["diagnosis"] == "engine_failed"
     code, out, _ = run(["log", str(log)])
     assert "The engine failed to start" in out
+
+
+# --- --limit-mm-per-prompt and --skip-mm-profiling -------------------------------------------------
+# Qwen2.5-VL-7B on an RTX 4090, vLLM 0.19.0, 32,768 tokens (hand arithmetic in test_estimates.py): the encoder's
+# video run is the activation peak, 4,898,108,211 B; without the encoder the sampler warm-up, 607,282,790 B.
+VL_PLAN = ["plan", "--model", "Qwen/Qwen2.5-VL-7B-Instruct", "--gpu", "RTX-4090", "--max-model-len", "32768",
+           "--vllm-version", "0.19.0"]
+
+
+@pytest.mark.parametrize(("flags", "activation", "limits", "skip"), [
+    ([], 4_898_108_211, None, False),
+    (["--limit-mm-per-prompt", '{"image": 1}'], 4_898_108_211, {"image": 1}, False),
+    (["--limit-mm-per-prompt", '{"video": 0}'], 2_449_054_105, {"video": 0}, False),
+    (["--limit-mm-per-prompt", '{"image": 0, "video": 0}'], 607_282_790, {"image": 0, "video": 0}, False),
+    (["--skip-mm-profiling"], 607_282_790, None, True),
+])
+def test_mm_flags_round_trip_through_the_cli(flags: list[str], activation: int, limits: dict | None,
+                                             skip: bool) -> None:
+    code, result = run_json(VL_PLAN + flags)
+    assert code == 0
+    assert result["budget"]["activation_bytes"] == activation
+    assert result["limit_mm_per_prompt"] == limits and result["skip_mm_profiling"] is skip
+    # the `vllm serve` line echoes the flags as vLLM reads them, and a log reader gets them back from it
+    from kvcalc.logparse import parse_log
+
+    code, text, _ = run(VL_PLAN + flags)
+    command = text[text.rindex("vllm serve"):].split("\n\n")[0]  # "Your current command"
+    if limits is not None:
+        assert "--limit-mm-per-prompt '" + json.dumps(limits) + "'" in command
+        # every recommended command keeps the reader's flag
+        assert text.count("--limit-mm-per-prompt '") == text.count("vllm serve")
+    assert ("--skip-mm-profiling" in command) is skip
+    facts = parse_log(command.replace("\\\n", " ")).facts
+    assert facts.get("limit_mm_per_prompt") == (json.dumps(limits) if limits is not None else None)
+    assert bool(facts.get("skip_mm_profiling")) is skip
+
+
+def test_mm_limit_echo_uses_the_old_spelling_before_0_8_5() -> None:
+    # vLLM 0.8.4's --limit-mm-per-prompt is nullable_kvs: the echo writes image=0,video=0, not JSON
+    code, text, _ = run(["plan", "--model", "Qwen/Qwen2.5-VL-7B-Instruct", "--gpu", "RTX-4090", "--vllm-version", "0.8.4",
+                         "--limit-mm-per-prompt", "image=0,video=0"])
+    assert code in (0, 1) and "--limit-mm-per-prompt image=0,video=0" in text
+
+
+@pytest.mark.parametrize(("flags", "needle"), [
+    (["--limit-mm-per-prompt", '{"image": {"image": {"image": 1}}}'], "nested"),
+    (["--limit-mm-per-prompt", '{"image": ' + "9" * 300 + "}"], "outside the allowed range"),
+    (["--limit-mm-per-prompt", '{"image": -2}'], "outside the allowed range"),
+    (["--limit-mm-per-prompt", "[0]"], "JSON object"),
+    (["--limit-mm-per-prompt", "image=0"], "JSON object"),
+    (["--skip-mm-profiling", "--vllm-version", "0.10.0"], "0.10.1"),
+])
+def test_bad_mm_flags_exit_2_with_one_line(flags: list[str], needle: str) -> None:
+    code, out, err = run(VL_PLAN[:5] + flags)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and needle in err, err
+    _, _, err_es = run(VL_PLAN[:5] + flags + ["--lang", "es"])
+    assert len(err_es.strip().splitlines()) == 1 and err_es != err
+
+
+def test_log_args_carry_the_mm_flags() -> None:
+    # vLLM's "non-default args" echo prints the parsed dicts; the log reader passes them to the plan
+    from kvcalc.diagnose import inputs_from_reading
+    from kvcalc.logparse import parse_log
+
+    line = ("INFO 09-01 10:00:00 [utils.py:326] non-default args: {'model': 'Qwen/Qwen2.5-VL-7B-Instruct', "
+            "'max_model_len': 32768, 'limit_mm_per_prompt': {'image': 0, 'video': 0}, 'skip_mm_profiling': True}\n")
+    inputs = inputs_from_reading(parse_log(line))
+    assert inputs["limit_mm_per_prompt"] == '{"image": 0, "video": 0}' and inputs["skip_mm_profiling"] == "1"
+    code, out, err = run(["log", "-", "--gpu", "RTX-4090", "--json"], stdin=line)
+    plan_result = json.loads(out)["plan"]
+    assert plan_result["limit_mm_per_prompt"] == {"image": 0, "video": 0} and plan_result["skip_mm_profiling"] is True
+    assert plan_result["budget"]["activation_bytes"] == 607_282_790

@@ -19,9 +19,11 @@ from typing import NamedTuple
 
 from factories import model as catalog_model
 
+from kvcalc import catalog
 from kvcalc.budget import memory_budget, weight_bytes
 from kvcalc.catalog import find_gpu
 from kvcalc.deployment import Deployment, Measured, batch_defaults
+from kvcalc.errors import CalcError
 from kvcalc.estimates import (
     Mxfp4Kernel,
     activation_peak_bytes,
@@ -694,3 +696,108 @@ def test_gb10_takes_the_small_batch_defaults_and_warns() -> None:
     with contextlib.redirect_stdout(out):  # a discrete GPU gets no such note
         cli_main(["plan", "--model", "openai/gpt-oss-20b", "--gpu", "H100-80GB", "--max-model-len", "8192"])
     assert "unified memory" not in out.getvalue()
+
+
+# --- --limit-mm-per-prompt and --skip-mm-profiling in the encoder profiling run ----------------------
+# Qwen2.5-VL-7B-Instruct on an RTX 4090, vLLM 0.19.0, --max-model-len 32768 (defaults there: 2048 tokens, 256
+# sequences). Its tower: width 1280, intermediate 3420 with a SiLU gate, patch 14 x 2 frames, merge 2; from
+# 0.13.0 q and k are rotated by the fused op (11 width units): per patch max(11 x 1280 = 14,080 attention,
+# 2 x 1280 + 3 x 3420 = 12,820 MLP) x 2 B = 28,160 B, plus 3 x 2 x 14^2 = 1176 fp32 pixel values.
+# The text model without the encoder: the sampler warm-up 3.9 x 256 x 152,064 x 4 B = 3.9 x 155,713,536 =
+# 607,282,790.4 -> 607,282,790 (the forward of 2048 tokens is smaller).
+_QWEN25_BASE = 607_282_790
+# Default (999 per modality): the video item is the larger, 32,768 // 16,384 = 2 groups = 32,768 tokens,
+# 131,072 patches; budget max(2048, 32,768) = 32,768 -> 1 item ("profiled with 1 video items").
+# 1.16 x 131,072 x 28,160 = 1.16 x 3,690,987,520 = 4,281,545,523.2 -> 4,281,545,523; pixel values
+# 131,072 x 1176 x 4 = 616,562,688: 4,898,108,211 B (4.56 GiB), over kept + base (32,768 x 3584 x 2 =
+# 234,881,024 + 607,282,790).
+_QWEN25_VIDEO_RUN = 4_898_108_211
+# {"video": 0}: the image is profiled, 16,384 tokens, 65,536 patches: 1.16 x 65,536 x 28,160 =
+# 1.16 x 1,845,493,760 = 2,140,772,761.6 -> 2,140,772,761; + 65,536 x 1176 x 4 = 308,281,344 ->
+# 2,449,054,105 B (2.28 GiB).
+_QWEN25_IMAGE_RUN = 2_449_054_105
+
+
+def _qwen25(**kw: object):
+    return _vision_budget("Qwen/Qwen2.5-VL-7B-Instruct", "0.19.0", gpu_id="RTX-4090", max_model_len=32768, **kw)
+
+
+def test_mm_limits_change_the_encoder_run_as_vllm_profiles_it() -> None:
+    default = _qwen25()
+    assert default.activation_bytes == _QWEN25_VIDEO_RUN and default.encoder_profile == "estimated"
+    # {"image": 1}: the video (999) is still the largest item left, one per batch as before: unchanged
+    assert _qwen25(limit_mm_per_prompt=(("image", 1),)).activation_bytes == _QWEN25_VIDEO_RUN
+    # {"video": 0}: vLLM profiles the other modality, the image
+    assert _qwen25(limit_mm_per_prompt=(("video", 0),)).activation_bytes == _QWEN25_IMAGE_RUN
+    # {"image": 0, "video": 0}: every modality off, encoder budget 0 ("Encoder cache will not be initialized"):
+    # no encoder run, no kept outputs, the text model's peak alone
+    off = _qwen25(limit_mm_per_prompt=(("image", 0), ("video", 0)))
+    assert off.activation_bytes == _QWEN25_BASE and off.encoder_profile == "disabled"
+    # --skip-mm-profiling: the encoder run and the encoder cache are skipped ("Skipping memory profiling for
+    # multimodal encoder and encoder cache"): the same peak; the note says no memory is kept back for them
+    skipped = _qwen25(skip_mm_profiling=True)
+    assert skipped.activation_bytes == _QWEN25_BASE and skipped.encoder_profile == "skipped"
+    # each drop comes back, byte for byte, as available KV memory
+    assert off.available_kv_bytes - default.available_kv_bytes == _QWEN25_VIDEO_RUN - _QWEN25_BASE
+    # V0 (0.7.x): its profile sequences carry the dummy images (not modelled: band widened), unless every
+    # modality is 0, when they carry none
+    v0 = _vision_budget("Qwen/Qwen2.5-VL-7B-Instruct", "0.7.3", gpu_id="RTX-4090", max_model_len=32768)
+    v0_off = _vision_budget("Qwen/Qwen2.5-VL-7B-Instruct", "0.7.3", gpu_id="RTX-4090", max_model_len=32768,
+                            limit_mm_per_prompt=(("image", 0), ("video", 0)))
+    assert (v0.encoder_profile, v0_off.encoder_profile) == ("unknown", "disabled")
+    assert v0_off.activation_bytes == v0.activation_bytes and v0_off.available_kv_bytes_low > v0.available_kv_bytes_low
+
+
+def test_mm_limit_caps_the_items_per_batch() -> None:
+    # Gemma 3 on an H100 (0.19, 8192 tokens): 8192 // 256 = 32 image items when 1024 sequences x
+    # min(999, 8192 // 256 = 32) allow them; with 4 sequences and {"image": 2}: min(32, 4 x 2) = 8.
+    assert mm_items_per_batch(tokens_per_item=256, max_num_batched_tokens=8192, max_num_seqs=4, max_model_len=8192,
+                              limit_per_prompt=2) == (8192, 8)
+    # and the budget path passes the reader's count: Gemma 3 has images only, so {"image": 0} turns the run off
+    b = _vision_budget("google/gemma-3-27b-it", "0.19.0", max_model_len=8192, gpu_memory_utilization=0.95,
+                       limit_mm_per_prompt=(("image", 0),))
+    # the sampler warm-up alone (test_gemma3_peak_is_the_sampler_plus_the_kept_encoder_outputs): 4,188,615,475
+    assert b.activation_bytes == 4_188_615_475 and b.encoder_profile == "disabled"
+    # a limit for a modality the model does not take is ignored, as vLLM's allowed_mm_limits does
+    assert _vision_budget("google/gemma-3-27b-it", "0.19.0", max_model_len=8192, gpu_memory_utilization=0.95,
+                          limit_mm_per_prompt=(("video", 0),)).activation_bytes == 4_276_695_859
+
+
+def test_qwen3_vl_video_limit_follows_the_counted_item() -> None:
+    # 0.12.0 profiles Qwen3-VL's video (counted 153,600 tokens, test above); {"video": 0} leaves the image,
+    # 16,384 tokens: with 0.12.0's unfused rotation (13 units) 1.16 x 65,536 x max(13 x 1152, 10,912) x 2 =
+    # 1.16 x 65,536 x 29,952 = 1.16 x 1,962,934,272 = 2,277,003,755.52 -> 2,277,003,755; + 65,536 x 1536 x 4 =
+    # 402,653,184 -> 2,679,656,939 B, over kept (16,384 x 2048 x 4 x 2 = 268,435,456) + the sorting sampler
+    # (1,478,033,408).
+    b = _vision_budget("Qwen/Qwen3-VL-30B-A3B-Instruct", "0.12.0", gpu_id="A100-80GB",
+                       limit_mm_per_prompt=(("video", 0),))
+    assert b.activation_bytes == 2_679_656_939
+
+
+def test_the_caveats_claim_holds_for_every_catalog_vision_model() -> None:
+    # The encoder note tells readers that --limit-mm-per-prompt 0 (or --skip-mm-profiling) lowers the profile's
+    # memory: for every multimodal catalog model on two GPUs and three releases, turning the encoder off never
+    # raises the activation peak and never lowers the available KV memory; where the run is estimated it
+    # strictly lowers the peak (the kept outputs alone are > 0).
+    checked = 0
+    for entry in catalog.models():
+        if catalog_model(entry.id).vision is None:
+            continue
+        for gpu_id in ("RTX-4090", "H100-80GB"):
+            for version in ("0.11.0", "0.19.0", None):
+                kw: dict[str, object] = {"max_model_len": 8192}
+                try:
+                    base = _vision_budget(entry.id, version or "latest", gpu_id=gpu_id, **kw)
+                except CalcError:  # a model this release does not serve
+                    continue
+                off = _vision_budget(entry.id, version or "latest", gpu_id=gpu_id,
+                                     limit_mm_per_prompt=(("image", 0), ("video", 0)), **kw)
+                skip = _vision_budget(entry.id, version or "latest", gpu_id=gpu_id, skip_mm_profiling=True, **kw)
+                for lowered in (off, skip):
+                    assert lowered.activation_bytes <= base.activation_bytes, (entry.id, gpu_id, version)
+                    assert lowered.available_kv_bytes >= base.available_kv_bytes, (entry.id, gpu_id, version)
+                    assert lowered.available_kv_bytes_low >= base.available_kv_bytes_low, (entry.id, gpu_id, version)
+                    if base.encoder_profile == "estimated":
+                        assert lowered.activation_bytes < base.activation_bytes, (entry.id, gpu_id, version)
+                checked += 1
+    assert checked >= 40  # 21 vision models x 2 GPUs x 3 releases at the time of writing, less what a release refuses

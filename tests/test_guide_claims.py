@@ -312,3 +312,20 @@ def test_offload_is_not_sold_as_a_start_up_fix() -> None:
         text = sections(lang)["cpu-offload"]
         for wrong in ("occasional", "degraded path", "de vez en cuando peticiones", "vía degradada", "偶尔有超长", "降级路径"):
             assert wrong not in text, f"docs/{lang}/index.md#cpu-offload still says {wrong!r}"
+
+
+def test_multimodal_limits_do_what_the_guide_says() -> None:
+    # #multimodal (index.md, three languages): '{"image": 1, "video": 0}' when one image per request is sent ("a
+    # modality set to 0 is not profiled at all"), every modality at 0 for text-only use. Qwen2.5-VL-7B on an
+    # RTX 4090 at 32,768 tokens: the default profiles a 2-group video (4.56 GiB), one image 2.28 GiB, none the
+    # sampler's 0.57 GiB (hand arithmetic in test_estimates.py); what one request needs never changes.
+    vl = {"model": "Qwen/Qwen2.5-VL-7B-Instruct", "gpu": "RTX-4090", "max_model_len": 32768}
+    base = verdict(**vl)
+    one = verdict(**vl, limit_mm_per_prompt='{"image": 1, "video": 0}')
+    text_only = verdict(**vl, limit_mm_per_prompt='{"image": 0, "video": 0}')
+    assert base.needed_kv_bytes == one.needed_kv_bytes == text_only.needed_kv_bytes
+    assert base.available_kv_bytes < one.available_kv_bytes < text_only.available_kv_bytes
+    assert text_only.budget.encoder_profile == "disabled"
+    for lang in LANGS:
+        text = (DOCS / lang / "index.md").read_text(encoding="utf-8")
+        assert """--limit-mm-per-prompt '{"image": 1, "video": 0}'""" in text, lang

@@ -241,6 +241,16 @@ def _flag_cases() -> list[tuple[str, list[str], object, set[int]]]:
         "version_rc_of_0_6": ["--vllm-version", "0.6.0rc1"],
         "version_garbage": ["--vllm-version", "banana"],
         "gpu_memory_inf": ["--gpu", "", "--gpu-memory-gib", "inf"],
+        "mm_limit_nested": ["--limit-mm-per-prompt", '{"image": ' * 5000 + "1" + "}" * 5000],
+        "mm_limit_10_400": ["--limit-mm-per-prompt", '{"image": ' + str(10**400) + "}"],
+        "mm_limit_1e400": ["--limit-mm-per-prompt", '{"image": 1e400}'],
+        "mm_limit_negative": ["--limit-mm-per-prompt", '{"image": -1}'],
+        "mm_limit_array": ["--limit-mm-per-prompt", "[1, 2, 3]"],
+        "mm_limit_string": ["--limit-mm-per-prompt", '"image"'],
+        "mm_limit_100k": ["--limit-mm-per-prompt", "{" + '"a": 1, ' * 12_500 + '"b": 1}'],
+        "mm_limit_pairs_100k": ["--limit-mm-per-prompt", "a=1," * 25_000 + "b=1"],
+        "mm_limit_options": ["--limit-mm-per-prompt", '{"image": {"count": 1, "width": 99999999999}}'],
+        "skip_mm_before_0_10_1": ["--skip-mm-profiling", "--vllm-version", "0.9.2"],
     }
     for name, flags in numbers.items():
         argv = ["plan", *GOOD, *flags]
@@ -412,6 +422,10 @@ WEB_CORPUS: list[object] = [
     plan_request(model={"a": 1}), plan_request(model="q" * 100_000), plan_request(max_model_len=[1]),
     plan_request(kv_cache_dtype={"x": 1}), plan_request(vllm_version=7), plan_request(block_size=1e400),
     plan_request(**{"x" * 100_000: 1}), plan_request(tensor_parallel_size=2.5), plan_request(max_num_seqs=True),
+    plan_request(limit_mm_per_prompt='{"image": ' * 100_000), plan_request(limit_mm_per_prompt={"image": 10**400}),
+    plan_request(limit_mm_per_prompt={"image": {"count": -1}}), plan_request(limit_mm_per_prompt=[1]),
+    plan_request(limit_mm_per_prompt={"x" * 100_000: 1}), plan_request(limit_mm_per_prompt=1e308),
+    plan_request(skip_mm_profiling={"a": 1}), plan_request(skip_mm_profiling="1", vllm_version="0.8.0"),
     {"action": "plan", "lang": "en", "inputs": {"config": json.loads(cfg()) | {"sliding_window": 1e308}, "gpu": "L4"}},
     {"action": "log", "lang": "en", "log": ""}, {"action": "log", "lang": "en", "log": "   \n"},
     {"action": "log", "lang": "en", "log": 5}, {"action": "plan", "lang": 5},

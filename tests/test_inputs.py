@@ -87,6 +87,22 @@ BAD_CASES = [
     ("enforce_eager", "maybe", "not_a_boolean"),
     ("disable_hybrid_kv_cache_manager", "2", "not_a_boolean"),
     ("no_async_scheduling", "nope", "not_a_boolean"),
+    # --limit-mm-per-prompt: a JSON object of counts >= 0 per modality (vllm/config/multimodal.py)
+    ("limit_mm_per_prompt", "image=2", "mm_limit_pairs_release"),   # the key=value form left in 0.10.0
+    ("limit_mm_per_prompt", "[1, 2]", "mm_limit_bad"),              # not an object
+    ("limit_mm_per_prompt", '"image"', "mm_limit_pairs_release"),   # a JSON string is not read as JSON by vLLM
+    ("limit_mm_per_prompt", '{"image": 2', "mm_limit_bad"),         # not valid JSON
+    ("limit_mm_per_prompt", '{"image": -1}', "out_of_range"),       # count >= 0 (BaseDummyOptions)
+    ("limit_mm_per_prompt", '{"image": 1e400}', "mm_limit_bad"),    # not a whole number
+    ("limit_mm_per_prompt", '{"image": 2.5}', "mm_limit_bad"),
+    ("limit_mm_per_prompt", '{"image": true}', "mm_limit_bad"),
+    ("limit_mm_per_prompt", '{"image": "2"}', "mm_limit_bad"),
+    ("limit_mm_per_prompt", '{"image": ' + "9" * 400 + "}", "out_of_range"),
+    ("limit_mm_per_prompt", '{"image": {"count": {"n": 1}}}', "too_deep"),  # at most {"image": {"count": 1}}
+    ("limit_mm_per_prompt", '{"image": {"count": 1, "width": 512}}', "mm_limit_options"),  # dummy sizes: not modelled
+    ("limit_mm_per_prompt", '{"": 1}', "mm_limit_bad"),             # not a modality name
+    ("limit_mm_per_prompt", '{"image": 1, ' + ", ".join(f'"m{i}": 1' for i in range(20)) + "}", "mm_limit_bad"),
+    ("skip_mm_profiling", "perhaps", "not_a_boolean"),
 ]
 
 
@@ -278,6 +294,64 @@ def test_nested_text_config_is_the_language_model() -> None:
 def test_config_may_be_a_dict() -> None:
     s = scenario_from_inputs({"config": NESTED["text_config"], "gpu": "H100-80GB"})
     assert s.model.num_layers == 4
+
+
+# --- --limit-mm-per-prompt and --skip-mm-profiling, as each release reads them ----------------
+
+VL = {"model": "Qwen/Qwen2.5-VL-7B-Instruct", "gpu": "RTX-4090"}
+
+
+@pytest.mark.parametrize(("text", "version", "expected"), [
+    ('{"image": 2, "video": 0}', None, (("image", 2), ("video", 0))),
+    ('  {"video": 0}  ', "0.19.0", (("video", 0),)),
+    ('{"image": {"count": 1}}', "0.11.1", (("image", 1),)),      # BaseDummyOptions from v0.11.1
+    ('{"image": {}}', "0.19.0", (("image", 999),)),              # count defaults to 999
+    ('{"image": 1, "image": 3}', None, (("image", 3),)),         # json.loads keeps the last
+    ('{"audio": 0}', None, (("audio", 0),)),                     # a modality the model lacks: kept, ignored
+    ("image=2,video=0", "0.9.2", (("image", 2), ("video", 0))),  # nullable_kvs, deprecated until 0.10.0
+    ("IMAGE = 2", "0.8.4", (("image", 2),)),                     # lower-cased and stripped as nullable_kvs does
+    ('{"image": 2}', "0.9.2", (("image", 2),)),                  # JSON from 0.8.5
+])
+def test_limit_mm_per_prompt_is_read_as_the_release_reads_it(text: str, version: str | None,
+                                                               expected: tuple[tuple[str, int], ...]) -> None:
+    inputs = {**VL, "limit_mm_per_prompt": text} | ({"vllm_version": version} if version else {})
+    assert scenario_from_inputs(inputs).deployment.limit_mm_per_prompt == expected
+
+
+@pytest.mark.parametrize(("text", "version", "code"), [
+    ('{"image": 2}', "0.8.4", "mm_limit_json_release"),            # before 0.8.5: nullable_kvs only
+    ("image=2", "0.10.0", "mm_limit_pairs_release"),               # parse_type(json.loads) only from 0.10.0
+    ('{"image": {"count": 1}}', "0.11.0", "mm_limit_options_release"),  # dict[str, int] before 0.11.1
+    ("image=1,image=2", "0.9.2", "mm_limit_bad"),                  # nullable_kvs: "Conflicting values"
+    ("image", "0.9.2", "mm_limit_bad"),                            # "Each item should be in the form KEY=VALUE"
+])
+def test_limit_mm_per_prompt_refused_where_the_release_refuses_it(text: str, version: str, code: str) -> None:
+    err = _error({**VL, "limit_mm_per_prompt": text, "vllm_version": version})
+    assert (err.code, err.field) == (code, "limit_mm_per_prompt")
+
+
+def test_skip_mm_profiling_arrives_in_0_10_1() -> None:
+    # vllm/engine/arg_utils.py adds --skip-mm-profiling in v0.10.1rc1 (absent from v0.10.0: argparse refuses it)
+    from kvcalc.report import error_message
+
+    err = _error({**VL, "skip_mm_profiling": "1", "vllm_version": "0.10.0"})
+    assert (err.code, err.field) == ("skip_mm_profiling_release", "skip_mm_profiling")
+    for lang in ("en", "es", "zh"):
+        message = error_message(lang, err)
+        assert "0.10.1" in message and "0.10.0" in message and "\n" not in message, (lang, message)
+    assert scenario_from_inputs({**VL, "skip_mm_profiling": "1", "vllm_version": "0.10.1"}).deployment.skip_mm_profiling
+    assert scenario_from_inputs({**VL, "skip_mm_profiling": True}).deployment.skip_mm_profiling
+    assert not scenario_from_inputs({**VL, "skip_mm_profiling": "0", "vllm_version": "0.9.2"}).deployment.skip_mm_profiling
+
+
+def test_mm_errors_speak_the_readers_language() -> None:
+    from kvcalc.report import error_message
+
+    for text, version in (('{"image": -1}', None), ("[1]", None), ('{"image": {"count": 1, "width": 9}}', None),
+                          ('{"image": 2}', "0.8.4"), ("image=2", None), ('{"image": {"count": 1}}', "0.11.0")):
+        err = _error({**VL, "limit_mm_per_prompt": text} | ({"vllm_version": version} if version else {}))
+        texts = {lang: error_message(lang, err) for lang in ("en", "es", "zh")}
+        assert len(set(texts.values())) == 3 and all("\n" not in m and "limit_mm_per_prompt" in m for m in texts.values())
 
 
 # --- canonical_query ----------------------------------------------------------------------

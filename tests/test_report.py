@@ -33,6 +33,7 @@ RESULT_KEYS = [
     "available_kv_bytes_low", "available_kv_bytes_high", "needed_kv_bytes", "num_gpu_blocks", "gpu_kv_cache_tokens",
     "max_concurrency", "estimated_max_model_len",
     "kv_cache_groups", "budget", "vllm_log", "vllm_error", "recommendations",
+    "limit_mm_per_prompt", "skip_mm_profiling",           # the reader's multimodal profiling flags
 ]
 RECOMMENDATION_KEYS = [
     "code", "anchor", "settings", "fits", "max_model_len", "available_kv_bytes", "needed_kv_bytes", "num_gpu_blocks",
@@ -41,6 +42,7 @@ RECOMMENDATION_KEYS = [
 BUDGET_KEYS = [
     "source", "total_bytes", "requested_bytes", "weights_bytes", "activation_bytes", "non_torch_bytes",
     "cudagraph_bytes", "available_bytes", "available_bytes_low", "available_bytes_high", "estimated", "given",
+    "encoder_profile",
 ]
 REPORT_KEYS = ["lang", "verdict", "figures", "vllm_lines", "recommendations", "serve_command", "serve_command_label",
                "serve_recommended", "feasible", "charts", "notes"]
@@ -92,13 +94,15 @@ def test_result_values_for_the_worked_example():
         "estimated_max_model_len": 40_960,                # 2,560 blocks ≤ 27,306: the whole derived length
         "kv_cache_groups": 1,
         "vllm_error": None,
+        "limit_mm_per_prompt": None, "skip_mm_profiling": False,   # not given (vLLM's defaults)
     }
     assert r["vllm_log"] == ["Available KV cache memory: 60.0 GiB",
                              "GPU KV cache size: 436,896 tokens, Maximum concurrency for 32,768 tokens per request: 13.33x"]
     assert r["budget"] == {"source": "measured", "total_bytes": None, "requested_bytes": None, "weights_bytes": 0,
                            "activation_bytes": 0, "non_torch_bytes": 0, "cudagraph_bytes": 0,
                            "available_bytes": 64_424_509_440, "available_bytes_low": 64_424_509_440,
-                           "available_bytes_high": 64_424_509_440, "estimated": [], "given": ["available"]}
+                           "available_bytes_high": 64_424_509_440, "estimated": [], "given": ["available"],
+                           "encoder_profile": "none"}
 
 
 def test_result_does_not_fit_keeps_the_error_out_of_the_log():

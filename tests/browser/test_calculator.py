@@ -182,6 +182,30 @@ def test_deep_link_restores_scenario(page: Page, lang: str) -> None:
     assert result_of(root) == cli_plan(DEEP_LINK)
 
 
+#: The multimodal profiling flags in the URL: Qwen2.5-VL-7B with one image and no video per prompt, and
+#: --skip-mm-profiling (the advanced section's two fields; the values as the form sends them).
+MM_LINKS = [
+    {"model": "Qwen/Qwen2.5-VL-7B-Instruct", "gpu": "RTX-4090", "max_model_len": "32768",
+     "limit_mm_per_prompt": '{"image": 1, "video": 0}'},
+    {"model": "Qwen/Qwen2.5-VL-7B-Instruct", "gpu": "RTX-4090", "max_model_len": "32768", "skip_mm_profiling": "true"},
+]
+
+
+@pytest.mark.parametrize("link", MM_LINKS, ids=["limit_mm_per_prompt", "skip_mm_profiling"])
+def test_deep_link_restores_the_multimodal_flags(page: Page, link: dict[str, str]) -> None:
+    page.goto(f"en/calculator/?{urlencode(link)}#calculator")
+    root = widget(page, "calculator")
+    if "limit_mm_per_prompt" in link:
+        assert field(root, "limit_mm_per_prompt").input_value() == link["limit_mm_per_prompt"]
+    else:
+        assert field(root, "skip_mm_profiling").is_checked()
+    wait_ready(root)
+    shown = result_of(root)
+    assert shown == cli_plan(link)
+    assert (shown["limit_mm_per_prompt"], shown["skip_mm_profiling"]) == (
+        {"image": 1, "video": 0} if "limit_mm_per_prompt" in link else None, "skip_mm_profiling" in link)
+
+
 def test_deep_link_targets_the_hashed_preset_on_a_guide_page(page: Page) -> None:
     query = {"model": "meta-llama/Llama-3.1-8B-Instruct", "gpu": "L4", "max_model_len": "4096"}
     page.goto(f"en/?{urlencode(query)}#fp8-kv-cache")
