@@ -43,6 +43,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from .units import cdiv, round_up
+
 __all__ = ["Estimate", "activation_peak_bytes", "activation_estimate", "non_torch_bytes", "non_torch_estimate",
            "cudagraph_bytes", "cudagraph_estimate", "cudagraph_capture_sizes", "v0_profile_tokens", "V0_DEFAULT_MAX_NUM_SEQS",
            "NVLINK_GPU_IDS", "cuda_visible_total", "weights_estimate", "Mxfp4Kernel", "mxfp4_kernel",
@@ -327,7 +329,7 @@ def mm_items_per_batch(*, tokens_per_item: int, max_num_batched_tokens: int, max
     if limit <= 0:
         return budget, 0
     if round_up:
-        return budget, max(1, min(-(-budget // per_item), max(1, max_num_seqs) * limit))
+        return budget, max(1, min(cdiv(budget, per_item), max(1, max_num_seqs) * limit))
     per_prompt = max(1, min(limit, max_model_len // per_item))
     return budget, max(1, min(budget // per_item, max(1, max_num_seqs) * per_prompt))
 
@@ -537,21 +539,17 @@ def mxfp4_kernel(gpu_major: int, *, bundled_triton_kernels: bool) -> Mxfp4Kernel
     return Mxfp4Kernel.MARLIN
 
 
-def _round_up(value: int, multiple: int) -> int:
-    return -(-value // multiple) * multiple
-
-
 def mxfp4_padding_factor(kernel: Mxfp4Kernel, *, hidden_size: int, intermediate_per_partition: int) -> float:
     """Padded over checkpoint expert bytes: (hidden′ × intermediate′) / (hidden × intermediate)."""
     h, i = hidden_size, intermediate_per_partition
     if h <= 0 or i <= 0:
         return 1.0
     if kernel is Mxfp4Kernel.MARLIN:
-        hp, ip = _round_up(h, 256), _round_up(i, 128)
+        hp, ip = round_up(h, 256), round_up(i, 128)
     elif kernel is Mxfp4Kernel.FLASHINFER_TRTLLM:
-        hp, ip = _round_up(h, 256), _round_up(i, 256)
+        hp, ip = round_up(h, 256), round_up(i, 256)
     else:
-        hp, ip = _round_up(h, 256), _round_up(i, 64)
+        hp, ip = round_up(h, 256), round_up(i, 64)
     return (hp * ip) / (h * i)
 
 

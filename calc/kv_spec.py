@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from .errors import CalcError
 from .model import LayerKind, MambaConfig, MambaMixer
-from .units import cdiv
+from .units import cdiv, round_up
 
 __all__ = [
     "KV_CACHE_DTYPES", "UNQUANTIZED_KV_DTYPES", "kv_dtype_bytes", "SizingContext", "FullAttentionSpec", "SlidingWindowSpec",
@@ -33,11 +33,6 @@ _DTYPE_BYTES = {"bfloat16": 2, "float16": 2, "float32": 4, "fp8": 1, "fp8_e4m3":
 
 # fp8_ds_mla stores 656 bytes per token per layer (DeepSeek-V3.2 layout).
 FP8_DS_MLA_BYTES_PER_TOKEN = 656
-
-
-def round_up(value: int, multiple: int) -> int:
-    """vllm/utils/math_utils.py ``round_up``: the next multiple of ``multiple``."""
-    return cdiv(value, multiple) * multiple
 
 
 def kv_dtype_bytes(kv_cache_dtype: str, model_dtype: str) -> int:

@@ -9,7 +9,7 @@ import math
 from .errors import CalcError
 from .limits import MAX_LEN, MAX_NUMBER_CHARS, shorten
 
-__all__ = [
+__all__ = ["round_up",
     "KiB", "MiB", "GiB", "GB", "cdiv", "format_gib", "format_gib_legacy",
     "gib_to_bytes", "parse_human_int", "parse_max_model_len", "parse_float", "parse_int",
     "fmt_int",
@@ -24,6 +24,11 @@ GB = 10**9
 def cdiv(a: int, b: int) -> int:
     """Ceiling division for non-negative ints (vllm.utils.math_utils.cdiv)."""
     return -(-a // b)
+
+
+def round_up(value: int, multiple: int) -> int:
+    """vllm/utils/math_utils.py ``round_up``: the next multiple of ``multiple``."""
+    return cdiv(value, multiple) * multiple
 
 
 def format_gib(num_bytes: int | float) -> str:
