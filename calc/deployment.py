@@ -97,15 +97,11 @@ class Deployment:
         return self.rules.default_gpu_memory_utilization
 
 
-def _unified_memory(name: str) -> bool:
-    """GB10 (DGX Spark): the GPU shares the host's memory; NVML reports no total."""
-    return "gb10" in name or "dgx spark" in name
-
-
 def unified_memory(dep: Deployment) -> bool:
-    """Whether the deployment's GPU shares its memory with the host (what the host takes during
-    start-up then counts as vLLM's non-torch memory)."""
-    return _unified_memory((dep.gpu_name or dep.gpu_id or "").lower())
+    """Whether the deployment's GPU shares its memory with the host (GB10 / DGX Spark: NVML reports
+    no total, and what the host takes during start-up counts as vLLM's non-torch memory)."""
+    name = (dep.gpu_name or dep.gpu_id or "").lower()
+    return "gb10" in name or "dgx spark" in name
 
 
 def batch_defaults(dep: Deployment) -> tuple[int, int]:
