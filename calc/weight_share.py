@@ -33,7 +33,7 @@ _QWEN3_TOWERS = frozenset({"qwen3_vl", "qwen3_vl_moe"})
 
 # vllm/model_executor/layers/rotary_embedding/mrope.py ``MRotaryEmbedding``: "We enlarge
 # max_position_embeddings to 4 times to get a larger the cos and sin cache" (rotary_embedding.py from
-# v0.7.2, #12604 Qwen2.5-VL; before it the cache had max_position_embeddings rows). The cache is a
+# v0.7.2, commit bf3b79e "[VLM] Qwen2.5-VL"; before it the cache had max_position_embeddings rows). The cache is a
 # non-persistent buffer of (positions, rotary_dim) in the model dtype, one per model (``get_rope``
 # caches instances), whole on every rank. The load overhead (estimates.weights_estimate, fitted on
 # plain-RoPE models) already stands for one plain cache; the enlargement adds three more.

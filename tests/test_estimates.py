@@ -215,7 +215,12 @@ def test_non_torch_and_graph_rules() -> None:
 #  * gpt-oss-120b on one H100 (0.10.1, validation): -2.27 GiB estimated against -2.14 logged,
 #    0.13 GiB (-6.0 %) on the safe side. The weights (66.00 vs 65.97 GiB logged, Marlin padding)
 #    and the sorting sampler warm-up (9.5 copies of 0.767 GiB of fp32 logits, from the 0.11 fit
-#    row) are each within 0.1 GiB; the logged figure is near zero, so % errors are large.
+#    row) are each within 0.1 GiB; the logged figure is near zero, so % errors are large. Between the v0.10.1 and
+#    v0.11.0 tags the warm-up (gpu_model_runner.py _dummy_sampler_run, topk_topp_sampler.py apply_top_k_top_p,
+#    sampler.py) and utils memory_profiling do the same for a TP-1 text model; the one change in the
+#    measurement (gpu_worker.py init_device: NCCL set up before the snapshot, #25359) matters only at TP > 1.
+#    No release rule; the excerpt shows no flags (FlashInfer's sampler, on by default when installed in both
+#    tags, cannot be ruled in or out).
 #  * Llama-3.1-8B at 32,000 tokens on an L4 (0.11, fit half): -8.3 %, on the safe side. The
 #    sorting sampler at 128 sequences (9.5 x 0.061 GiB) predicts 0.58 GiB of activation where
 #    the log leaves room for about 0.35 GiB; the L4's total is an nvidia-smi figure corrected
@@ -224,7 +229,11 @@ def test_non_torch_and_graph_rules() -> None:
 #    12.94 logged. The weights (13.71 vs 13.72 GiB logged) and the batch defaults (2048 tokens,
 #    256 sequences: NVML has no total on unified memory) are right; the 1.7 GiB more runtime
 #    memory than modelled is what the host took while vLLM profiled (unified memory). The
-#    calculator says so on every unified-memory estimate (note.unified_memory).
+#    calculator says so on every unified-memory estimate (note.unified_memory). Source: from v0.11.1
+#    (vllm/utils/mem_utils.py MemorySnapshot.measure) a device of capability (8, 7), (11, 0) or (12, 1) takes
+#    free = psutil.virtual_memory().available, so host memory taken between the start-up snapshot and the end
+#    of profiling (here a 45 s torch.compile without cache) is non-torch memory. The source gives no size, the
+#    log no breakdown, and no fit-half row runs on unified memory: nothing to fit a band on.
 #  * Llama-4-Scout at TP 4 (fit half): weights 53.12 GiB per GPU logged vs 50.7 estimated.
 #  * Qwen2.5-1.5B on a T4 (0.30, V2 runner, fit half): graphs 0.15 GiB vs 0.79 estimated.
 #  * Llama-3.1-8B on an A10 (0.7, fit half): a 0.28 GiB error on a 4.6 GiB budget.
