@@ -30,9 +30,10 @@ VERSIONS = (None, "0.7.3", "0.10.1", "0.11.0", "0.14.0", "0.19.0", "0.26.0")
 VERSIONS_HMA = tuple(v for v in VERSIONS if v != "0.7.3")
 # DeepSeek-V3.2's sparse attention arrived in vLLM 0.11.0: vLLM refuses it before.
 VERSIONS_SPARSE = tuple(v for v in VERSIONS if v is None or tuple(map(int, v.split("."))) >= (0, 11, 0))
-# DeepSeek-V4 is planned from 0.27.0 (#48993) with an fp8 cache, PP 1, the hybrid manager on and blocks that are
-# multiples of 128; vLLM refuses other KV dtypes and the core refuses the rest (tests/test_deepseek_v4.py).
-VERSIONS_V4 = (None, "0.27.0")
+# DeepSeek-V4 is planned from 0.20.0 (#40860; pool block by release: 0.20-0.22, 0.23-0.26, 0.27+) with an fp8
+# cache, PP 1, the hybrid manager on and blocks that are multiples of 128; vLLM refuses other KV dtypes and the
+# core refuses the rest (tests/test_deepseek_v4.py).
+VERSIONS_V4 = (None, "0.20.0", "0.22.0", "0.23.0", "0.26.0", "0.27.0")
 # Log-uniform per-GPU KV memory from 1 MiB to 128 GiB: small budgets are where lengths get cut.
 AVAILABLE = st.integers(20, 36).flatmap(lambda e: st.integers(1 << e, 1 << (e + 1)))
 FAST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
