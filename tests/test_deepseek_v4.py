@@ -45,6 +45,7 @@ from kvcalc.grouping import Grouping, GroupingKind, KVCacheGroup, PackedLayout, 
 from kvcalc.kv_spec import MLAAttentionSpec, SizingContext, SlidingWindowMLASpec, UniformTypeSpec
 from kvcalc.model import normalize_config
 from kvcalc.planner import blocks_per_request, max_memory_usage_bytes, num_blocks
+from kvcalc.report import error_message
 from kvcalc.units import GiB, cdiv
 from kvcalc.verdict import Verdict
 
@@ -361,6 +362,8 @@ def test_kv_dtype_assertion_text_by_release(version: str, text: str) -> None:
     with pytest.raises(CalcError, match=text) as err:
         plan(model(MODEL_ID), d)
     assert err.value.code == "v4_kv_cache_dtype"
+    for lang in ("en", "es", "zh"):  # the guide's languages quote the release's own text
+        assert text in error_message(lang, err.value)
 
 
 def test_before_0_20_is_vllms_unsupported_architecture() -> None:
