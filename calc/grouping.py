@@ -212,13 +212,16 @@ def approximate_gcd(values: list[int], lower_bound: int) -> int:
     return best_d
 
 
-def _padded_to_mla(spec: AttentionSpec, mla_sizes: list[int]) -> AttentionSpec:
+def _padded_to_mla(spec: AttentionSpec, mla_sizes: list[int], block_size: int) -> AttentionSpec:
     """Before #48993 (_get_kv_cache_groups_uniform_groups): a sliding/state page is padded up to the
-    nearest MLA page size (vLLM asserts none is larger than the largest)."""
+    nearest MLA page size; vLLM asserts ``max(sm_page_sizes) <= max(all_page_sizes)``."""
     page = spec.page_size_bytes
     larger = [x for x in mla_sizes if x >= page]
     if not larger:
-        raise CalcError("unsupported", "a sliding-window page larger than every MLA page is not one vLLM packs", field=None)
+        # DeepSeek-V4 at --block-size 128: 32-token C4A pages (19,008 B) under the 64-token SWA page (37,440 B)
+        raise CalcError("v4_block_too_small", f"vLLM's assertion fails (max(sm_page_sizes) <= max(all_page_sizes)): at "
+                        f"block size {block_size} a {page:,} B sliding-window page exceeds the largest MLA page "
+                        f"({mla_sizes[-1]:,} B); use --block-size 256", field="block_size", value=block_size)
     return spec if min(larger) == page else replace(spec, page_size_padded=min(larger))
 
 
@@ -246,7 +249,8 @@ def _packed_groups(specs: Mapping[str, AttentionSpec], layout: PackedLayout) -> 
     mla_sizes = sorted({s.page_size_bytes for s in mla.values()})
     groups = [KVCacheGroup(layer_names=tuple(mla), spec=mla_spec)]
     for raw in buckets.values():
-        bucket = raw if layout == PackedLayout.STRIDE else {n: _padded_to_mla(s, mla_sizes) for n, s in raw.items()}
+        bucket = raw if layout == PackedLayout.STRIDE else {n: _padded_to_mla(s, mla_sizes, mla_spec.block_size)
+                                                            for n, s in raw.items()}
         by_size: dict[int, list[str]] = {}
         for n, s in bucket.items():
             by_size.setdefault(s.page_size_bytes, []).append(n)

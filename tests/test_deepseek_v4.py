@@ -48,6 +48,7 @@ from kvcalc.planner import blocks_per_request, max_memory_usage_bytes, num_block
 from kvcalc.report import error_message
 from kvcalc.units import GiB, cdiv
 from kvcalc.verdict import Verdict
+from kvcalc.versions import rules_for
 
 CONFIG = Path(__file__).parent.parent / "scripts" / "model_configs" / "deepseek-ai" / "DeepSeek-V4-Flash" / "config.json"
 MODEL_ID = "deepseek-ai/DeepSeek-V4-Flash"
@@ -395,3 +396,15 @@ def test_vllm_contiguous_packing_fixture_slots() -> None:
     assert sum(len(x.layer_names) for x in groups(5, 4, 7, PackedLayout.SLOTS).groups) == 21
     tuples = groups(3, 2, 5, PackedLayout.TUPLES)
     assert tuples.bytes_per_block == 239_040 and num_blocks(tuples, 100 * 1024 * 1024) == 438
+
+
+@pytest.mark.parametrize("version", ["0.20.0", "0.22.0", "0.26.0"])
+def test_block_128_fails_vllms_page_assertion_before_0_27(version: str) -> None:
+    """--block-size 128: C4A pages hold 128 // 4 = 32 tokens, 32 × 584 = 18,688 → 19,008 B, under the fixed 64-token
+    SWA page (37,440 B); v0.20.0–v0.25.1 _get_kv_cache_groups_uniform_groups asserts
+    max(sm_page_sizes) <= max(all_page_sizes). From #48993 nothing is padded and 128 plans."""
+    d = replace(deployment(available_gib=40, version=version), max_model_len=32_768, kv_cache_dtype="fp8", block_size=128)
+    with pytest.raises(CalcError, match="19,008 B") as err:
+        plan(model(MODEL_ID), d)
+    assert err.value.code == "v4_block_too_small"
+    assert plan(model(MODEL_ID), replace(d, rules=rules_for("0.27.0"))).num_gpu_blocks
