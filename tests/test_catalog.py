@@ -344,13 +344,13 @@ def test_gpu_memory_source_kind_is_recorded() -> None:
     assert {g: kinds[g] for g in ("L40S", "A100-80GB", "RTX-3060-12GB", "A100-40GB")} == dict.fromkeys(
         ("L40S", "A100-80GB", "RTX-3060-12GB", "A100-40GB"), "cuda")
     # no CUDA total found on disk for these: the SMI figure stays, marked as such
-    assert {g: kinds[g] for g in ("RTX-4090", "RTX-4080", "L4", "B200", "GH200", "RTX-PRO-6000")} == dict.fromkeys(
-        ("RTX-4090", "RTX-4080", "L4", "B200", "GH200", "RTX-PRO-6000"), "nvidia-smi")
+    assert {g: kinds[g] for g in ("RTX-4080", "GH200", "A10", "RTX-A6000")} == dict.fromkeys(
+        ("RTX-4080", "GH200", "A10", "RTX-A6000"), "nvidia-smi")
     assert set(kinds.values()) <= {"cuda", "nvidia-smi", "rocm-smi", "spec-sheet"}
     # RTX 3090: vLLM logged total_gpu_memory (23.58GiB); 23.58 * 2**30 = 25318832209.92 -> 25318832210
     assert catalog.find_gpu("rtx 3090").memory_bytes == 25318832210
     assert catalog.find_gpu("H100-80GB").memory_source_kind == "cuda"
-    assert catalog.find_gpu("A10G").memory_source_kind == "nvidia-smi"
+    assert catalog.find_gpu("A10G").memory_source_kind == "cuda"
 
 
 def test_issue8_gpus_carry_cuda_totals_or_a_marked_spec_sheet_figure() -> None:
@@ -363,8 +363,20 @@ def test_issue8_gpus_carry_cuda_totals_or_a_marked_spec_sheet_figure() -> None:
     #   + 0.48 x 2**30 = 515,396,075.52 -> 16,621,523,435.52 -> 16,621,523,436
     # RTX 4070 Ti "11.73 GiB total capacity": 11 x 2**30 = 11,811,160,064, + 0.73 x 2**30 = 783,831,531.52
     #   -> 12,594,991,595.52 -> 12,594,991,596
+    # L4 "Free memory on device (21.84/22.03 GiB)" (vLLM 0.29) and "total capacity of 22.03 GiB": 22 x 2**30 =
+    #   23,622,320,128, + 0.03 x 2**30 = 32,212,254.72 -> 23,654,532,382.72 -> 23,654,532,383
+    # RTX 4090 "GPU 0 has a total capacity of 23.64 GiB" (ali-vilab/VGen#104): 23 x 2**30 = 24,696,061,952,
+    #   + 0.64 x 2**30 = 687,194,767.36 -> 25,383,256,719.36 -> 25,383,256,719
+    # RTX PRO 6000 "total capacity of 94.97 GiB": 94 x 2**30 = 100,931,731,456, + 0.97 x 2**30 =
+    #   1,041,529,569.28 -> 101,973,261,025.28 -> 101,973,261,025
+    # PyTorch's "_CudaDeviceProperties(... total_memory=NMB ...)" prints whole MiB (integer division):
+    #   A10G 22587 MiB x 1,048,576 = 23,684,186,112 (/ 2**30 = 22.058 -> the "22.06 GiB" of its OOM lines);
+    #   B200 182631 MiB x 1,048,576 = 191,502,483,456 (/ 2**30 = 178.3506 -> "178.35 GiB")
+    # B300: PyTorch's exact byte count 287,428,771,840 (/ 2**30 = 267.689 -> the "267.69 GiB" vLLM logs there)
     expected = {"GB10": 130_663_642_563, "RTX-A5000": 25_297_357_373, "RTX-5060-Ti-16GB": 16_621_523_436,
-                "RTX-4070-Ti": 12_594_991_596}
+                "RTX-4070-Ti": 12_594_991_596, "L4": 23_654_532_383, "RTX-4090": 25_383_256_719,
+                "RTX-PRO-6000": 101_973_261_025, "A10G": 23_684_186_112, "B200": 191_502_483_456,
+                "B300": 287_428_771_840}
     for gpu_id, total in expected.items():
         g = catalog.find_gpu(gpu_id)
         assert (g.memory_bytes, g.memory_source_kind) == (total, "cuda"), gpu_id
@@ -374,6 +386,7 @@ def test_issue8_gpus_carry_cuda_totals_or_a_marked_spec_sheet_figure() -> None:
         g = catalog.find_gpu(gpu_id)
         assert (g.memory_bytes, g.memory_source_kind, g.vendor) == (gib * 2**30, "spec-sheet", "amd")
     # the products are found by their names too
+    assert catalog.find_gpu("nvidia b300").id == "B300"
     assert catalog.find_gpu("nvidia gb10").id == "GB10"
     assert catalog.find_gpu("NVIDIA RTX A5000").id == "RTX-A5000"
     assert catalog.find_gpu("rtx 5060 ti").id == "RTX-5060-Ti-16GB"
