@@ -466,3 +466,29 @@ def test_local_checkpoint_paths_name_their_model_by_folder() -> None:
         assert "folder's name" in str(miss) and miss.candidates
     else:
         raise AssertionError("a prefix folder name resolved")
+
+
+def test_catalog_entries_keep_the_layer_types_of_their_config_json() -> None:
+    # calc/catalog.py freezes lists into tuples; layer_types must still decide which layers slide, as vLLM reads
+    # them from the config (vllm/config/model.py get_layer_types / the model's own layer_types). Before this was
+    # fixed a catalog tuple fell through to "model-level window: every layer slides".
+    import json
+
+    from kvcalc.model import normalize_config
+
+    checked = 0
+    for entry in json.loads(COMMITTED.read_text(encoding="utf-8"))["models"]:
+        if not entry["config"].get("layer_types"):
+            continue
+        from_json = normalize_config(entry["config"]).layer_kinds
+        assert normalize_config(catalog.find_model(entry["id"]).config).layer_kinds == from_json, entry["id"]
+        checked += 1
+    assert checked >= 4
+    # EXAONE-4.0-32B, EXAONE-4.5-33B and Olmo-3.1-32B list 64 layer_types, 16 of them full_attention
+    # (sliding_window 4096 on the other 48): counted in scripts/model_configs/*/config.json
+    for model_id in ("LGAI-EXAONE/EXAONE-4.0-32B", "LGAI-EXAONE/EXAONE-4.5-33B", "allenai/Olmo-3.1-32B-Instruct"):
+        kinds = [k.value for k in normalize_config(catalog.find_model(model_id).config).layer_kinds]
+        assert (kinds.count("full"), kinds.count("sliding")) == (16, 48), model_id
+    # google/gemma-4-26B-A4B-it: 30 layer_types, every 6th full_attention -> 5 full, 25 sliding
+    kinds = [k.value for k in normalize_config(catalog.find_model("google/gemma-4-26B-A4B-it").config).layer_kinds]
+    assert (kinds.count("full"), kinds.count("sliding")) == (5, 25)
