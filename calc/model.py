@@ -790,6 +790,10 @@ def _count_parameters(text: Mapping[str, object], *, hidden: int, heads: int, kv
     is_moe_layer = _moe_layer_test(text, experts)
     routed = experts * 3 * hidden * moe_inter
     moe_mlp = routed + hidden * experts + shared * 3 * hidden * moe_inter + (3 * hidden * shared_inter if shared_inter else 0)
+    # Gemma 4 MoE (vllm/model_executor/models/gemma4.py Gemma4DecoderLayer, main 017e9f44): every layer keeps its
+    # dense Gemma4MLP (intermediate_size) and adds the MoE block beside it when enable_moe_block is set
+    if experts and (text.get("enable_moe_block") is True or text.get("use_second_mlp_block") is True):
+        moe_mlp += 3 * hidden * inter
     expert_params = total = 0
     for i in range(layers):
         moe = is_moe_layer(i)

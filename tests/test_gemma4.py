@@ -147,3 +147,18 @@ def test_real_gemma4_26b_a4b_config() -> None:
     assert v.num_gpu_blocks == 1_638
     assert v.blocks_per_request == 357
     assert v.max_concurrency is not None and round(v.max_concurrency, 2) == 4.59
+
+
+def test_gemma4_moe_counts_the_dense_mlp_beside_the_experts() -> None:
+    # vllm/model_executor/models/gemma4.py Gemma4DecoderLayer: self.mlp (intermediate_size) in every layer, and
+    # with enable_moe_block the router + Gemma4MoE beside it. google/gemma-4-26B-A4B-it:
+    #   experts 30 layers x 128 x 3 x 2,816 x 704 = 22,837,985,280
+    #   dense MLP 30 x 3 x 2,816 x 2,112 = 535,265,280 on top of the MoE block
+    from kvcalc import catalog
+
+    facts = dict(catalog.find_model("google/gemma-4-26B-A4B-it").config)
+    assert facts["enable_moe_block"] is True
+    with_dense = normalize_config(facts, model_id="google/gemma-4-26B-A4B-it")
+    without = normalize_config({k: v for k, v in facts.items() if k != "enable_moe_block"})
+    assert with_dense.num_expert_parameters == without.num_expert_parameters == 22_837_985_280
+    assert with_dense.num_parameters - without.num_parameters == 535_265_280
