@@ -361,7 +361,8 @@ def _layer_kinds(text: Mapping[str, object], num_layers: int) -> tuple[tuple[Lay
     raw_window = _opt_number(text, "sliding_window", maximum=MAX_LEN)
     window = int(raw_window) if raw_window is not None and raw_window >= 1 else None
     layer_types = text.get("layer_types")
-    if isinstance(layer_types, list) and layer_types:
+    # a list in config.json, a tuple in a catalog entry (calc/catalog.py freezes lists): the same layers either way
+    if isinstance(layer_types, (list, tuple)) and layer_types:
         if len(layer_types) < num_layers:
             raise CalcError("config_bad_value",
                             f"config.json: layer_types lists {len(layer_types)} layers, num_hidden_layers is {num_layers}",
@@ -382,7 +383,12 @@ def _layer_kinds(text: Mapping[str, object], num_layers: int) -> tuple[tuple[Lay
         if LayerKind.SLIDING in kinds and window is None:
             raise CalcError("config_missing_key", "config.json has sliding_attention layers but no sliding_window",
                             field="config", key="sliding_window")
-        return tuple(kinds), (window if LayerKind.SLIDING in kinds else None), None
+        # chunked_attention layers (Llama 4, vllm/model_executor/models/llama4.py) use attention_chunk_size
+        chunk = _int(text, "attention_chunk_size", minimum=1, maximum=MAX_LEN) if LayerKind.CHUNKED in kinds else None
+        if LayerKind.CHUNKED in kinds and chunk is None:
+            raise CalcError("config_missing_key", "config.json has chunked_attention layers but no attention_chunk_size",
+                            field="config", key="attention_chunk_size")
+        return tuple(kinds), (window if LayerKind.SLIDING in kinds else None), chunk
     # Configs without layer_types (transformers would derive them).
     if mt in ("gemma2", "gpt_oss") and window:
         return tuple(LayerKind.SLIDING if i % 2 == 0 else LayerKind.FULL for i in range(num_layers)), window, None
@@ -393,7 +399,7 @@ def _layer_kinds(text: Mapping[str, object], num_layers: int) -> tuple[tuple[Lay
         chunk = _int(text, "attention_chunk_size", minimum=1, maximum=MAX_LEN)
         if chunk:
             nope = text.get("no_rope_layers")
-            if not isinstance(nope, list) or len(nope) < num_layers:
+            if not isinstance(nope, (list, tuple)) or len(nope) < num_layers:
                 nope = [int((i + 1) % 4 != 0) for i in range(num_layers)]
             # vllm/model_executor/models/llama4.py: RoPE layers use chunked local attention.
             return tuple(LayerKind.CHUNKED if nope[i] else LayerKind.FULL for i in range(num_layers)), None, chunk
@@ -791,6 +797,10 @@ def _count_parameters(text: Mapping[str, object], *, hidden: int, heads: int, kv
     is_moe_layer = _moe_layer_test(text, experts)
     routed = experts * 3 * hidden * moe_inter
     moe_mlp = routed + hidden * experts + shared * 3 * hidden * moe_inter + (3 * hidden * shared_inter if shared_inter else 0)
+    # Gemma 4 MoE (vllm/model_executor/models/gemma4.py Gemma4DecoderLayer, main 017e9f44): every layer keeps its
+    # dense Gemma4MLP (intermediate_size) and adds the MoE block beside it when enable_moe_block is set
+    if experts and (text.get("enable_moe_block") is True or text.get("use_second_mlp_block") is True):
+        moe_mlp += 3 * hidden * inter
     expert_params = total = 0
     for i in range(layers):
         moe = is_moe_layer(i)
