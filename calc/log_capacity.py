@@ -20,7 +20,6 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from fractions import Fraction
 
 from .inputs import Scenario
 from .logparse import parse_log
@@ -34,7 +33,6 @@ CAPACITY_KEYS: tuple[str, ...] = ("num_gpu_blocks", "gpu_kv_cache_tokens", "max_
 size``, ``Maximum concurrency`` (printed ``%.2f``)."""
 
 _plan_uncached = plan.__wrapped__
-_HALF_CENT = Fraction(1, 200)  # half of format_gib's last digit (0.01 GiB)
 _WIDE_BYTES = 1 << 50          # the search for the log's own block count when the GiB interval holds none
 
 
@@ -108,9 +106,15 @@ def _last(pred: Callable[[int], bool], lo: int, hi: int) -> int | None:
 
 
 def _gib_interval(gib: float) -> tuple[int, int]:
-    """The whole bytes whose ``round(b / GiB, 2)`` is ``gib`` (exact decimal arithmetic on the printed figure)."""
-    printed = Fraction(repr(gib))
-    return math.ceil((printed - _HALF_CENT) * GiB), math.floor((printed + _HALF_CENT) * GiB)
+    """The whole bytes whose ``round(b / GiB, 2)`` is ``gib``: ``gib`` ± 0.005 GiB, in exact integer arithmetic
+    on the printed decimal (``58.11`` = 5811 / 100)."""
+    text = repr(gib)
+    if "e" in text:  # not a figure vLLM prints: float arithmetic is close enough
+        return math.ceil((gib - 0.005) * GiB), math.floor((gib + 0.005) * GiB)
+    whole, _, decimals = text.partition(".")
+    num, den = int(whole + decimals), 10 ** len(decimals)   # gib = num / den
+    low_num, high_num = (200 * num - den) * GiB, (200 * num + den) * GiB  # (gib ∓ 1/200) × GiB × 200 den
+    return -(-low_num // (200 * den)), high_num // (200 * den)
 
 
 def _applies(scenario: Scenario, facts: Mapping[str, object]) -> float | None:
