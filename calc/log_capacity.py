@@ -150,9 +150,16 @@ def fit_capacity(scenario: Scenario, facts: Mapping[str, object]) -> CapacityFit
 
     low, high = _gib_interval(gib)
     mid = gib_to_bytes(gib)
-    first, last = _first(reached, low, high), _last(within, low, high)
-    if first is not None and last is not None and first <= last:
-        return CapacityFit(status=FitStatus.EXACT, logged_gib=gib, available_kv_bytes=min(max(mid, first), last),
+    # The figure nearest the midpoint: the midpoint itself, else the edge of the matching bytes on its side
+    # (one bisection; the figures only grow with the bytes, so a match on the other side is impossible).
+    if not within(mid):
+        nearest = _last(within, low, mid - 1)
+        found = nearest is not None and reached(nearest)
+    else:
+        nearest = mid if reached(mid) else _first(reached, mid + 1, high)
+        found = nearest is not None and within(nearest)
+    if found and nearest is not None:
+        return CapacityFit(status=FitStatus.EXACT, logged_gib=gib, available_kv_bytes=nearest,
                            low_bytes=low, high_bytes=high)
     recomputed = _blocks(at(mid))
     logged = _logged_blocks(facts, at, reached, within)
