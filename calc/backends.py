@@ -114,7 +114,7 @@ def sparse_mla_kv_cache_dtype(model: ModelSpec, dep: Deployment) -> tuple[str, s
     """
     dtype, rules = dep.kv_cache_dtype, dep.rules
     if model.is_deepseek_v4:
-        return v4_kv_cache_dtype(dtype)
+        return v4_kv_cache_dtype(dtype, rules)
     if not model.indexer_head_size:
         return dtype, None
     if not rules.deepseek_v32:

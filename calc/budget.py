@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from . import estimates
+from . import estimates, weight_share
 from .backends import gpu_major
 from .deployment import Deployment
 from .errors import CalcError
@@ -188,24 +188,30 @@ def _given_budget(dep: Deployment, util: float) -> MemoryBudget | None:
                         available_kv_bytes_low=kv, available_kv_bytes_high=kv)
 
 
-def _weights_estimate(model: ModelSpec, dep: Deployment) -> estimates.Estimate:
-    """One GPU's loaded weights (an even TP × PP share) with their band.
+def _weights_estimate(model: ModelSpec, dep: Deployment, max_num_batched_tokens: int) -> estimates.Estimate:
+    """One GPU's loaded weights with their band: its TP × PP share of the checkpoint (what TP leaves whole
+    counted on every rank: weight_share.py) and the buffers the model allocates while loading.
 
     vllm/model_executor/models/utils.py maybe_offload_to_cpu: up to ``--cpu-offload-gb``
     stays on the host, at every edge of the band alike.
     """
-    share = dep.tensor_parallel_size * dep.pipeline_parallel_size
+    tp, pp = dep.tensor_parallel_size, dep.pipeline_parallel_size
     experts = mxfp4_expert_bytes(model)
     padding = 1.0
     if experts:
         kernel = estimates.mxfp4_kernel(gpu_major(dep), bundled_triton_kernels=dep.rules.bundled_triton_kernels)
-        inter = (model.moe_intermediate_size or model.intermediate_size) // max(1, dep.tensor_parallel_size)
+        inter = (model.moe_intermediate_size or model.intermediate_size) // max(1, tp)
         padding = estimates.mxfp4_padding_factor(kernel, hidden_size=model.hidden_size, intermediate_per_partition=inter)
-    whole = estimates.weights_estimate(weight_bytes(model), exact=bool(model.checkpoint_bytes),
-                                       mxfp4_expert_bytes=experts, mxfp4_padding=padding)
+    share = weight_share.share_bytes(weight_bytes(model), weight_share.replicated_bytes(model),
+                                     tensor_parallel_size=tp, pipeline_parallel_size=pp)
+    mine = estimates.weights_estimate(share, exact=bool(model.checkpoint_bytes),
+                                      mxfp4_expert_bytes=experts // max(1, tp * pp), mxfp4_padding=padding)
+    buffers = weight_share.load_buffer_bytes(model, version=dep.rules.version,
+                                             max_num_batched_tokens=max_num_batched_tokens,
+                                             tower_loaded=encoder_profile(model, dep) != "disabled")
     off = dep.cpu_offload_bytes
-    return estimates.Estimate(bytes=max(whole.bytes // share - off, 0), low_bytes=max(whole.low_bytes // share - off, 0),
-                              high_bytes=max(whole.high_bytes // share - off, 0))
+    return estimates.Estimate(bytes=max(mine.bytes + buffers - off, 0), low_bytes=max(mine.low_bytes + buffers - off, 0),
+                              high_bytes=max(mine.high_bytes + buffers - off, 0))
 
 
 def _activation_estimate(model: ModelSpec, dep: Deployment, max_num_batched_tokens: int,
@@ -356,7 +362,8 @@ def _memory_budget(model: ModelSpec, dep: Deployment, *, max_num_batched_tokens:
     total = estimates.cuda_visible_total(dep.gpu_memory_bytes, dep.gpu_memory_source)
     if total.low_bytes != total.high_bytes:
         estimated.append("total")
-    weights = _measured_or(m.weights_bytes, lambda: _weights_estimate(model, dep), "weights", estimated)
+    weights = _measured_or(m.weights_bytes, lambda: _weights_estimate(model, dep, max_num_batched_tokens), "weights",
+                           estimated)
     activation = _measured_or(m.activation_bytes, lambda: _activation_estimate(
         model, dep, max_num_batched_tokens, max_num_seqs), "activation", estimated)
     non_torch = _measured_or(m.non_torch_bytes, lambda: _non_torch_estimate(dep, total.bytes), "non_torch", estimated)

@@ -10,18 +10,21 @@ Mirrors vLLM main (6adad087…, unchanged in the numbers at 2f41c894):
   ``storage_block_size``, ``alignment``, ``state_content_bytes``);
 - vllm/v1/core/kv_cache_utils.py ``group_and_unify_kv_cache_specs``, ``_get_packed_kv_cache_layout``
   (grouping.py, planner.py).
-V4 came with #40860 (0.20.0); the packed layout modelled here with #48993 (merged 2026-07-22, first
-release inferred 0.27.0). Releases in between sized V4 differently: refused, not guessed.
+V4 came with #40860 (0.20.0). The same specs and pages (fp8_ds_mla, alignment 576) are in the v0.20.0 …
+v0.25.1 tags; what changed is the pool block (grouping.PackedLayout): Σ MLA page sizes × layer tuples until
+0.22.x, Σ page size × slots from #44454 (0.23.0), the packed stride from #48993 (merged 2026-07-22, first
+release inferred 0.27.0), the last one without padding the sliding pages to the MLA ones.
 """
 from __future__ import annotations
 
 from .errors import CalcError
+from .grouping import PackedLayout
 from .kv_spec import AttentionSpec, MLAAttentionSpec, SlidingWindowMLASpec
 from .model import ModelSpec
 from .versions import RuleSet
 
 __all__ = ["SWA_BLOCK_SIZE", "V4_PREFERRED_BLOCK_SIZE", "FP8_DS_MLA_V4_BYTES", "BLOCK_SIZE_LINE", "FP8_DS_MLA_LINE", "INDEXER_LINE",
-           "v4_kv_cache_dtype", "check_v4_supported", "build_v4_layer_specs"]
+           "v4_kv_cache_dtype", "check_v4_supported", "build_v4_layer_specs", "packed_layout", "indexer_line"]
 
 SWA_BLOCK_SIZE = 64
 """DeepseekV4SWACache.block_size: fixed, so that a SWA page matches a C4A page of a 256-token block."""
@@ -37,17 +40,28 @@ BLOCK_SIZE_LINE = "Setting kv cache block size to 256 for DEEPSEEK_SPARSE_SWA ba
 FP8_DS_MLA_LINE = "Using DeepSeek's fp8_ds_mla KV cache format."
 INDEXER_LINE = "Using FP8 indexer cache for Lightning Indexer."
 """DeepseekV4Indexer (attention.py); MXFP4 with --attention-config.use_fp4_indexer_cache, not modelled."""
+_INDEXER_LINE_0_20 = "Using FP8 indexer cache for Lighening Indexer."
+"""v0.20.0-v0.20.2 (model_executor/layers/deepseek_v4_attention.py), spelling fixed by #41419 (0.21.0)."""
+_ARCH = "DeepseekV4ForCausalLM"
+
+
+def packed_layout(rules: RuleSet) -> PackedLayout:
+    """The release's DeepSeek-V4 pool-block rule (grouping.PackedLayout)."""
+    if rules.deepseek_v4_packed:
+        return PackedLayout.STRIDE
+    return PackedLayout.SLOTS if rules.deepseek_v4_slots else PackedLayout.TUPLES
+
+
+def indexer_line(rules: RuleSet) -> str:
+    return INDEXER_LINE if rules.v4_indexer_line_spelled else _INDEXER_LINE_0_20
 
 
 def check_v4_supported(rules: RuleSet, *, pipeline_parallel_size: int, hma_enabled: bool, block_size: int) -> None:
     """Refuse what vLLM does not serve, and what the calculator does not model (said as such)."""
     if not rules.deepseek_v4:
-        raise CalcError("v4_not_served", f"DeepSeek-V4 (DeepseekV4ForCausalLM) needs vLLM 0.20.0 or newer "
-                        f"({rules.description} does not serve it)", field="vllm_version", value=rules.description)
-    if not rules.deepseek_v4_packed:
-        raise CalcError("v4_old_layout", "DeepSeek-V4's KV layout in vLLM 0.20 to 0.26 (before #48993) is not modelled "
-                        f"by the calculator ({rules.description}); choose vLLM 0.27.0 or newer",
-                        field="vllm_version", value=rules.description)
+        # v0.19.1 model_executor/models/registry.py _raise_for_unsupported: no in-tree class before #40860
+        raise CalcError("v4_not_served", f"Model architectures ['{_ARCH}'] are not supported for now. ({rules.description} "
+                        "has no DeepSeek-V4 model: it came with vLLM 0.20.0)", field="vllm_version", value=rules.description)
     for name, value, modelled in (("pipeline_parallel_size", pipeline_parallel_size, pipeline_parallel_size == 1),
                                   ("disable_hybrid_kv_cache_manager", True, hma_enabled),
                                   ("block_size", block_size, block_size % 128 == 0)):
@@ -58,16 +72,23 @@ def check_v4_supported(rules: RuleSet, *, pipeline_parallel_size: int, hma_enabl
                             field=name, value=value)
 
 
-def v4_kv_cache_dtype(kv_cache_dtype: str) -> tuple[str, str | None]:
+def v4_kv_cache_dtype(kv_cache_dtype: str, rules: RuleSet) -> tuple[str, str | None]:
     """``_resolve_dsv4_kv_cache_dtype`` on the default attention classes (FlashMLA on SM 9/10, FlashInfer
     SM120 on SM 12), which all use the fp8_ds_mla layout: fp8 becomes fp8_ds_mla (with its log line);
-    anything else fails vLLM's assertion, whose text is returned in the error."""
+    anything else fails vLLM's assertion, whose text (by release) is returned in the error. Before #44569
+    (0.20.0-0.22.x) ``DeepseekV4MLAAttention.__init__`` did the same with FlashMLA only."""
     if kv_cache_dtype == "fp8_ds_mla":
         return kv_cache_dtype, None
     if kv_cache_dtype.startswith("fp8"):
         return "fp8_ds_mla", FP8_DS_MLA_LINE
-    raise CalcError("v4_kv_cache_dtype", f"DeepseekV4 fp8_ds_mla layout only supports fp8 kv-cache, got {kv_cache_dtype} "
-                    "(vLLM's assertion); use --kv-cache-dtype fp8", field="kv_cache_dtype", value=kv_cache_dtype)
+    if rules.v4_dtype_assert_ds_mla:
+        text = "DeepseekV4 fp8_ds_mla layout only supports fp8 kv-cache, got"
+    elif rules.v4_dtype_assert_flashmla:
+        text = "DeepseekV4 FlashMLA fp8 layout only supports fp8 kv-cache, got"
+    else:
+        text = "DeepseekV4 only supports fp8 kv-cache format for now, got"
+    raise CalcError("v4_kv_cache_dtype", f"{text} {kv_cache_dtype} (vLLM's assertion); use --kv-cache-dtype fp8",
+                    field="kv_cache_dtype", value=kv_cache_dtype, assertion=text)
 
 
 def _sliding(block: int, head: int, dtype_bytes: int, window: int, ds: bool, content: int | None) -> SlidingWindowMLASpec:

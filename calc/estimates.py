@@ -500,7 +500,8 @@ def cuda_visible_total(total_bytes: int, source_kind: str) -> Estimate:
 
 
 # --- weights ------------------------------------------------------------------------
-# What vLLM loads per GPU ("Model loading took …"), against the checkpoint's bytes:
+# What vLLM loads per GPU ("Model loading took …"), against the checkpoint's bytes (one GPU's share under
+# TP and PP, with what TP leaves whole and MRoPE's and Qwen3-VL's load-time buffers: weight_share.py):
 # 16-bit checkpoints load +0.2 % to +0.5 % (Llama-3.1-8B 14.99 vs 14.96 GiB, Qwen2.5-7B
 # 14.25 vs 14.19 GiB: rotary caches and other buffers). MXFP4 experts (gpt-oss) are
 # re-laid for the MoE kernel vLLM picks, which pads the expert matrices

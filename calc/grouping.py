@@ -3,7 +3,8 @@
 Mirrors vllm/v1/core/kv_cache_utils.py ``get_kv_cache_groups``,
 ``is_kv_cache_spec_uniform``, ``_get_kv_cache_groups_uniform_type``,
 ``unify_kv_cache_spec_page_size``, ``_get_kv_cache_groups_uniform_page_size`` and
-``_promote_local_kv_cache_specs`` (vLLM main 6adad087…).
+``_promote_local_kv_cache_specs`` (vLLM main 6adad087…); DeepSeek-V4's pre-#48993 pool blocks and page
+padding from the v0.20.0 … v0.25.1 tags (``PackedLayout``).
 """
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ from .kv_spec import (
 )
 from .units import cdiv
 
-__all__ = ["GroupingKind", "KVCacheGroup", "Grouping", "get_kv_cache_groups", "project_to_worker",
+__all__ = ["GroupingKind", "PackedLayout", "KVCacheGroup", "Grouping", "get_kv_cache_groups", "project_to_worker",
            "HMA_DISABLED_WARNING", "PADDING_WARNING", "num_layer_tuples", "approximate_gcd"]
 
 # vllm/v1/core/kv_cache_utils.py, logged when local layers are promoted.
@@ -55,6 +56,24 @@ class GroupingKind(StrEnum):
     """DeepSeek-V4: one uniform-type group per kind, overlaid in one packed block slab."""
 
 
+class PackedLayout(StrEnum):
+    """How a DeepSeek-V4 block id is sized in the pool (vllm/v1/core/kv_cache_utils.py, by release).
+
+    Before STRIDE, ``_get_kv_cache_groups_uniform_groups`` padded every sliding/state page up to the
+    nearest MLA page size (``page_size_padded``), so the layers of all groups fall into the MLA group's
+    page-size buckets.
+    """
+
+    TUPLES = "tuples"
+    """0.20.0-0.22.x (#40860, ``_get_kv_cache_config_deepseek_v4``): Σ of the MLA group's distinct page
+    sizes × the most layers any group has of one page size (``num_layer_tuples``)."""
+    SLOTS = "slots"
+    """0.23.0-0.26.x (#44454, ``_bucket_layers_by_page_size``): Σ over page sizes of size × slots, a page
+    size's slots being the most layers of that size any one group has."""
+    STRIDE = "stride"
+    """0.27.0+ (#48993, ``_get_packed_kv_cache_layout``): no padding; the largest group's Σ pages."""
+
+
 @dataclass(frozen=True, kw_only=True)
 class KVCacheGroup:
     """Layers sharing one block table; every group draws from one block pool."""
@@ -71,6 +90,8 @@ class Grouping:
     kind: GroupingKind
     warnings: tuple[str, ...] = ()
     num_padding_layers: int = 0
+    packed_layout: PackedLayout = PackedLayout.STRIDE
+    """PACKED only: the release's pool-block rule."""
 
     @property
     def group_size(self) -> int:
@@ -88,9 +109,7 @@ class Grouping:
         if self.kind == GroupingKind.UNIFORM_TYPE:
             return self.groups[0].spec.page_size_bytes
         if self.kind == GroupingKind.PACKED:
-            # _get_packed_kv_cache_layout: each group laid out densely, groups overlap; the stride is the
-            # largest group's Σ pages.
-            return max(g.spec.page_size_bytes for g in self.groups)
+            return _packed_block_bytes(self.groups, self.packed_layout)
         return self.page_size_bytes * self.group_size
 
     @property
@@ -193,11 +212,24 @@ def approximate_gcd(values: list[int], lower_bound: int) -> int:
     return best_d
 
 
-def _packed_groups(specs: Mapping[str, AttentionSpec]) -> tuple[KVCacheGroup, ...] | None:
-    """DeepSeek-V4 (kv_cache_utils.group_and_unify_kv_cache_specs + _get_kv_cache_groups_uniform_groups,
-    #48993): all MLA layers in one uniform-type group; the sliding ones bucketed by (block, window) and cut
-    into groups of at most ``num_layer_tuples`` layer tuples, strided. None when the model is not of that
-    kind (no SlidingWindowMLASpec, or a single page size)."""
+def _padded_to_mla(spec: AttentionSpec, mla_sizes: list[int], block_size: int) -> AttentionSpec:
+    """Before #48993 (_get_kv_cache_groups_uniform_groups): a sliding/state page is padded up to the
+    nearest MLA page size; vLLM asserts ``max(sm_page_sizes) <= max(all_page_sizes)``."""
+    page = spec.page_size_bytes
+    larger = [x for x in mla_sizes if x >= page]
+    if not larger:
+        # DeepSeek-V4 at --block-size 128: 32-token C4A pages (19,008 B) under the 64-token SWA page (37,440 B)
+        raise CalcError("v4_block_too_small", f"vLLM's assertion fails (max(sm_page_sizes) <= max(all_page_sizes)): at "
+                        f"block size {block_size} a {page:,} B sliding-window page exceeds the largest MLA page "
+                        f"({mla_sizes[-1]:,} B); use --block-size 256", field="block_size", value=block_size)
+    return spec if min(larger) == page else replace(spec, page_size_padded=min(larger))
+
+
+def _packed_groups(specs: Mapping[str, AttentionSpec], layout: PackedLayout) -> tuple[KVCacheGroup, ...] | None:
+    """DeepSeek-V4 (kv_cache_utils.group_and_unify_kv_cache_specs + _get_kv_cache_groups_uniform_groups):
+    all MLA layers in one uniform-type group; the sliding ones bucketed by (block, window) and cut into
+    groups of at most ``num_layer_tuples`` layer tuples, strided (pages padded to the MLA sizes before
+    #48993). None when the model is not of that kind (no SlidingWindowMLASpec, or a single page size)."""
     if not any(isinstance(s, SlidingWindowMLASpec) for s in specs.values()):
         return None
     if len({s.page_size_bytes for s in specs.values()}) <= 1:
@@ -210,11 +242,15 @@ def _packed_groups(specs: Mapping[str, AttentionSpec]) -> tuple[KVCacheGroup, ..
     if not mla or len(mla) + sum(len(b) for b in buckets.values()) != len(specs):
         raise CalcError("unsupported", "this mix of MLA and sliding-window MLA layers is not one vLLM packs", field=None)
     mla_spec = UniformTypeSpec(layer_specs=mla)
+    # counted on the unpadded pages, as vLLM does before its padding loop
     tuples = approximate_gcd([num_layer_tuples(mla_spec)] + [num_layer_tuples(UniformTypeSpec(layer_specs=b))
                                                              for b in buckets.values()],
                              lower_bound=num_layer_tuples(mla_spec))
+    mla_sizes = sorted({s.page_size_bytes for s in mla.values()})
     groups = [KVCacheGroup(layer_names=tuple(mla), spec=mla_spec)]
-    for bucket in buckets.values():
+    for raw in buckets.values():
+        bucket = raw if layout == PackedLayout.STRIDE else {n: _padded_to_mla(s, mla_sizes, mla_spec.block_size)
+                                                            for n, s in raw.items()}
         by_size: dict[int, list[str]] = {}
         for n, s in bucket.items():
             by_size.setdefault(s.page_size_bytes, []).append(n)
@@ -228,8 +264,27 @@ def _packed_groups(specs: Mapping[str, AttentionSpec]) -> tuple[KVCacheGroup, ..
     return tuple(groups)
 
 
-def get_kv_cache_groups(layer_specs: Mapping[str, AttentionSpec], *, hma_enabled: bool = True) -> Grouping:
-    """The whole model's groups, in vLLM's decision order (spec 5.1)."""
+def _packed_block_bytes(groups: tuple[KVCacheGroup, ...], layout: PackedLayout) -> int:
+    """Pool bytes one block id costs (the release's ``_pool_bytes_per_block``, the ``num_blocks`` divisor)."""
+    if layout == PackedLayout.STRIDE:
+        # _get_packed_kv_cache_layout: each group laid out densely, groups overlap; the stride is the
+        # largest group's Σ pages.
+        return max(g.spec.page_size_bytes for g in groups)
+    counts = []
+    for g in groups:
+        assert isinstance(g.spec, UniformTypeSpec)
+        counts.append(Counter(s.page_size_bytes for s in g.spec.layer_specs.values()))
+    if layout == PackedLayout.TUPLES:
+        # sum(full_mla_spec.get_page_sizes()) × the longest page-size bucket of any group
+        return sum(counts[0].keys()) * max(max(c.values()) for c in counts)
+    # _bucket_layers_by_page_size: one slot per layer of that size in the group that has the most
+    return sum(ps * max(c[ps] for c in counts) for ps in {ps for c in counts for ps in c})
+
+
+def get_kv_cache_groups(layer_specs: Mapping[str, AttentionSpec], *, hma_enabled: bool = True,
+                        packed_layout: PackedLayout = PackedLayout.STRIDE) -> Grouping:
+    """The whole model's groups, in vLLM's decision order (spec 5.1); ``packed_layout`` is the
+    release's DeepSeek-V4 block rule."""
     specs = dict(layer_specs)
     if not specs:
         return Grouping(groups=(), kind=GroupingKind.EMPTY)
@@ -254,9 +309,9 @@ def get_kv_cache_groups(layer_specs: Mapping[str, AttentionSpec], *, hma_enabled
     if _uniform_type(specs):
         return Grouping(groups=(KVCacheGroup(layer_names=tuple(specs), spec=UniformTypeSpec(layer_specs=specs)),),
                         kind=GroupingKind.UNIFORM_TYPE, warnings=warnings)
-    packed = _packed_groups(specs)
+    packed = _packed_groups(specs, packed_layout)
     if packed is not None:
-        return Grouping(groups=packed, kind=GroupingKind.PACKED, warnings=warnings)
+        return Grouping(groups=packed, kind=GroupingKind.PACKED, warnings=warnings, packed_layout=packed_layout)
     unified = _unify_page_size(specs)
     groups, padding, pad_warnings = _hybrid_groups(unified)
     return Grouping(groups=groups, kind=GroupingKind.HYBRID, warnings=warnings + pad_warnings, num_padding_layers=padding)

@@ -153,6 +153,10 @@ class VisionSpec:
     in_channels: int = 3
     deepstack_layers: int = 0
     """Qwen3-VL deep-stack outputs concatenated to the merger's (each one more text-width row per token)."""
+    depth: int = 0
+    """ViT blocks (``depth``; 0 = not known here)."""
+    num_position_embeddings: int = 0
+    """Rows of the ViT's learned position embedding (Qwen3-VL ``pos_embed``; 0 = none or not known)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -217,6 +221,9 @@ class ModelSpec:
     last ``num_kv_shared_layers``): they keep their kind but own no KV cache, no spec and no group."""
     vision: VisionSpec | None = None
     """The vision tower of a multimodal checkpoint (None: text only)."""
+    mrope_max_position: int = 0
+    """``max_position_embeddings`` of a model vLLM rotates with MRoPE (rope scaling with ``mrope_section``:
+    Qwen2-VL, Qwen2.5-VL, Qwen3-VL), whose cos/sin cache is sized from it (weight_share.py); 0 = plain RoPE."""
     layer_attention: tuple[tuple[int, int, int], ...] = ()
     """Layers whose attention is not the model-level ``head_size`` × ``total_num_kv_heads``, as
     ``(layer, head_size, total_kv_heads)``: Gemma 4's full-attention layers (``global_head_dim``, and with
@@ -354,7 +361,8 @@ def _layer_kinds(text: Mapping[str, object], num_layers: int) -> tuple[tuple[Lay
     raw_window = _opt_number(text, "sliding_window", maximum=MAX_LEN)
     window = int(raw_window) if raw_window is not None and raw_window >= 1 else None
     layer_types = text.get("layer_types")
-    if isinstance(layer_types, list) and layer_types:
+    # a list in config.json, a tuple in a catalog entry (calc/catalog.py freezes lists): the same layers either way
+    if isinstance(layer_types, (list, tuple)) and layer_types:
         if len(layer_types) < num_layers:
             raise CalcError("config_bad_value",
                             f"config.json: layer_types lists {len(layer_types)} layers, num_hidden_layers is {num_layers}",
@@ -375,7 +383,12 @@ def _layer_kinds(text: Mapping[str, object], num_layers: int) -> tuple[tuple[Lay
         if LayerKind.SLIDING in kinds and window is None:
             raise CalcError("config_missing_key", "config.json has sliding_attention layers but no sliding_window",
                             field="config", key="sliding_window")
-        return tuple(kinds), (window if LayerKind.SLIDING in kinds else None), None
+        # chunked_attention layers (Llama 4, vllm/model_executor/models/llama4.py) use attention_chunk_size
+        chunk = _int(text, "attention_chunk_size", minimum=1, maximum=MAX_LEN) if LayerKind.CHUNKED in kinds else None
+        if LayerKind.CHUNKED in kinds and chunk is None:
+            raise CalcError("config_missing_key", "config.json has chunked_attention layers but no attention_chunk_size",
+                            field="config", key="attention_chunk_size")
+        return tuple(kinds), (window if LayerKind.SLIDING in kinds else None), chunk
     # Configs without layer_types (transformers would derive them).
     if mt in ("gemma2", "gpt_oss") and window:
         return tuple(LayerKind.SLIDING if i % 2 == 0 else LayerKind.FULL for i in range(num_layers)), window, None
@@ -386,7 +399,7 @@ def _layer_kinds(text: Mapping[str, object], num_layers: int) -> tuple[tuple[Lay
         chunk = _int(text, "attention_chunk_size", minimum=1, maximum=MAX_LEN)
         if chunk:
             nope = text.get("no_rope_layers")
-            if not isinstance(nope, list) or len(nope) < num_layers:
+            if not isinstance(nope, (list, tuple)) or len(nope) < num_layers:
                 nope = [int((i + 1) % 4 != 0) for i in range(num_layers)]
             # vllm/model_executor/models/llama4.py: RoPE layers use chunked local attention.
             return tuple(LayerKind.CHUNKED if nope[i] else LayerKind.FULL for i in range(num_layers)), None, chunk
@@ -784,6 +797,10 @@ def _count_parameters(text: Mapping[str, object], *, hidden: int, heads: int, kv
     is_moe_layer = _moe_layer_test(text, experts)
     routed = experts * 3 * hidden * moe_inter
     moe_mlp = routed + hidden * experts + shared * 3 * hidden * moe_inter + (3 * hidden * shared_inter if shared_inter else 0)
+    # Gemma 4 MoE (vllm/model_executor/models/gemma4.py Gemma4DecoderLayer, main 017e9f44): every layer keeps its
+    # dense Gemma4MLP (intermediate_size) and adds the MoE block beside it when enable_moe_block is set
+    if experts and (text.get("enable_moe_block") is True or text.get("use_second_mlp_block") is True):
+        moe_mlp += 3 * hidden * inter
     expert_params = total = 0
     for i in range(layers):
         moe = is_moe_layer(i)
@@ -819,8 +836,9 @@ _QWEN3_TOWER: dict[str, object] = {"hidden_size": 1152, "intermediate_size": 430
 _ENCODER_ONLY_TOWERS: dict[str, dict[str, object]] = {
     "qwen2_5_vl": {"hidden_size": 1280, "intermediate_size": 3420, "hidden_act": "silu", "patch_size": 14,
                    "temporal_patch_size": 2, "spatial_merge_size": 2},
-    "qwen3_vl": {**_QWEN3_TOWER, "deepstack_visual_indexes": [8, 16, 24]},
-    "qwen3_vl_moe": {**_QWEN3_TOWER, "deepstack_visual_indexes": [8, 16, 24]},
+    "qwen3_vl": {**_QWEN3_TOWER, "deepstack_visual_indexes": [8, 16, 24], "depth": 27, "num_position_embeddings": 2304},
+    "qwen3_vl_moe": {**_QWEN3_TOWER, "deepstack_visual_indexes": [8, 16, 24], "depth": 27,
+                     "num_position_embeddings": 2304},
     "qwen3_5": _QWEN3_TOWER,
     "qwen3_5_moe": _QWEN3_TOWER,
 }
@@ -853,7 +871,24 @@ def _vision_spec(config: Mapping[str, object], vision: Mapping[str, object]) -> 
         patch_size=n("patch_size", 14), temporal_patch_size=n("temporal_patch_size", 1),
         spatial_merge_size=n("spatial_merge_size", 1), image_size=n("image_size"),
         in_channels=n("in_channels", n("num_channels", 3)),
-        deepstack_layers=len(deepstack) if isinstance(deepstack, list) else 0)
+        deepstack_layers=len(deepstack) if isinstance(deepstack, list) else 0,
+        depth=n("depth") or n("num_hidden_layers"), num_position_embeddings=n("num_position_embeddings"))
+
+
+# Wrappers whose text model vLLM builds with MRoPE (their published text configs carry ``mrope_section``:
+# Qwen2.5-VL-7B [16, 24, 24], Qwen3-VL [24, 20, 20]; the catalog's flattened copies drop ``rope_scaling``).
+_MROPE_FAMILIES = frozenset({"qwen2_vl", "qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe"})
+
+
+def _mrope_max_position(text: Mapping[str, object], config: Mapping[str, object]) -> int:
+    """vllm/model_executor/layers/rotary_embedding/__init__.py ``get_rope``: MRoPE when the rope scaling has
+    ``mrope_section``; its cache is sized from ``max_position_embeddings``."""
+    rope = text.get("rope_scaling") or text.get("rope_parameters")
+    family = str(config.get("wrapper_model_type") or config.get("model_type") or "")
+    if not ((isinstance(rope, Mapping) and "mrope_section" in rope) or family in _MROPE_FAMILIES):
+        return 0
+    value = _opt_number(text, "max_position_embeddings", maximum=MAX_LEN)
+    return int(value) if value is not None and value >= 1 else 0
 
 
 def _count_vision_parameters(vision: Mapping[str, object], text_hidden: int) -> int:
@@ -1063,4 +1098,5 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         index_head_dim=(_int(text, "index_head_dim") or 0) if mt == "deepseek_v4" else 0,
         moe_intermediate_size=(_int(text, "moe_intermediate_size") or 0) if expert_params else 0,
         tie_word_embeddings=bool(text.get("tie_word_embeddings") or config.get("tie_word_embeddings")),
+        mrope_max_position=_mrope_max_position(text, config),
     )

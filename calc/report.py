@@ -502,7 +502,7 @@ def error_message(lang: str, err: CalcError) -> str:
     if key not in table:
         return str(err)
     params = {"field": err.field or "", "value": "", "minimum": "", "maximum": "", "limit": "", "key": "",
-              "choices": "", "model_type": "", "line": "", "column": ""}
+              "choices": "", "model_type": "", "line": "", "column": "", "assertion": ""}
     params.update({k: ("∞" if v is None else str(v)) for k, v in err.params.items()})
     try:
         return table[key].format(**params)

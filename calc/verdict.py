@@ -22,11 +22,10 @@ from functools import lru_cache
 from . import vllm_text
 from .backends import default_block_size, sparse_mla_kv_cache_dtype
 from .budget import MemoryBudget, memory_budget
-from .deepseek_v4 import INDEXER_LINE as V4_INDEXER_LINE
-from .deepseek_v4 import check_v4_supported
+from .deepseek_v4 import check_v4_supported, indexer_line, packed_layout
 from .deployment import Deployment, batch_defaults
 from .errors import CalcError
-from .grouping import Grouping, get_kv_cache_groups, project_to_worker
+from .grouping import Grouping, GroupingKind, get_kv_cache_groups, project_to_worker
 from .hybrid import MambaPlan, plan_mamba
 from .kv_spec import AttentionSpec, SizingContext, UniformTypeSpec
 from .model import LayerKind, ModelSpec
@@ -184,6 +183,10 @@ class _Planning:
                             dcp=self.deployment.decode_context_parallel_size)
         whole_model = rules.auto_fit and not rules.per_stage_check
         layers = self.model_layer_specs if whole_model else worker.layer_specs
+        if worker.grouping.kind == GroupingKind.PACKED:
+            # DeepSeek-V4 (0.20.0+): v0.20.0's get_kv_cache_configs already checks by groups
+            # (_max_memory_usage_bytes_from_groups, the layer-tuple branch), #41069 or not.
+            return max_memory_usage_bytes(worker.grouping, ctx)
         if not rules.tokens_from_concurrency or whole_model:
             return legacy_max_memory_usage_bytes(layers, ctx)
         return max_memory_usage_bytes(worker.grouping, ctx)
@@ -284,12 +287,12 @@ def _planning(model: ModelSpec, dep: Deployment, lines: list[str]) -> _Planning:
         lines.append(dtype_line)
     if model.is_deepseek_v4:
         # printed while the layers are built, before the block size is set after loading (deepseek_v4.py)
-        lines[:] = [ln for ln in lines if ln != block_choice.line] + [V4_INDEXER_LINE] + (
+        lines[:] = [ln for ln in lines if ln != block_choice.line] + [indexer_line(rules)] + (
             [block_choice.line] if block_choice.line else [])
     specs = build_layer_specs(model, tensor_parallel_size=dep.tensor_parallel_size,
                               kv_cache_dtype=kv_cache_dtype, block_size=block,
                               mamba_spec=mamba.spec() if mamba is not None else None)
-    grouping = get_kv_cache_groups(specs, hma_enabled=hma)
+    grouping = get_kv_cache_groups(specs, hma_enabled=hma, packed_layout=packed_layout(rules))
     budget = memory_budget(model, dep, max_num_batched_tokens=batched_tokens, max_num_seqs=seqs)
     if budget.is_profiled_or_measured:
         line = vllm_text.available_kv_line(budget.available_kv_bytes, rules)

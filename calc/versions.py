@@ -270,6 +270,14 @@ class RuleSet:
     @property
     def deepseek_v4(self) -> bool: return self._has("40860")
     @property
+    def v4_indexer_line_spelled(self) -> bool: return self._has("41419")
+    @property
+    def v4_dtype_assert_flashmla(self) -> bool: return self._has("44569")
+    @property
+    def v4_dtype_assert_ds_mla(self) -> bool: return self._has("43477")
+    @property
+    def deepseek_v4_slots(self) -> bool: return self._has("44454")
+    @property
     def deepseek_v4_packed(self) -> bool: return self._has("48993")
     # MLA block size (backends.py): forced per platform, then the backend's preference
     @property

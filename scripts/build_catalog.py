@@ -70,6 +70,7 @@ _PLAIN_KEYS: tuple[str, ...] = (
     "num_local_experts",
     "n_routed_experts",
     "num_experts_per_tok",
+    "enable_moe_block",  # Gemma 4 MoE: a dense MLP and the MoE block in every layer (gemma4.py)
     "moe_intermediate_size",
     "n_shared_experts",
     "first_k_dense_replace",

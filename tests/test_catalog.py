@@ -344,13 +344,13 @@ def test_gpu_memory_source_kind_is_recorded() -> None:
     assert {g: kinds[g] for g in ("L40S", "A100-80GB", "RTX-3060-12GB", "A100-40GB")} == dict.fromkeys(
         ("L40S", "A100-80GB", "RTX-3060-12GB", "A100-40GB"), "cuda")
     # no CUDA total found on disk for these: the SMI figure stays, marked as such
-    assert {g: kinds[g] for g in ("RTX-4090", "RTX-4080", "L4", "B200", "GH200", "RTX-PRO-6000")} == dict.fromkeys(
-        ("RTX-4090", "RTX-4080", "L4", "B200", "GH200", "RTX-PRO-6000"), "nvidia-smi")
+    assert {g: kinds[g] for g in ("RTX-4080", "GH200", "A10", "RTX-A6000")} == dict.fromkeys(
+        ("RTX-4080", "GH200", "A10", "RTX-A6000"), "nvidia-smi")
     assert set(kinds.values()) <= {"cuda", "nvidia-smi", "rocm-smi", "spec-sheet"}
     # RTX 3090: vLLM logged total_gpu_memory (23.58GiB); 23.58 * 2**30 = 25318832209.92 -> 25318832210
     assert catalog.find_gpu("rtx 3090").memory_bytes == 25318832210
     assert catalog.find_gpu("H100-80GB").memory_source_kind == "cuda"
-    assert catalog.find_gpu("A10G").memory_source_kind == "nvidia-smi"
+    assert catalog.find_gpu("A10G").memory_source_kind == "cuda"
 
 
 def test_issue8_gpus_carry_cuda_totals_or_a_marked_spec_sheet_figure() -> None:
@@ -363,8 +363,20 @@ def test_issue8_gpus_carry_cuda_totals_or_a_marked_spec_sheet_figure() -> None:
     #   + 0.48 x 2**30 = 515,396,075.52 -> 16,621,523,435.52 -> 16,621,523,436
     # RTX 4070 Ti "11.73 GiB total capacity": 11 x 2**30 = 11,811,160,064, + 0.73 x 2**30 = 783,831,531.52
     #   -> 12,594,991,595.52 -> 12,594,991,596
+    # L4 "Free memory on device (21.84/22.03 GiB)" (vLLM 0.29) and "total capacity of 22.03 GiB": 22 x 2**30 =
+    #   23,622,320,128, + 0.03 x 2**30 = 32,212,254.72 -> 23,654,532,382.72 -> 23,654,532,383
+    # RTX 4090 "GPU 0 has a total capacity of 23.64 GiB" (ali-vilab/VGen#104): 23 x 2**30 = 24,696,061,952,
+    #   + 0.64 x 2**30 = 687,194,767.36 -> 25,383,256,719.36 -> 25,383,256,719
+    # RTX PRO 6000 "total capacity of 94.97 GiB": 94 x 2**30 = 100,931,731,456, + 0.97 x 2**30 =
+    #   1,041,529,569.28 -> 101,973,261,025.28 -> 101,973,261,025
+    # PyTorch's "_CudaDeviceProperties(... total_memory=NMB ...)" prints whole MiB (integer division):
+    #   A10G 22587 MiB x 1,048,576 = 23,684,186,112 (/ 2**30 = 22.058 -> the "22.06 GiB" of its OOM lines);
+    #   B200 182631 MiB x 1,048,576 = 191,502,483,456 (/ 2**30 = 178.3506 -> "178.35 GiB")
+    # B300: PyTorch's exact byte count 287,428,771,840 (/ 2**30 = 267.689 -> the "267.69 GiB" vLLM logs there)
     expected = {"GB10": 130_663_642_563, "RTX-A5000": 25_297_357_373, "RTX-5060-Ti-16GB": 16_621_523_436,
-                "RTX-4070-Ti": 12_594_991_596}
+                "RTX-4070-Ti": 12_594_991_596, "L4": 23_654_532_383, "RTX-4090": 25_383_256_719,
+                "RTX-PRO-6000": 101_973_261_025, "A10G": 23_684_186_112, "B200": 191_502_483_456,
+                "B300": 287_428_771_840}
     for gpu_id, total in expected.items():
         g = catalog.find_gpu(gpu_id)
         assert (g.memory_bytes, g.memory_source_kind) == (total, "cuda"), gpu_id
@@ -374,6 +386,7 @@ def test_issue8_gpus_carry_cuda_totals_or_a_marked_spec_sheet_figure() -> None:
         g = catalog.find_gpu(gpu_id)
         assert (g.memory_bytes, g.memory_source_kind, g.vendor) == (gib * 2**30, "spec-sheet", "amd")
     # the products are found by their names too
+    assert catalog.find_gpu("nvidia b300").id == "B300"
     assert catalog.find_gpu("nvidia gb10").id == "GB10"
     assert catalog.find_gpu("NVIDIA RTX A5000").id == "RTX-A5000"
     assert catalog.find_gpu("rtx 5060 ti").id == "RTX-5060-Ti-16GB"
@@ -453,3 +466,29 @@ def test_local_checkpoint_paths_name_their_model_by_folder() -> None:
         assert "folder's name" in str(miss) and miss.candidates
     else:
         raise AssertionError("a prefix folder name resolved")
+
+
+def test_catalog_entries_keep_the_layer_types_of_their_config_json() -> None:
+    # calc/catalog.py freezes lists into tuples; layer_types must still decide which layers slide, as vLLM reads
+    # them from the config (vllm/config/model.py get_layer_types / the model's own layer_types). Before this was
+    # fixed a catalog tuple fell through to "model-level window: every layer slides".
+    import json
+
+    from kvcalc.model import normalize_config
+
+    checked = 0
+    for entry in json.loads(COMMITTED.read_text(encoding="utf-8"))["models"]:
+        if not entry["config"].get("layer_types"):
+            continue
+        from_json = normalize_config(entry["config"]).layer_kinds
+        assert normalize_config(catalog.find_model(entry["id"]).config).layer_kinds == from_json, entry["id"]
+        checked += 1
+    assert checked >= 4
+    # EXAONE-4.0-32B, EXAONE-4.5-33B and Olmo-3.1-32B list 64 layer_types, 16 of them full_attention
+    # (sliding_window 4096 on the other 48): counted in scripts/model_configs/*/config.json
+    for model_id in ("LGAI-EXAONE/EXAONE-4.0-32B", "LGAI-EXAONE/EXAONE-4.5-33B", "allenai/Olmo-3.1-32B-Instruct"):
+        kinds = [k.value for k in normalize_config(catalog.find_model(model_id).config).layer_kinds]
+        assert (kinds.count("full"), kinds.count("sliding")) == (16, 48), model_id
+    # google/gemma-4-26B-A4B-it: 30 layer_types, every 6th full_attention -> 5 full, 25 sliding
+    kinds = [k.value for k in normalize_config(catalog.find_model("google/gemma-4-26B-A4B-it").config).layer_kinds]
+    assert (kinds.count("full"), kinds.count("sliding")) == (5, 25)

@@ -1,4 +1,4 @@
-"""DeepSeek-V4: the packed KV layout of vLLM main (calc/deepseek_v4.py; notes: staging/notes/deepseek-v4.md).
+"""DeepSeek-V4: the KV layouts of vLLM 0.20.0 … main (calc/deepseek_v4.py; notes: staging/notes/deepseek-v4.md).
 
 Hand arithmetic for DeepSeek-V4-Flash (scripts/model_configs/deepseek-ai/DeepSeek-V4-Flash/config.json):
 43 layers, compress_ratios 0, 0, then 4 / 128 alternating, 4 last → 2 sliding-only layers, 21 C4A, 20 C128A;
@@ -16,6 +16,17 @@ Groups: MLA (21 C4A + 20 C128A + 21 indexer = 62 layers, 21 tuples), SWA (43, on
 Σ pages per group: MLA 21 × 37,440 + 20 × 1,728 + 21 × 8,640 = 1,002,240; SWA 22 × 37,440 = 823,680 and
 21 × 37,440 = 786,240; C4 states 21 × (32,832 + 8,640) = 870,912; C128 states 20 × 32,832 = 656,640.
 Block stride = the largest = 1,002,240. Check: tuples 22 × (37,440 + 1,728 + 8,640 = 47,808) = 1,051,776 per page.
+
+Before #48993 (v0.20.0 … v0.25.1 tags, vllm/v1/core/kv_cache_utils.py ``_get_kv_cache_groups_uniform_groups``) every
+sliding/state page is padded up to the nearest MLA page size {37,440, 8,640, 1,728}: SWA 37,440 stays, C4 and C128
+states 32,832 → 37,440, indexer states 8,640 stay. Σ pages then: C4 states 21 × (37,440 + 8,640) = 967,680, C128
+states 20 × 37,440 = 748,800 (MLA and SWA unchanged). Pool block per release:
+* 0.20.0–0.22.x (``_get_kv_cache_config_deepseek_v4``): Σ distinct MLA pages 47,808 × the longest page-size bucket
+  of any group (SWA group 0: 22 layers) = 1,051,776;
+* 0.23.0–0.26.x (#44454, ``_bucket_layers_by_page_size``): per page size, the most layers of that size in one group:
+  37,440 × 22 (SWA 0) + 8,640 × 21 (indexer K / indexer states) + 1,728 × 20 (C128A) = 823,680 + 181,440 + 34,560
+  = 1,039,680.
+Concurrency before #48317 (0.27.0): cdiv(Σ_g pages_g × Σpage_g, Σpage of the MLA group 1,002,240).
 """
 from __future__ import annotations
 
@@ -30,11 +41,14 @@ from kvcalc import plan, scenario_from_inputs
 from kvcalc.budget import weight_bytes
 from kvcalc.deepseek_v4 import build_v4_layer_specs
 from kvcalc.errors import CalcError
-from kvcalc.grouping import Grouping, GroupingKind, KVCacheGroup, approximate_gcd, get_kv_cache_groups
+from kvcalc.grouping import Grouping, GroupingKind, KVCacheGroup, PackedLayout, approximate_gcd, get_kv_cache_groups
 from kvcalc.kv_spec import MLAAttentionSpec, SizingContext, SlidingWindowMLASpec, UniformTypeSpec
 from kvcalc.model import normalize_config
 from kvcalc.planner import blocks_per_request, max_memory_usage_bytes, num_blocks
+from kvcalc.report import error_message
 from kvcalc.units import GiB, cdiv
+from kvcalc.verdict import Verdict
+from kvcalc.versions import rules_for
 
 CONFIG = Path(__file__).parent.parent / "scripts" / "model_configs" / "deepseek-ai" / "DeepSeek-V4-Flash" / "config.json"
 MODEL_ID = "deepseek-ai/DeepSeek-V4-Flash"
@@ -215,7 +229,6 @@ def test_vllm_compact_cache_case() -> None:
     ({"kv_cache_dtype": "auto"}, "v4_kv_cache_dtype"),        # vLLM asserts fp8 for the fp8_ds_mla layout
     ({"kv_cache_dtype": "bfloat16"}, "v4_kv_cache_dtype"),
     ({"kv_cache_dtype": "fp8", "version": "0.19.1"}, "v4_not_served"),   # before #40860
-    ({"kv_cache_dtype": "fp8", "version": "0.26.0"}, "v4_old_layout"),   # before #48993 (inferred 0.27.0)
     ({"kv_cache_dtype": "fp8", "pipeline_parallel_size": 2}, "v4_not_modelled"),
     ({"kv_cache_dtype": "fp8", "block_size": 64}, "v4_not_modelled"),
     ({"kv_cache_dtype": "fp8", "disable_hybrid_kv_cache_manager": True}, "v4_not_modelled"),
@@ -251,3 +264,147 @@ def test_fp4_experts_in_the_weight_estimate() -> None:
     # the experts' share drops from fp8 (1 B + 4 B per 128 × 128 block) to 17/32 B per weight
     assert fp8_everywhere - weight_bytes(m) == int(277_025_390_592 * (1 + 4 / 16_384)) - 147_169_738_752
     assert abs(weight_bytes(m) / GiB - 148.66) / 148.66 < 0.02
+
+
+# -- vLLM 0.20.0–0.26.x: before #48993 ------------------------------------------------------------------
+
+def old_groups(layout: PackedLayout) -> Grouping:
+    return get_kv_cache_groups(build_v4_layer_specs(flash(), kv_cache_dtype="fp8_ds_mla", block_size=256),
+                               packed_layout=layout)
+
+
+@pytest.mark.parametrize(("layout", "block"), [(PackedLayout.TUPLES, 1_051_776), (PackedLayout.SLOTS, 1_039_680)])
+def test_old_layouts_pad_sliding_pages_and_size_the_block(layout: PackedLayout, block: int) -> None:
+    """Module docstring: same groups as main, sliding/state pages padded to the MLA sizes."""
+    g = old_groups(layout)
+    assert g.kind == GroupingKind.PACKED
+    assert [len(x.layer_names) for x in g.groups] == [62, 22, 21, 42, 20]
+    assert [x.spec.page_size_bytes for x in g.groups] == [1_002_240, 823_680, 786_240, 967_680, 748_800]
+    c4 = g.groups[3].spec
+    assert isinstance(c4, UniformTypeSpec)
+    assert c4.layer_specs["model.layers.2.self_attn.compressor.state_cache"].page_size_bytes == 37_440    # 32,832
+    assert c4.layer_specs["model.layers.2.self_attn.indexer.compressor.state_cache"].page_size_bytes == 8_640
+    assert g.bytes_per_block == block
+    # 40 GiB = 42,949,672,960 B: // 1,051,776 = 40,835 (rest 400,000); // 1,039,680 = 41,310 (rest 492,160)
+    assert num_blocks(g, 40 * GiB) == {1_051_776: 40_835, 1_039_680: 41_310}[block]
+
+
+def test_old_layouts_keep_the_check() -> None:
+    """The check counts pages, so padding does not move it: the 0.22 log's 6,800 × 1,051,776 B at 30,000 tokens."""
+    for layout in (PackedLayout.TUPLES, PackedLayout.SLOTS):
+        ctx = SizingContext(max_model_len=30_000, in_flight_tokens=16_384)
+        assert max_memory_usage_bytes(old_groups(layout), ctx) == 7_152_076_800
+
+
+def test_old_concurrency_formula() -> None:
+    """30,000 tokens, F 16,384 (pages per group as in the 0.22 log's check): MLA 118 × 1,002,240 = 118,264,320;
+    SWA 259 × 823,680 = 213,333,120 and 259 × 786,240 = 203,636,160; C4 states 4,099 × 967,680 = 3,966,520,320;
+    C128 states 2,065 × 748,800 = 1,546,272,000. Σ 6,048,025,920 / 1,002,240 = 6,034.5 → 6,035 blocks per request
+    (the per-group sum of #48317 would give 6,800)."""
+    g = old_groups(PackedLayout.TUPLES)
+    ctx = SizingContext(max_model_len=30_000, in_flight_tokens=16_384)
+    assert blocks_per_request(g, ctx, sum_groups=False) == 6_035
+    assert blocks_per_request(g, ctx, sum_groups=True) == 6_800
+
+
+def _h200(version: str) -> Verdict:
+    s = scenario_from_inputs({"model": MODEL_ID, "gpu": "H200", "tensor_parallel_size": 2, "available_kv_gib": 40,
+                              "max_model_len": 262_144, "kv_cache_dtype": "fp8", "vllm_version": version})
+    return plan(s.model, s.deployment)
+
+
+@pytest.mark.parametrize(("version", "blocks", "tokens", "concurrency"), [
+    # 40,835 / 3,993 = 10.2266… → int(10.2266… × 262,144) = 2,680,854
+    ("0.22.0", 40_835, 2_680_854, "10.23x"),
+    # 41,310 / 3,993 = 10.3456… → 2,712,038
+    ("0.25.1", 41_310, 2_712_038, "10.35x"),
+])
+def test_plan_on_h200_before_0_26(version: str, blocks: int, tokens: int, concurrency: str) -> None:
+    """The H200 example above on 0.22.0 / 0.25.1: before #47728 (0.26.0) F = max_num_batched_tokens = 8,192.
+    Pages at 262,144: MLA 1,024; SWA cdiv(127 + 8,192, 64) + 1 = 131 (×2); C4 states cdiv(7 + 8,192, 4) + 1 = 2,051;
+    C128 states cdiv(8,319, 8) + 1 = 1,041 → needed 4,378 × 1,051,776 = 4,604,675,328 B (4.29 GiB).
+    Blocks per request (old formula): 1,024 × 1,002,240 + 131 × 823,680 + 131 × 786,240 + 2,051 × 967,680
+    + 1,041 × 748,800 = 4,001,405,760 → / 1,002,240 = 3,992.5 → 3,993."""
+    v = _h200(version)
+    assert v.in_flight_tokens == 8_192
+    assert v.needed_kv_bytes == 4_604_675_328
+    assert v.num_gpu_blocks == blocks and v.blocks_per_request == 3_993
+    assert v.gpu_kv_cache_tokens == tokens
+    assert f"GPU KV cache size: {tokens:,} tokens" in v.vllm_lines
+    assert f"Maximum concurrency for 262,144 tokens per request: {concurrency}" in v.vllm_lines
+
+
+def test_plan_on_h200_0_26() -> None:
+    """0.26.0: #47728's in-flight batches (F = 2 × 8,192 = 16,384), still the slot layout and the old concurrency:
+    1,024 × 1,002,240 + 259 × (823,680 + 786,240) + 4,099 × 967,680 + 2,065 × 748,800 = 6,956,055,360
+    → / 1,002,240 = 6,940.5 → 6,941 blocks per request; 41,310 / 6,941 = 5.9516 → int(… × 262,144) = 1,560,174."""
+    v = _h200("0.26.0")
+    assert v.in_flight_tokens == 16_384
+    assert v.num_gpu_blocks == 41_310 and v.blocks_per_request == 6_941
+    assert v.gpu_kv_cache_tokens == 1_560_174
+
+
+def test_0_20_lines() -> None:
+    """v0.20.0–v0.20.2 spell the indexer line "Lighening" (fixed by #41419, 0.21.0). v0.20.0 predates #41069: tokens
+    = num_blocks // len(groups) × min block size = 40,835 // 5 × 4 = 32,668 (kv_cache_utils._report_kv_cache_config)."""
+    v = _h200("0.20.0")
+    assert "Using FP8 indexer cache for Lighening Indexer." in v.vllm_lines
+    assert v.num_gpu_blocks == 40_835 and v.gpu_kv_cache_tokens == 32_668
+    assert "Using FP8 indexer cache for Lightning Indexer." in _h200("0.21.0").vllm_lines
+
+
+@pytest.mark.parametrize(("version", "text"), [
+    ("0.22.0", "DeepseekV4 only supports fp8 kv-cache format for now, got auto"),   # DeepseekV4MLAAttention.__init__
+    ("0.23.0", "DeepseekV4 FlashMLA fp8 layout only supports fp8 kv-cache, got auto"),   # #44569
+    ("0.24.0", "DeepseekV4 fp8_ds_mla layout only supports fp8 kv-cache, got auto"),   # #43477
+])
+def test_kv_dtype_assertion_text_by_release(version: str, text: str) -> None:
+    d = replace(deployment(available_gib=40, version=version), max_model_len=32_768, kv_cache_dtype="auto")
+    with pytest.raises(CalcError, match=text) as err:
+        plan(model(MODEL_ID), d)
+    assert err.value.code == "v4_kv_cache_dtype"
+    for lang in ("en", "es", "zh"):  # the guide's languages quote the release's own text
+        assert text in error_message(lang, err.value)
+
+
+def test_before_0_20_is_vllms_unsupported_architecture() -> None:
+    """v0.19.1 model_executor/models/registry.py ``_raise_for_unsupported``: no DeepseekV4ForCausalLM in-tree."""
+    d = replace(deployment(available_gib=40, version="0.19.1"), max_model_len=32_768, kv_cache_dtype="fp8")
+    with pytest.raises(CalcError, match=r"Model architectures \['DeepseekV4ForCausalLM'\] are not supported for now"):
+        plan(model(MODEL_ID), d)
+
+
+def test_vllm_contiguous_packing_fixture_slots() -> None:
+    """vLLM v0.25.1 tests/v1/core/test_contiguous_kv_packing.py ``_make_groups(n_c4=3, n_c128=2, n_swa=5)`` with
+    ``_run``'s 100 MiB: an MLA group of 3 × 37,440 (C4A) + 3 × 8,640 (indexer) + 2 × 1,728 (C128A) and a SWA group
+    of 5 × 37,440. ``_bucket_layers_by_page_size``: 37,440 × max(3, 5) + 8,640 × 3 + 1,728 × 2 = 187,200 + 25,920
+    + 3,456 = 216,576 B per block; 104,857,600 // 216,576 = 484 blocks. ``test_all_layers_accounted_for``
+    (5, 4, 7): 5 × 2 + 4 + 7 = 21 layers. The 0.20–0.22 rule on the same groups: 47,808 × 5 = 239,040 → 438."""
+    def spec(page: int) -> MLAAttentionSpec:
+        return MLAAttentionSpec(block_size=256, num_kv_heads=1, head_size=512, head_size_v=0, dtype_bytes=1,
+                                page_size_padded=page)
+
+    def groups(n_c4: int, n_c128: int, n_swa: int, layout: PackedLayout) -> Grouping:
+        mla = {**{f"c4_mla.{i}": spec(37_440) for i in range(n_c4)}, **{f"c4_idx.{i}": spec(8_640) for i in range(n_c4)},
+               **{f"c128_mla.{i}": spec(1_728) for i in range(n_c128)}}
+        swa = {f"swa.{i}": spec(37_440) for i in range(n_swa)}
+        return Grouping(groups=tuple(KVCacheGroup(layer_names=tuple(d), spec=UniformTypeSpec(layer_specs=d))
+                                     for d in (mla, swa)), kind=GroupingKind.PACKED, packed_layout=layout)
+
+    g = groups(3, 2, 5, PackedLayout.SLOTS)
+    assert g.bytes_per_block == 216_576 and num_blocks(g, 100 * 1024 * 1024) == 484
+    assert sum(len(x.layer_names) for x in groups(5, 4, 7, PackedLayout.SLOTS).groups) == 21
+    tuples = groups(3, 2, 5, PackedLayout.TUPLES)
+    assert tuples.bytes_per_block == 239_040 and num_blocks(tuples, 100 * 1024 * 1024) == 438
+
+
+@pytest.mark.parametrize("version", ["0.20.0", "0.22.0", "0.26.0"])
+def test_block_128_fails_vllms_page_assertion_before_0_27(version: str) -> None:
+    """--block-size 128: C4A pages hold 128 // 4 = 32 tokens, 32 × 584 = 18,688 → 19,008 B, under the fixed 64-token
+    SWA page (37,440 B); v0.20.0–v0.25.1 _get_kv_cache_groups_uniform_groups asserts
+    max(sm_page_sizes) <= max(all_page_sizes). From #48993 nothing is padded and 128 plans."""
+    d = replace(deployment(available_gib=40, version=version), max_model_len=32_768, kv_cache_dtype="fp8", block_size=128)
+    with pytest.raises(CalcError, match="19,008 B") as err:
+        plan(model(MODEL_ID), d)
+    assert err.value.code == "v4_block_too_small"
+    assert plan(model(MODEL_ID), replace(d, rules=rules_for("0.27.0"))).num_gpu_blocks

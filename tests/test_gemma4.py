@@ -121,3 +121,44 @@ def test_catalog_build_keeps_the_per_layer_attention(tmp_path: Path) -> None:
                                          "11": {"head_dim": 512, "num_key_value_heads": 2}}
     assert (facts["head_dim"], facts["num_key_value_heads"], facts["num_kv_shared_layers"]) == (256, 8, 0)
     assert normalize_config(facts).layer_attention == normalize_config(gemma4_like()).layer_attention
+
+
+def test_real_gemma4_26b_a4b_config() -> None:
+    # google/gemma-4-26B-A4B-it as vendored (scripts/model_configs, source in SOURCES.md): 30 layers,
+    # layer_types 5 sliding (window 1024) : 1 full, so 25 sliding + 5 full; sliding 8 KV heads x 256,
+    # full layers num_global_key_value_heads 2 x global_head_dim 512 (attention_k_eq_v). bf16, TP 1, 1 GiB, 1,024 tokens:
+    #   sliding page 2 x 8 x 256 x 2 B x 16 = 131,072 B; full page 2 x 2 x 512 x 2 B x 16 = 65,536 B -> full block 32
+    #   bytes per token 25 x 8,192 + 5 x 4,096 = 204,800 + 20,480 = 225,280
+    #   grouping: 25 sliding vs 5 full, 25 >= 1.5 x 5 -> group_size 5: 5 sliding groups + 1 full group;
+    #   one block id = 5 x 131,072 = 655,360 B; 1,073,741,824 // 655,360 = 1,638 blocks
+    #   per request: full cdiv(1,024, 32) = 32, each sliding group cdiv(1,024, 16) + 1 = 65 -> 5 x 65 + 32 = 357
+    #   concurrency 1,638 / 357 = 4.588 -> 4.59
+    s = scenario_from_inputs({"model": "google/gemma-4-26B-A4B-it", "available_kv_gib": 1, "max_model_len": 1024})
+    assert s.model.layer_attention == tuple((i, 512, 2) for i in (5, 11, 17, 23, 29))
+    assert [k.value for k in s.model.layer_kinds].count("full") == 5
+    v = plan(s.model, s.deployment)
+    groups = v.grouping.groups
+    assert len(groups) == 6 and v.grouping.group_size == 5
+    assert sum(1 for g in groups if type(g.spec) is FullAttentionSpec) == 1
+    assert {g.spec.block_size for g in groups if type(g.spec) is FullAttentionSpec} == {32}
+    assert {g.spec.block_size for g in groups if isinstance(g.spec, SlidingWindowSpec)} == {16}
+    assert v.grouping.page_size_bytes == 131_072 and v.grouping.bytes_per_block == 655_360
+    assert v.kv_bytes_per_token == 225_280
+    assert v.num_gpu_blocks == 1_638
+    assert v.blocks_per_request == 357
+    assert v.max_concurrency is not None and round(v.max_concurrency, 2) == 4.59
+
+
+def test_gemma4_moe_counts_the_dense_mlp_beside_the_experts() -> None:
+    # vllm/model_executor/models/gemma4.py Gemma4DecoderLayer: self.mlp (intermediate_size) in every layer, and
+    # with enable_moe_block the router + Gemma4MoE beside it. google/gemma-4-26B-A4B-it:
+    #   experts 30 layers x 128 x 3 x 2,816 x 704 = 22,837,985,280
+    #   dense MLP 30 x 3 x 2,816 x 2,112 = 535,265,280 on top of the MoE block
+    from kvcalc import catalog
+
+    facts = dict(catalog.find_model("google/gemma-4-26B-A4B-it").config)
+    assert facts["enable_moe_block"] is True
+    with_dense = normalize_config(facts, model_id="google/gemma-4-26B-A4B-it")
+    without = normalize_config({k: v for k, v in facts.items() if k != "enable_moe_block"})
+    assert with_dense.num_expert_parameters == without.num_expert_parameters == 22_837_985_280
+    assert with_dense.num_parameters - without.num_parameters == 535_265_280

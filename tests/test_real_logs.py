@@ -239,21 +239,18 @@ RECOMPUTED: dict[str, Case] = {
         xfail="tokens: computed 180,816–181,040 at 8.11 ± 0.005 GiB, logged 178,880 (11,180 blocks: a worker "
               "with 8.02 GiB); before #25164 (0.11.1) each of the 4 workers printed its own capacity line from "
               "its own memory, so (inferred) the excerpt quotes the Available line of another worker than the capacity line"),
-    # -- DeepSeek-V4 (packed layout, calc/deepseek_v4.py) ---------------------------------------
+    # -- DeepSeek-V4 (calc/deepseek_v4.py) -------------------------------------------------------
     # vllm#44376, comment of 2026-06-03: LLM(tensor_parallel_size=2, max_model_len=30000, kv_cache_dtype="fp8",
     # block_size=256, enable_prefix_caching=True, gpu_memory_utilization=0.95) on 2x GH200, "[v0.22]" in the issue
     # title (the commenter's exact version is not shown); offline LLM on a >= 70 GiB GPU: 16,384 batched tokens.
-    # vLLM 0.22's check is the formula of main (v0.22.0 _max_memory_usage_bytes_from_groups, same specs), and
-    # tests/test_deepseek_v4.py works it by hand: 6,800 pages x 1,051,776 B = 6.66 GiB, estimate 13528 for
-    # 5.44038-5.44234 GiB. But 0.22 predates #48993 (its pool block was layer_tuple_bytes x num_layer_tuples with
-    # the sliding pages padded to the MLA ones), so the core refuses DeepSeek-V4 on 0.20-0.26 rather than plan
-    # a release whose blocks it does not model.
+    # v0.22.0's check (_max_memory_usage_bytes_from_groups, layer-tuple branch) over its 5 groups, with the sliding
+    # pages padded to the MLA ones (_get_kv_cache_groups_uniform_groups): 6,800 pages x 1,051,776 B = 6.66 GiB,
+    # estimate 13528 for 5.44038-5.44234 GiB (worked by hand in tests/test_deepseek_v4.py). The log prints no block
+    # count, so the pool block (Σ MLA pages x 22 tuples in 0.22) is checked there, not here.
     "v022_dsv4_flash_2xgh200_tp2_kv_too_small.log": Case(
         "kv_cache_too_small", model="deepseek-ai/DeepSeek-V4-Flash",
         inputs={"vllm_version": "0.22.0", "tensor_parallel_size": "2", "kv_cache_dtype": "fp8", "block_size": "256",
-                "max_num_batched_tokens": "16384"},
-        xfail="the core refuses DeepSeek-V4 before vLLM 0.27.0 (#48993 changed the pool block; 0.20-0.26 is not "
-              "modelled); the check it would print, 6.66 GiB and 13528, is worked out in tests/test_deepseek_v4.py"),
+                "max_num_batched_tokens": "16384"}),
 }
 
 # Every other log: the diagnosis its lines give (the reasons are in the table above).

@@ -374,10 +374,12 @@ def test_report_imports_no_planning_module():
 
 # ---- issue 9: the estimated budget's band in the contract, the view model and the advice ------------------
 
-# Llama-3.1-8B at 32,768 tokens on one RTX 4090 (latest rules): one request needs
-# 32 layers x 2 x 8 heads x 128 x 2 B x 32,768 = 4 GiB; the estimate leaves about 5 GiB
-# with a band of roughly 3.9-5.8 GiB, so the answer flips inside the band.
-BORDERLINE = {"model": "meta-llama/Llama-3.1-8B-Instruct", "gpu": "RTX-4090", "max_model_len": 32768}
+# Llama-3.1-8B at 36,864 tokens on one RTX 4090 (latest rules): one request needs
+# 32 layers x 2 x 8 heads x 128 x 2 B x 36,864 = 4,831,838,208 B = 4.5 GiB; the estimate leaves about 5.2 GiB
+# with a band of roughly 4.3-5.9 GiB, so the answer flips inside the band. (32,768 tokens, 4 GiB, was the
+# example while the RTX 4090 carried nvidia-smi's 24564 MiB and its 0.40-0.85 GiB correction band, 3.9-5.8 GiB;
+# with PyTorch's CUDA total, 23.64 GiB (issue 8), the low edge rose above 4 GiB.)
+BORDERLINE = {"model": "meta-llama/Llama-3.1-8B-Instruct", "gpu": "RTX-4090", "max_model_len": 36864}
 # Same model, 8192 tokens on an H100: 1 GiB needed, tens of GiB available at either edge.
 FITS = {"model": "meta-llama/Llama-3.1-8B-Instruct", "gpu": "H100-80GB", "max_model_len": 8192}
 
@@ -388,7 +390,7 @@ def _analysis(inputs: dict[str, object]):
 
 def test_json_adds_the_band_and_a_verdict_keeping_status_and_fits() -> None:
     d = result_dict(_analysis(BORDERLINE))
-    assert d["needed_kv_bytes"] == 4 * GiB
+    assert d["needed_kv_bytes"] == 4_831_838_208  # 4.5 GiB, above
     assert d["available_kv_bytes_low"] < d["needed_kv_bytes"] < d["available_kv_bytes"] < d["available_kv_bytes_high"]
     assert d["fits"] is True and d["status"] == "fits"  # the central estimate, as before
     assert d["verdict"] == "borderline"
@@ -427,9 +429,9 @@ def test_advice_counts_a_fix_only_at_the_pessimistic_edge() -> None:
 
 
 @pytest.mark.parametrize("lang, title, band", [
-    ("en", "Borderline: it depends on what vLLM measures at start-up", "likely 3.9–5.8 GiB"),
-    ("es", "En el límite: depende de lo que vLLM mida al arrancar", "probablemente entre 3,9 y 5,8 GiB"),
-    ("zh", "临界：取决于 vLLM 启动时实测的数值", "很可能在 3.9–5.8 GiB 之间"),
+    ("en", "Borderline: it depends on what vLLM measures at start-up", "likely 4.3–5.9 GiB"),
+    ("es", "En el límite: depende de lo que vLLM mida al arrancar", "probablemente entre 4,3 y 5,9 GiB"),
+    ("zh", "临界：取决于 vLLM 启动时实测的数值", "很可能在 4.3–5.9 GiB 之间"),
 ])
 def test_view_model_shows_the_band_and_the_borderline_verdict(lang: str, title: str, band: str) -> None:
     report = build_report(lang, _analysis(BORDERLINE))

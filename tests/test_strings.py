@@ -143,7 +143,8 @@ def test_every_diagnosis_has_a_title(lang: str) -> None:
 
 # The fields report.error_message fills (report.py): an err.* string using any other
 # field cannot be rendered and silently falls back to English.
-_ERROR_FIELDS = {"field", "value", "minimum", "maximum", "limit", "key", "choices", "model_type", "line", "column"}
+_ERROR_FIELDS = {"field", "value", "minimum", "maximum", "limit", "key", "choices", "model_type", "line", "column",
+                 "assertion"}
 
 
 def test_error_strings_use_known_fields() -> None:
