@@ -17,6 +17,8 @@ import argparse
 import os
 import stat
 import sys
+import unicodedata
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn, TextIO
 
 from . import catalog
@@ -25,7 +27,7 @@ from .errors import CalcError
 from .inputs import scenario_from_inputs
 from .kv_spec import KV_CACHE_DTYPES, MAMBA_DTYPES, MambaCacheMode
 from .limits import MAX_CONFIG_BYTES, MAX_LOG_BYTES, clean_text, shorten, strict_json
-from .report import build_log_report, build_report, recommendation_dict, result_dict
+from .report import build_log_report, build_report, recommendation_dict, result_dict, with_capacity_fit_notes
 from .strings import t
 from .web import localized_error
 
@@ -195,9 +197,17 @@ def _read_config(path: str, stdin: TextIO) -> str:
     return text
 
 
-def _table(rows: list[tuple[str, str]]) -> str:
-    width = max(len(k) for k, _ in rows)
-    return "\n".join(f"  {k.ljust(width)}  {v}" for k, v in rows)
+def _cells(text: str) -> int:
+    """Terminal columns: a wide (CJK) character takes two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _table(rows: Sequence[tuple[str, ...]]) -> str:
+    """Aligned columns (in terminal cells, so Chinese labels line up too); the last one may be empty."""
+    widths = [max(_cells(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+    return "\n".join(
+        ("  " + "".join(c + " " * (w - _cells(c) + 2) for c, w in zip(r, widths, strict=False)) + r[-1]).rstrip()
+        for r in rows)
 
 
 def _text_report(report: dict[str, Any]) -> str:
@@ -284,22 +294,19 @@ def _log(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO) -> i
     return 1 if d.reading.diagnosis in _FAILED_DIAGNOSES else 0
 
 
-def _fact_text(key: str, value: object) -> str:
-    """A fact with its unit, as the key names it (``available_kv_gib`` → ``5.1 GiB``)."""
-    for suffix, unit in (("_gib", "GiB"), ("_mib", "MiB")):
-        if key.endswith(suffix):
-            return f"{value} {unit}"
-    return str(value)
-
-
 def _log_text(lang: str, d: Diagnosis) -> str:
-    """``kvcalc log``: the diagnosis in words, the facts with units, then the recomputed plan or what the log alone answers."""
+    """``kvcalc log``: the diagnosis in words, the facts labelled with units (and the flag of each engine
+    argument), then the recomputed plan or what the log alone answers."""
+    from .logfacts import fact_rows  # only `kvcalc log` needs the log reader
+
     lines = [f"{t(lang, 'cli.log.diagnosis')}: {t(lang, f'diag.{d.reading.diagnosis}')}", ""]
     if d.reading.facts:
-        lines += [t(lang, "cli.log.facts") + ":", _table([(k, _fact_text(k, v)) for k, v in d.reading.facts.items()])]
+        rows = [(r.label, r.value, r.flag) for r in fact_rows(lang, d.reading.facts)]
+        lines += [t(lang, "cli.log.facts") + ":", _table(rows)]
     else:
         lines.append(t(lang, "cli.log.no_facts"))
-    report = build_report(lang, d.analysis) if d.analysis is not None else build_log_report(lang, d)
+    report = with_capacity_fit_notes(build_report(lang, d.analysis), lang, d) if d.analysis is not None \
+        else build_log_report(lang, d)
     if report is not None:
         lines += ["", _text_report(report)]
     if d.analysis is None and d.replan_error is not None:

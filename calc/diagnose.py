@@ -11,7 +11,8 @@ from . import catalog
 from .advice import RecCode, Recommendation, free_memory_ladder, readable_length
 from .analysis import Analysis, analyze
 from .errors import CalcError
-from .inputs import scenario_from_inputs
+from .inputs import Scenario, scenario_from_inputs
+from .log_capacity import CapacityFit, FitStatus, fit_capacity
 from .logparse import LogReading, parse_log
 from .units import gib_to_bytes
 
@@ -75,6 +76,8 @@ class Diagnosis:
     """Why the log could not be recomputed (unknown model, …)."""
     figures: LogFigures
     """What the log's own numbers answer, with or without a model."""
+    capacity_fit: CapacityFit | None = None
+    """How the recomputed plan meets the log's capacity lines (log_capacity.py); None without such a pair."""
 
 
 def _as_text(value: object) -> str:
@@ -172,14 +175,27 @@ def _free_memory_advice(reading: LogReading) -> tuple[Recommendation, ...]:
         total_bytes=gib_to_bytes(float(total)) if isinstance(total, (int, float)) else None))
 
 
+def _fitted(scenario: Scenario, fit: CapacityFit | None) -> Scenario:
+    """The scenario at the available bytes that reproduce the log's capacity (an EXACT fit), else as given."""
+    if fit is None or fit.status != FitStatus.EXACT:
+        return scenario
+    dep = scenario.deployment
+    measured = replace(dep.measured, available_kv_bytes=fit.available_kv_bytes)
+    return replace(scenario, deployment=replace(dep, measured=measured))
+
+
 def diagnose(text: str, form: Mapping[str, object] | None = None) -> Diagnosis:
-    """Read ``text``, lay what it states over the ``form`` and, when that names enough, recompute the plan."""
+    """Read ``text``, lay what it states over the ``form`` and, when that names enough, recompute the plan
+    (at the bytes inside the log's GiB rounding that give its own capacity, when it printed one)."""
     reading = parse_log(text)
     inputs = merge_inputs(form or {}, inputs_from_reading(reading))
     analysis: Analysis | None = None
     err = None
+    fit = None
     try:
-        analysis = analyze(scenario_from_inputs(inputs))
+        scenario = scenario_from_inputs(inputs)
+        fit = fit_capacity(scenario, reading.facts)
+        analysis = analyze(_fitted(scenario, fit))
     except CalcError as exc:
         err = exc
     figures = log_figures(reading)
@@ -189,4 +205,4 @@ def diagnose(text: str, form: Mapping[str, object] | None = None) -> Diagnosis:
         if analysis is not None:
             analysis = replace(analysis, recommendations=recs)
     return Diagnosis(reading=reading, inputs=inputs, analysis=analysis, recommendations=recs, replan_error=err,
-                     figures=figures)
+                     figures=figures, capacity_fit=fit)

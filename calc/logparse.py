@@ -46,7 +46,7 @@ from .errors import CalcError
 from .limits import MAX_GIB, python_literal_ok
 from .units import parse_human_int
 
-__all__ = ["LogReading", "parse_log", "DIAGNOSES"]
+__all__ = ["LogReading", "parse_log", "DIAGNOSES", "FACT_KEYS"]
 
 DIAGNOSES: tuple[str, ...] = (
     "kv_cache_too_small",
@@ -68,6 +68,25 @@ _FATAL_ORDER: tuple[str, ...] = (
     # vLLM's own "EngineCore failed to start." / "Engine core initialization failed": the engine did
     # not start, for a reason none of the checks above names (the root cause is elsewhere in the log).
     "engine_failed",
+)
+
+
+# Every fact key the reader can produce, in the order a report lists them: what ran, how it was
+# configured, the memory budget, then the capacity. ``kvcalc log --json`` keeps these keys as they are;
+# readers see them labelled (logfacts.py). tests/test_logfacts.py checks the list against this module.
+FACT_KEYS: tuple[str, ...] = (
+    "vllm_version", "model", "gpu_name",
+    "max_model_len", "derived_max_model_len", "tensor_parallel_size", "pipeline_parallel_size",
+    "decode_context_parallel_size", "prefill_context_parallel_size", "dtype", "quantization", "kv_cache_dtype",
+    "block_size", "gpu_memory_utilization", "gpu_memory_utilization_without_cudagraph_profiling",
+    "max_num_seqs", "max_num_batched_tokens", "enable_prefix_caching", "enforce_eager",
+    "mamba_cache_mode", "mamba_ssm_cache_dtype", "limit_mm_per_prompt", "skip_mm_profiling",
+    "kv_cache_memory_bytes", "kv_cache_memory_fixed",
+    "total_gpu_memory_gib", "free_memory_gib", "requested_memory_gib", "model_weights_gib", "consumed_memory_gib",
+    "activation_peak_gib", "peak_torch_memory_gib", "non_torch_gib", "cudagraph_estimate_gib", "cudagraph_gib",
+    "available_kv_gib", "suggested_kv_cache_memory_bytes",
+    "needed_kv_gib", "estimated_max_model_len", "num_gpu_blocks", "gpu_kv_cache_tokens", "max_concurrency",
+    "oom_tried_to_allocate_mib",
 )
 
 

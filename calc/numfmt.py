@@ -7,7 +7,7 @@ localized: they keep vLLM's syntax.
 """
 from __future__ import annotations
 
-__all__ = ["THOUSANDS_SPACE", "fmt_int", "fmt_fixed", "gib_text", "gib_gb_text"]
+__all__ = ["THOUSANDS_SPACE", "fmt_int", "fmt_fixed", "fmt_printed", "gib_text", "gib_gb_text"]
 
 THOUSANDS_SPACE = "\u202f"
 """Narrow no-break space: Spanish thousands separator (it never breaks a number across lines)."""
@@ -35,6 +35,15 @@ def fmt_fixed(x: float, digits: int, lang: str) -> str:
     if lang == "es" and -10_000 < x < 10_000:
         return f"{x:.{digits}f}".replace(".", ",")
     return _localize(f"{x:,.{digits}f}", lang)
+
+
+def fmt_printed(x: float, lang: str) -> str:
+    """A number read off a log, with the decimals it was printed with (``58.11`` → ``58,11``, ``4.0`` → ``4,0``):
+    no precision is added or dropped. A float too large for plain digits falls back to two decimals."""
+    text = repr(float(x))
+    if "e" in text or "n" in text:  # 1e+16, inf, nan: not how vLLM prints a figure
+        return fmt_fixed(x, 2, lang)
+    return fmt_fixed(x, len(text.partition(".")[2]), lang)
 
 
 def gib_text(num_bytes: int, lang: str) -> str:

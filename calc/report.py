@@ -16,7 +16,7 @@ from .budget import BudgetSource, MemoryBudget
 from .deployment import Deployment, unified_memory
 from .errors import CalcError
 from .inputs import Scenario
-from .numfmt import fmt_fixed, fmt_int, gib_gb_text, gib_text
+from .numfmt import fmt_fixed, fmt_int, fmt_printed, gib_gb_text, gib_text
 from .strings import STRINGS, lang_or_default, t
 from .units import GiB, MiB
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # the log reader loads only when a log is pasted
     from .diagnose import Diagnosis
 
 __all__ = ["available_band", "gib_gb", "result_dict", "recommendation_dict", "serve_command", "build_report", "build_log_report",
-           "error_message"]
+           "capacity_fit_notes", "with_capacity_fit_notes", "error_message"]
 
 _UNKNOWN_MODEL = "<your-model>"
 GIB_BYTES = 1 << 30
@@ -470,6 +470,29 @@ def build_log_report(lang: str, d: Diagnosis) -> dict[str, object] | None:
         "charts": {"budget_svg": "", "concurrency_svg": ""},
         "notes": [t(lang, "note.choose_model")],
     }
+
+
+def capacity_fit_notes(lang: str, d: Diagnosis) -> list[str]:
+    """How the recomputed plan meets the log's own capacity (log_capacity.py): refined within the
+    log's rounding, or off by some blocks, or out of reach of this model and these settings."""
+    fit = d.capacity_fit
+    if fit is None or d.analysis is None:
+        return []
+    gib = fmt_printed(fit.logged_gib, lang)
+    if fit.status == "exact":
+        return [t(lang, "note.log_refined", gib=gib, bytes=fmt_int(fit.available_kv_bytes, lang),
+                  blocks=fmt_int(d.analysis.verdict.num_gpu_blocks or d.analysis.verdict.limiting.num_blocks or 0, lang))]
+    if fit.status == "disagrees" and fit.logged_blocks is not None and fit.recomputed_blocks is not None:
+        return [t(lang, "note.log_disagrees", blocks=fmt_int(abs(fit.logged_blocks - fit.recomputed_blocks), lang),
+                  logged=fmt_int(fit.logged_blocks, lang), recomputed=fmt_int(fit.recomputed_blocks, lang), gib=gib)]
+    return [t(lang, "note.log_unreachable", gib=gib)]
+
+
+def with_capacity_fit_notes(report: dict[str, object], lang: str, d: Diagnosis) -> dict[str, object]:
+    """The recomputed plan's report with the capacity-fit note leading its notes."""
+    notes = report.get("notes")
+    report["notes"] = capacity_fit_notes(lang, d) + (list(notes) if isinstance(notes, list) else [])
+    return report
 
 
 def error_message(lang: str, err: CalcError) -> str:

@@ -13,7 +13,7 @@ from .analysis import analyze
 from .errors import CalcError
 from .inputs import canonical_query, scenario_from_inputs
 from .limits import MAX_LOG_BYTES, MAX_REQUEST_CHARS, check_json_depth, strict_json
-from .report import build_log_report, build_report, error_message, result_dict
+from .report import build_log_report, build_report, error_message, result_dict, with_capacity_fit_notes
 from .strings import lang_or_default, t
 
 if TYPE_CHECKING:  # the log reader's regexes compile only when a log is pasted
@@ -71,7 +71,7 @@ def _log(lang: str, text: str, form: Mapping[str, object]) -> dict[str, object]:
         out["notices"] = [{"code": "log_truncated", "message": t(lang, "note.log_truncated")}]
     if d.analysis is not None:
         out["result"] = result_dict(d.analysis)
-        report = build_report(lang, d.analysis)
+        report = with_capacity_fit_notes(build_report(lang, d.analysis), lang, d)
         verdict = _log_verdict(lang, d.reading)
         if verdict is not None:
             report["verdict"] = verdict

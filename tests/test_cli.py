@@ -351,12 +351,30 @@ def test_log_default_is_stdin_subprocess(tmp_path: Path) -> None:
     _check_sample(json.loads(proc.stdout))
 
 
+def _facts_block(out: str) -> list[str]:
+    """The "What the log states" rows of a ``kvcalc log`` text report (line 3 up to the first blank line)."""
+    lines = out.splitlines()
+    return lines[3:lines.index("", 3)]
+
+
+def _row(rows: list[str], *cells: str) -> bool:
+    """Whether a row holds exactly these cells, separated by two or more spaces."""
+    import re
+
+    return any(re.split(r" {2,}", r.strip()) == list(cells) for r in rows)
+
+
 def test_log_text_output() -> None:
-    """Readable like ``plan``: the diagnosis in words, the facts with units, the recomputed plan and its command."""
+    """Readable like ``plan``: the diagnosis in words, the facts labelled with units, the recomputed plan and its command."""
     code, out, err = run(["log", str(SAMPLE_LOG)])
     assert code == 0 and err == ""
-    assert out.startswith("Diagnosis: Started successfully\n") and "476016" in out.replace(",", "")
-    assert "available_kv_gib" in out and " GiB" in out                     # a fact with its unit
+    assert out.startswith("Diagnosis: Started successfully\n\nWhat the log states:\n")
+    rows = _facts_block(out)
+    # a fact under the plan's own label, with its unit (sample.log: "Available KV cache memory: 58.11 GiB")
+    assert _row(rows, "Available KV cache memory (per GPU)", "58.11 GiB"), rows
+    assert _row(rows, "GPU KV cache size", "476,016 tokens"), rows
+    # the JSON keys stay in --json only: no raw snake_case key labels a row
+    assert not any(r.split()[0] in ("available_kv_gib", "gpu_kv_cache_tokens", "enable_prefix_caching") for r in rows)
     assert "vllm serve meta-llama/Llama-3.1-8B-Instruct" in out
 
 
@@ -527,3 +545,79 @@ def test_log_args_carry_the_mm_flags() -> None:
     plan_result = json.loads(out)["plan"]
     assert plan_result["limit_mm_per_prompt"] == {"image": 0, "video": 0} and plan_result["skip_mm_profiling"] is True
     assert plan_result["budget"]["activation_bytes"] == 607_282_790
+
+
+# --- kvcalc log reads like plan (issue 8) -----------------------------------------------------
+
+NNBSP = "\u202f"  # Spanish thousands separator (numfmt.THOUSANDS_SPACE)
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    # every value below is printed in kvguide_macros/data/sample.log: "Available KV cache memory: 58.11 GiB",
+    # "GPU KV cache size: 476,016 tokens", 'enable_prefix_caching': False, 'max_model_len': 32768, "0.95"
+    ("en", [("Available KV cache memory (per GPU)", "58.11 GiB"), ("GPU KV cache size", "476,016 tokens"),
+            ("Prefix caching", "no", "--enable-prefix-caching"), ("max_model_len checked", "32,768 tokens", "--max-model-len"),
+            ("GPU memory utilization", "0.95", "--gpu-memory-utilization"), ("Maximum concurrency at max_model_len", "14.53x")]),
+    ("es", [("Memoria disponible para la caché KV (por GPU)", "58,11 GiB"),
+            ("Tamaño de la caché KV en GPU", f"476{NNBSP}016 tokens"),
+            ("Caché de prefijos", "no", "--enable-prefix-caching"),
+            ("max_model_len comprobado", f"32{NNBSP}768 tokens", "--max-model-len"),
+            ("Utilización de la memoria de la GPU", "0,95", "--gpu-memory-utilization"),
+            ("Concurrencia máxima con max_model_len", "14,53x")]),
+    ("zh", [("可用 KV 缓存显存（每张 GPU）", "58.11 GiB"), ("GPU KV 缓存容量", "476,016 个 token"),
+            ("前缀缓存", "否", "--enable-prefix-caching"), ("检查所用的 max_model_len", "32,768 个 token", "--max-model-len"),
+            ("GPU 显存利用率", "0.95", "--gpu-memory-utilization"), ("max_model_len 下的最大并发", "14.53x")]),
+])
+def test_log_facts_are_labelled_and_localized(lang: str, expected: list[tuple[str, ...]]) -> None:
+    code, out, err = run(["log", str(SAMPLE_LOG), "--lang", lang])
+    assert code == 0 and err == ""
+    rows = _facts_block(out)
+    for cells in expected:
+        assert _row(rows, *cells), (cells, rows)
+    assert not any("_gib" in r or "True" in r or "False" in r for r in rows)
+
+
+def test_log_json_keys_do_not_change() -> None:
+    """Other programs read ``kvcalc log --json``: the same top-level keys, the facts under their snake_case keys."""
+    _, payload = run_json(["log", str(SAMPLE_LOG)])
+    assert set(payload) == {"diagnosis", "facts", "inputs", "recommendations", "plan"}
+    assert {"available_kv_gib", "gpu_kv_cache_tokens", "enable_prefix_caching"} <= set(payload["facts"])
+    assert payload["facts"]["enable_prefix_caching"] is False
+    assert set(payload["plan"]) == set(run_json(WORKED)[1])
+
+
+def test_log_recomputed_plan_has_serve_command_and_guide_links() -> None:
+    code, out, _ = run(["log", str(SAMPLE_LOG)])
+    _, payload = run_json(["log", str(SAMPLE_LOG)])
+    assert code == 0 and payload["plan"] is not None
+    assert "Your current command (starts):\nvllm serve meta-llama/Llama-3.1-8B-Instruct" in out
+    anchors = [r["anchor"] for r in payload["recommendations"]]
+    assert anchors and all(f"(#{a})" in out for a in anchors)
+
+
+def test_log_model_flag_completes_a_model_less_log() -> None:
+    # TOO_SMALL_LOG names no model and no GPU; its "available KV cache memory (4.0 GiB)" is the budget
+    code, payload = run_json(["log", "-", "--model", "Qwen/Qwen3-8B"], stdin=TOO_SMALL_LOG)
+    plan_result = payload["plan"]
+    assert code == 1 and plan_result["model"] == "Qwen/Qwen3-8B"
+    # the check TOO_SMALL works out by hand: 2,560 blocks × 2,359,296 = 6,039,797,760 B needed; estimate 29,120
+    assert plan_result["needed_kv_bytes"] == 6_039_797_760 and plan_result["estimated_max_model_len"] == 29_120
+
+
+def test_log_config_flag_completes_a_model_less_log() -> None:
+    # the same check from Qwen3-8B's config.json (scripts/model_configs, sources in SOURCES.md) instead of the catalog id
+    config = ROOT / "scripts" / "model_configs" / "Qwen" / "Qwen3-8B"
+    code, out, _ = run(["log", "-", "--config", str(config)], stdin=TOO_SMALL_LOG)
+    _, payload = run_json(["log", "-", "--config", str(config)], stdin=TOO_SMALL_LOG)
+    assert code == 1 and payload["plan"]["needed_kv_bytes"] == 6_039_797_760
+    assert "vllm serve" in out and "29,120" in out
+
+
+def test_log_gpu_flag_completes_a_log_without_memory_figures() -> None:
+    # only the command: a model, no GPU and no memory line; --gpu gives the budget to estimate
+    log = "$ vllm serve Qwen/Qwen3-8B --max-model-len 32768\n"
+    code, payload = run_json(["log", "-"], stdin=log)
+    assert payload["plan"] is None
+    code, payload = run_json(["log", "-", "--gpu", "H100-80GB"], stdin=log)
+    assert payload["plan"]["gpu"] == "H100-80GB" and payload["plan"]["max_model_len"] == 32_768
+    assert payload["plan"]["budget"]["source"] == "profiled"

@@ -259,6 +259,19 @@ def test_logged_gib_rounding_leaves_a_few_blocks() -> None:
     assert 0 < abs(v.gpu_kv_cache_tokens - 476_016) <= 3 * block_tokens
 
 
+def test_a_pasted_log_with_capacity_lines_is_recomputed_to_its_own_tokens() -> None:
+    """read-your-log.md#paste-your-log: pasted whole, the sample log is recomputed to its own 476,016 tokens
+    (the bytes within "58.11 GiB" that give 29,751 blocks: tests/test_log_capacity.py works them out), and the
+    report's note says so; a GiB figure typed alone stays at the midpoint (the test above)."""
+    sample = (REPO / "kvguide_macros" / "data" / "sample.log").read_text(encoding="utf-8")
+    refined = {"en": "62,394,466,303 B", "zh": "62,394,466,303 B", "es": "62\u202f394\u202f466\u202f303 B"}
+    for lang in LANGS:
+        answer = json.loads(web.compute(json.dumps({"action": "log", "lang": lang, "log": sample})))
+        assert answer["result"]["gpu_kv_cache_tokens"] == 476_016
+        assert "GPU KV cache size: 476,016 tokens" in answer["report"]["vllm_lines"]
+        assert refined[lang] in answer["report"]["notes"][0]
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_paste_your_log_states_the_rounding(lang: str) -> None:
     text = sections(lang, "read-your-log.md")["paste-your-log"]

@@ -106,8 +106,9 @@ import pytest
 
 from kvcalc import plan
 from kvcalc.deployment import Measured
-from kvcalc.diagnose import inputs_from_reading
+from kvcalc.diagnose import diagnose, inputs_from_reading
 from kvcalc.inputs import scenario_from_inputs
+from kvcalc.log_capacity import FitStatus, fit_capacity
 from kvcalc.logparse import parse_log
 from kvcalc.units import GiB
 from kvcalc.verdict import Verdict
@@ -380,6 +381,46 @@ def test_log_capacity_is_reproduced_to_the_block(name: str) -> None:
         assert abs(needed / GiB - facts["needed_kv_gib"]) <= 0.005
     if "max_model_len" in facts:
         assert lo.max_model_len == facts["max_model_len"]
+
+
+def _fit_params() -> list[object]:
+    """The recomputed logs that print a capacity line (blocks, tokens or concurrency) and an available figure."""
+    out = []
+    for name, case in RECOMPUTED.items():
+        facts = _read(name).facts
+        if not any(k in facts for k in _CAPACITY[:3]) or ("available_kv_gib" not in facts and case.available_gib is None):
+            continue
+        marks = [pytest.mark.xfail(strict=True, reason=case.xfail)] if case.xfail else []
+        out.append(pytest.param(name, id=name, marks=marks))
+    return out
+
+
+@pytest.mark.parametrize("name", _fit_params())
+def test_log_capacity_is_met_exactly_within_the_rounding(name: str) -> None:
+    """Inside the log's ±0.005 GiB, the recomputed plan lands on the log's own capacity: every blocks / tokens /
+    concurrency figure it prints equals the log's (log_capacity.py), at bytes that still print as the log's GiB."""
+    case = RECOMPUTED[name]
+    reading = _read(name)
+    facts = dict(reading.facts)
+    if case.available_gib is not None:  # the log's own line is another stage's (see the Case's comment)
+        facts["available_kv_gib"] = case.available_gib
+    inputs = {**inputs_from_reading(reading), **case.inputs, "available_kv_gib": str(facts["available_kv_gib"])}
+    if case.model is not None:
+        inputs["model"] = case.model
+    scenario = scenario_from_inputs(inputs)
+    fit = fit_capacity(scenario, facts)
+    assert fit is not None and fit.status == FitStatus.EXACT, fit
+    assert round(fit.available_kv_bytes / GiB, 2) == facts["available_kv_gib"]  # vLLM's format_gib of the bytes
+    v = plan(scenario.model, replace(scenario.deployment, measured=Measured(available_kv_bytes=fit.available_kv_bytes)))
+    shown = _printed(v)
+    for key in _CAPACITY[:3]:
+        if key in facts:
+            assert shown[key] == facts[key], (key, shown[key], facts[key])
+    if case.model is None and not case.inputs and case.available_gib is None:
+        # the log alone names everything: `kvcalc log` (diagnose) prints the log's own figures
+        d = diagnose((LOGS / name).read_text(encoding="utf-8", errors="replace"))
+        assert d.analysis is not None and d.capacity_fit == fit
+        assert all(_printed(d.analysis.verdict)[k] == facts[k] for k in _CAPACITY[:3] if k in facts)
 
 
 @pytest.mark.parametrize("name", sorted(RECOMPUTED) + sorted(NOT_RECOMPUTED))

@@ -225,13 +225,19 @@ def test_log_action_fills_inputs_from_sample_log() -> None:
     assert response["query"] == canonical_query(inputs)
     r = response["result"]
     # Llama-3.1-8B: 32 layers × 8 KV heads × 128 × 2 × 2 B = 131,072 B/token; block = 16 × 131,072 = 2,097,152 B
-    # 58.11 GiB = round(58.11 × 2^30) = 62,395,137,393 B // 2,097,152 = 29,752 blocks
-    # (the log's own 476,016 tokens = 29,751 blocks: "58.11" is rounded, one block's worth of slack)
-    assert r["num_gpu_blocks"] == 29_752
-    # 0.19 rules: tokens = blocks × block size = 476,032; concurrency 29,752 / cdiv(32,768, 16) = 29,752 / 2,048
-    assert r["gpu_kv_cache_tokens"] == 476_032
-    assert r["max_concurrency"] == pytest.approx(29_752 / 2_048)
+    # 58.11 GiB = round(58.11 × 2^30) = 62,395,137,393 B // 2,097,152 = 29,752 blocks at the midpoint, but the
+    # log's own 476,016 tokens = 29,751 × 16 (0.19: tokens = blocks × block size): "58.11" covers
+    # 58.105–58.115 GiB = 62,389,768,684–62,400,506,101 B, and 29,751 blocks take 62,392,369,152–62,394,466,303 B
+    # (29,751 × 2,097,152 up to 29,752 × 2,097,152 − 1). The log is recomputed at the byte figure in both
+    # nearest the midpoint, 62,394,466,303 B (kvcalc.log_capacity).
+    assert r["available_kv_bytes"] == 62_394_466_303
+    assert r["num_gpu_blocks"] == 29_751
+    assert r["gpu_kv_cache_tokens"] == 476_016
+    # concurrency 29,751 / cdiv(32,768, 16) = 29,751 / 2,048 = 14.5268…
+    assert r["max_concurrency"] == pytest.approx(29_751 / 2_048)
     assert f"{r['max_concurrency']:.2f}" == "14.53"  # what the log printed
+    # the report says why (in the reader's language), and the form keeps the log's GiB as printed
+    assert any("62\u202f394\u202f466\u202f303 B" in note for note in response["report"]["notes"])
     assert response["report"]["lang"] == "es"
     english = call({"action": "log", "lang": "en", "log": SAMPLE_LOG.read_text(encoding="utf-8")})
     assert response["reading"]["title"] != english["reading"]["title"]

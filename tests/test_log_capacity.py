@@ -1,0 +1,92 @@
+"""A pasted log recomputed to its own block count (``kvcalc.log_capacity``), worked by hand.
+
+Llama-3.1-8B (scripts/model_configs/meta-llama/Llama-3.1-8B-Instruct: 32 layers, 8 KV heads, head_dim 128,
+bf16) on vLLM 0.19.0, where "GPU KV cache size" = blocks × 16 (before #41069):
+  bytes per token  = 32 × 8 × 128 × 2 (K and V) × 2 B                         = 131,072
+  bytes per block  = 16 × 131,072                                              = 2,097,152 (2^21)
+  "58.11 GiB"      = 58.105 … 58.115 GiB = ceil(58.105 × 2^30) … floor(58.115 × 2^30)
+                   = 62,389,768,684 … 62,400,506,101 B   (58.105 × 2^30 = 62,389,768,683.52)
+  midpoint         = round(58.11 × 2^30) = 62,395,137,393 B → // 2^21 = 29,752 blocks → 476,032 tokens
+  the log's 476,016 tokens = 29,751 × 16 → 29,751 blocks:
+                   29,751 × 2^21 = 62,392,369,152 … 29,752 × 2^21 − 1 = 62,394,466,303 B
+  both intervals   → 62,392,369,152 … 62,394,466,303; nearest the midpoint: 62,394,466,303 B
+  concurrency      = 29,751 / cdiv(8,192, 16) = 29,751 / 512 = 58.107… → "58.11x" (logged 58.11x)
+"""
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from kvcalc import plan
+from kvcalc.cli import main
+from kvcalc.diagnose import diagnose
+from kvcalc.log_capacity import FitStatus
+
+LOGS = Path(__file__).parent / "data" / "logs"
+TP1 = (LOGS / "llmd_v019_llama31_8b_h100_tp1.log").read_text(encoding="utf-8")
+PP2 = (LOGS / "llmd_v019_llama31_8b_h100_pp2.log").read_text(encoding="utf-8")
+
+
+def test_hand_worked_llama_8b_lands_on_the_logged_block() -> None:
+    d = diagnose(TP1)
+    fit = d.capacity_fit
+    assert fit is not None and fit.status == FitStatus.EXACT
+    assert (fit.low_bytes, fit.high_bytes) == (62_389_768_684, 62_400_506_101)
+    assert fit.available_kv_bytes == 62_394_466_303
+    assert d.analysis is not None
+    v = d.analysis.verdict
+    assert (v.available_kv_bytes, v.num_gpu_blocks, v.gpu_kv_cache_tokens) == (62_394_466_303, 29_751, 476_016)
+    assert "GPU KV cache size: 476,016 tokens" in v.vllm_lines
+    assert "Maximum concurrency for 8,192 tokens per request: 58.11x" in v.vllm_lines
+    # one byte more is the 29,752nd block: the figure is the top of the logged block's interval
+    above = plan(v.model, replace(v.deployment, measured=replace(v.deployment.measured,
+                                                                 available_kv_bytes=62_394_466_304)))
+    assert above.num_gpu_blocks == 29_752
+
+
+def test_the_form_inputs_keep_the_log_figure_as_printed() -> None:
+    # the calculator's form and its link carry what the log states; only the recomputed plan is refined
+    assert diagnose(TP1).inputs["available_kv_gib"] == "58.11"
+
+
+# vLLM 0.19.0 with PP 2: each stage prints its own "Available KV cache memory"; this log kept stage 0's
+# (line 46: 66.54 GiB), and the capacity (line 57: 1,075,312 tokens) is the minimum over the stages.
+# Stage 0 holds 16 of the 32 layers: 16 × 16 × 8 × 128 × 2 × 2 = 1,048,576 B per block (2^20).
+#   66.54 GiB = round(66.54 × 2^30) = 71,446,780,969 B // 2^20 = 68,136 blocks (66.54 × 1,024 = 68,136.96 MiB)
+#   (the whole 66.535–66.545 GiB = 68,131.84–68,142.08 MiB: 68,131–68,142 blocks)
+#   logged 1,075,312 / 16 = 67,207 blocks → 929 blocks fewer (stage 1's 65.63 GiB: tests/test_real_logs.py)
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "disagree with the recomputation by 929 blocks (log 67,207, recomputed 68,136)"),
+    ("es", "no coinciden con el recálculo por 929 bloques (registro 67\u202f207, recálculo 68\u202f136)"),
+    ("zh", "相差 929 个块（日志 67,207，重新计算 68,136）"),
+])
+def test_a_log_whose_figures_disagree_says_by_how_many_blocks(lang: str, text: str, tmp_path: Path) -> None:
+    d = diagnose(PP2)
+    fit = d.capacity_fit
+    assert fit is not None and fit.status == FitStatus.DISAGREES
+    assert (fit.logged_blocks, fit.recomputed_blocks) == (67_207, 68_136)
+    assert d.analysis is not None and d.analysis.verdict.available_kv_bytes == 71_446_780_969  # the midpoint stays
+    path = tmp_path / "pp2.log"
+    path.write_text(PP2, encoding="utf-8")
+    out = io.StringIO()
+    assert main(["log", str(path), "--lang", lang], stdout=out, stderr=io.StringIO()) == 0
+    assert text in out.getvalue()
+
+
+def test_a_capacity_no_memory_gives_is_unreachable() -> None:
+    # The tp1 log with its token count changed to 476,020 (not a multiple of 16: no block count gives it
+    # under 0.19's blocks × 16), a constructed input, not a real log.
+    d = diagnose(TP1.replace("GPU KV cache size: 476,016 tokens", "GPU KV cache size: 476,020 tokens"))
+    assert d.capacity_fit is not None and d.capacity_fit.status == FitStatus.UNREACHABLE
+    assert d.analysis is not None and d.analysis.verdict.gpu_kv_cache_tokens == 476_032  # midpoint: 29,752 × 16
+
+
+def test_no_capacity_line_no_fit() -> None:
+    # the error of tests/test_cli.py's TOO_SMALL_LOG prints no capacity: nothing to fit
+    log = ("ValueError: To serve at least one request with the model's max seq len (40960), (5.62 GiB KV cache is "
+           "needed, which is larger than the available KV cache memory (4.0 GiB). Based on the available memory, the "
+           "estimated maximum model length is 29120.")
+    assert diagnose(log, {"model": "Qwen/Qwen3-8B"}).capacity_fit is None
