@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from . import estimates, weight_share
+from . import encoder_tp, estimates, weight_share
 from .backends import gpu_major
 from .deployment import Deployment
 from .errors import CalcError
@@ -308,8 +308,9 @@ def _kept_rows(item: estimates.EncoderItem, budget: int, version: tuple[int, ...
 def _with_encoder(model: ModelSpec, dep: Deployment, base: estimates.Estimate, tokens: int,
                   seqs: int) -> estimates.Estimate:
     """V1's multimodal profile run (estimates.py): the encoder's dummy batch, then its outputs kept in the
-    encoder cache through the decoder run and the sampler warm-up. The ViT is counted whole on every GPU
-    (no TP split: the safe side; no TP log of a vision-bound profile run was found)."""
+    encoder cache through the decoder run and the sampler warm-up. Under TP each rank runs the whole batch
+    through its share of the ViT (``--mm-encoder-tp-mode`` "weights", the default): encoder_tp.py says what
+    is split and what stays whole; the kept outputs (all-reduced) are whole on every rank."""
     known = encoder_profile_known(model, dep)
     if known is None:
         return base  # no encoder, or vLLM profiles without it (--skip-mm-profiling, every modality limited to 0)
@@ -328,7 +329,8 @@ def _with_encoder(model: ModelSpec, dep: Deployment, base: estimates.Estimate, t
         patches=items * item.patches, width=vision.hidden_size, intermediate=vision.intermediate_size,
         gated_mlp=vision.gated_mlp, rotary=vision.family != "gemma3",
         fused_rotary=vision.family.startswith("qwen") and (version is None or version[:3] >= _FUSED_QWEN_ROTARY),
-        patch_values=vision.in_channels * vision.temporal_patch_size * vision.patch_size ** 2, dtype_bytes=_ELEMENT_BYTES)
+        patch_values=vision.in_channels * vision.temporal_patch_size * vision.patch_size ** 2, dtype_bytes=_ELEMENT_BYTES,
+        tensor_parallel_size=dep.tensor_parallel_size, qkv_all_gather=encoder_tp.qkv_all_gather(vision.family, version))
     return estimates.combine_encoder(base, encoder_run=run, kept_outputs=kept)
 
 

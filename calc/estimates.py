@@ -43,6 +43,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from . import encoder_tp
 from .units import cdiv, round_up
 
 __all__ = ["Estimate", "activation_peak_bytes", "activation_estimate", "non_torch_bytes", "non_torch_estimate",
@@ -335,15 +336,24 @@ def mm_items_per_batch(*, tokens_per_item: int, max_num_batched_tokens: int, max
 
 
 def encoder_run_bytes(*, patches: int, width: int, intermediate: int, gated_mlp: bool, rotary: bool,
-                      patch_values: int, dtype_bytes: int, fused_rotary: bool = False) -> int:
-    """Torch peak of the vision encoder over ``patches`` rows (all items in one batch).
+                      patch_values: int, dtype_bytes: int, fused_rotary: bool = False, tensor_parallel_size: int = 1,
+                      qkv_all_gather: bool = False) -> int:
+    """Torch peak of the vision encoder over ``patches`` rows (all items in one batch), on one GPU.
 
     ``fused_rotary``: q and k rotated by the fused op in the model dtype (Qwen ViTs from 0.13.0).
+    ``tensor_parallel_size``: every rank runs the whole batch through its share of each block; what TP
+    splits and what it leaves whole (``qkv_all_gather``: the Qwen ViTs' whole-width qkv gather) is
+    calc/encoder_tp.py's rule. The pixel values are whole on every rank.
     """
     units = (_ATTENTION_UNITS_FUSED_ROTARY if fused_rotary else _ATTENTION_UNITS_ROTARY) if rotary else _ATTENTION_UNITS
-    attention = units * width
-    mlp = 2 * width + (3 if gated_mlp else 2) * intermediate
-    per_patch = max(attention, mlp) * dtype_bytes
+    tp = max(1, tensor_parallel_size)
+    if tp == 1:  # the fitted tally, unchanged
+        attention, mlp = units * width, 2 * width + (3 if gated_mlp else 2) * intermediate
+        per_patch: float = max(attention, mlp) * dtype_bytes
+    else:
+        rank = max(encoder_tp.attention_units(units, tp, all_gather=qkv_all_gather),
+                   encoder_tp.mlp_units(intermediate / width, tp, gated=gated_mlp))
+        per_patch = rank * width * dtype_bytes
     return int(_ENCODER_FACTOR * patches * per_patch) + patches * patch_values * 4
 
 

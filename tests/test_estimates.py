@@ -652,6 +652,48 @@ def test_qwen_vl_encoder_run_sets_the_peak_on_small_batches() -> None:
         fused_rotary=True)
 
 
+def test_encoder_run_per_tp_rank_splits_heads_and_mlp_but_not_the_gathered_qkv() -> None:
+    # vLLM shards the ViT over the TP ranks (mm_encoder_tp_mode "weights", vllm/config/multimodal.py v0.11.0 and
+    # v0.19.0): heads (QKVParallelLinear) and the MLP's fc1 are split; residual, norm output, the RowParallel
+    # outputs and their out-of-place all-reduce result (cuda_communicator.py all_reduce) are whole; the Qwen ViTs'
+    # split_qkv all-gathers qkv to full width on every rank (qwen2_5_vl.py all_gather_interleave until v0.11.0,
+    # removed by #28271 in v0.11.1; qwen2_vl.py tensor_model_parallel_all_gather, absent only in v0.11.1-v0.12.x).
+    from kvcalc.encoder_tp import attention_units, mlp_units, qkv_all_gather
+    assert qkv_all_gather("qwen3_vl_moe", (0, 11, 0)) and not qkv_all_gather("qwen3_vl_moe", (0, 11, 1))
+    assert qkv_all_gather("qwen2_5_vl", (0, 10, 2)) and not qkv_all_gather("qwen2_5_vl", None)
+    assert qkv_all_gather("qwen2_vl", (0, 10, 2)) and not qkv_all_gather("qwen2_vl", (0, 12, 0))
+    assert qkv_all_gather("qwen2_vl", (0, 13, 0)) and qkv_all_gather("qwen2_vl", None)
+    assert not qkv_all_gather("gemma3", (0, 11, 0)) and not qkv_all_gather("mistral3", None)
+    # TP 1 keeps the fitted tallies: 13 / 11 / 9 widths; 2 + 2 x 4304 / 1152 for the MLP
+    assert attention_units(13, 1, all_gather=True) == 13.0
+    assert mlp_units(4304 / 1152, 1, gated=False) == 2 + 2 * 4304 / 1152
+    # Qwen3-VL at TP 4 in 0.11.0 (13 widths, gather): split work 2 + 11/4 = 4.75, projection 4 + 10/4 = 6.5,
+    # gather 8 + 3/4 = 8.75 -> 8.75. Without the gather (0.11.1 on, fused rotary from 0.13: 11 widths) at TP 2:
+    # 2 + 9/2 = 6.5, 4 + 8/2 = 8 -> 8. SigLIP (9 widths) at TP 4: 2 + 7/4 = 3.75, 4 + 6/4 = 5.5 -> 5.5.
+    assert attention_units(13, 4, all_gather=True) == 8.75
+    assert attention_units(11, 2, all_gather=False) == 8.0
+    assert attention_units(9, 4, all_gather=False) == 5.5
+    # MLP at TP 4, intermediate 4304 = 3.7361 widths: up 2 + 2 x 3.7361 / 4 = 3.868, down 4 + 3.7361 / 4 = 4.934
+    assert abs(mlp_units(4304 / 1152, 4, gated=False) - (4 + 4304 / 1152 / 4)) < 1e-12
+    # The 0.11.0 TP-4 validation row (Qwen3-VL-30B-A3B, 4x RTX 3090): the one video item, 12,288 tokens = 49,152
+    # patches. Per rank: 8.75 x 1152 x 2 B = 20,160 B per patch; 1.16 x 49,152 x 20,160 = 1.16 x 990,904,320 =
+    # 1,149,449,011.2 -> 1,149,449,011; + 49,152 x 1536 x 4 = 301,989,888 -> 1,451,438,899 B (1.35 GiB; counted
+    # whole it was 1.87 GiB). The kept phase stays the peak there (153,600 x 2048 x 4 x 2 = 2,516,582,400 padded
+    # rows over the sorting sampler's 9.5 x 256 x 151,936 x 4 = 1,478,033,408): the row does not move.
+    assert encoder_run_bytes(patches=49152, width=1152, intermediate=4304, gated_mlp=False, rotary=True,
+                             patch_values=1536, dtype_bytes=2, tensor_parallel_size=4,
+                             qkv_all_gather=True) == 1_451_438_899
+    row = _vision_budget("Qwen/Qwen3-VL-30B-A3B-Instruct", "0.11.0", gpu_id="RTX-3090", tensor_parallel_size=4,
+                         max_model_len=65536, gpu_memory_utilization=0.9)
+    assert row.activation_bytes == 2_516_582_400 + 1_478_033_408
+    # Where the run is the peak, TP lowers it: Qwen3-VL-30B-A3B on 2 x A100-80GB, 0.19 (2048 tokens, 256
+    # sequences), the 16,384-token image (65,536 patches): 8 x 1152 x 2 = 18,432 B per patch; 1.16 x 65,536 x
+    # 18,432 = 1.16 x 1,207,959,552 = 1,401,233,080.32 -> 1,401,233,080; + 65,536 x 1536 x 4 = 402,653,184 ->
+    # 1,803,886,264 B (1.68 GiB; 2,329,348,669 at TP 1, test above), over kept 268,435,456 + sampler 606,820,761.
+    tp2 = _vision_budget("Qwen/Qwen3-VL-30B-A3B-Instruct", "0.19.0", gpu_id="A100-80GB", tensor_parallel_size=2)
+    assert tp2.activation_bytes == 1_803_886_264
+
+
 def test_unknown_encoder_widens_the_band_and_says_so() -> None:
     # LFM2.5-VL: no tower or processor size known here; the central activation is the text model's,
     # the pessimistic edge doubles the central figure's room, and the budget reports "unknown".
