@@ -645,6 +645,12 @@ def test_gemma3_peak_is_the_sampler_plus_the_kept_encoder_outputs() -> None:
     # same sorting sampler
     newer = _vision_budget("google/gemma-3-27b-it", "0.12.0", max_model_len=8192, gpu_memory_utilization=0.95)
     assert newer.activation_bytes == 10_203_037_696 + 88_080_384 + 154_140_672
+    # before 0.9.1 (#18862) vLLM left the processor's fp32 pixel values as they were: 32 x 3 x 896 x 896 x 4 =
+    # 308,281,344 B held; 0.9.0 (V1, sorting sampler, no padding): 10,203,037,696 + 88,080,384 + 308,281,344
+    cast = _vision_budget("google/gemma-3-27b-it", "0.9.1", max_model_len=8192, gpu_memory_utilization=0.95)
+    uncast = _vision_budget("google/gemma-3-27b-it", "0.9.0", max_model_len=8192, gpu_memory_utilization=0.95)
+    assert cast.activation_bytes == 10_203_037_696 + 88_080_384 + 154_140_672
+    assert uncast.activation_bytes == 10_599_399_424
 
 
 def test_qwen_vl_encoder_run_sets_the_peak_on_small_batches() -> None:
