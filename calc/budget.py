@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from . import estimates, weight_share
+from . import encoder_tp, estimates, weight_share
 from .backends import gpu_major
 from .deployment import Deployment
 from .errors import CalcError
@@ -305,11 +305,37 @@ def _kept_rows(item: estimates.EncoderItem, budget: int, version: tuple[int, ...
     return item.tokens
 
 
+_CAST_MM_INPUTS = (0, 9, 1)
+"""First release casting the processor's floating outputs (pixel values) to the model dtype (#18862:
+vllm/inputs/registry.py ``maybe_cast_dtype``; vllm/multimodal/processing.py ``_postprocess_output`` from 0.11.0)."""
+
+
+def _held_with_the_cache(*, items: int, item: estimates.EncoderItem, padded_rows: int, row_bytes: int,
+                         version: tuple[int, ...] | None, patch_values: int) -> int:
+    """What ``profile_run`` still holds beside the encoder cache through the decoder run and the sampler
+    warm-up (vllm/v1/worker/gpu_model_runner.py, tags v0.8.0, v0.10.2, v0.11.0, v0.12.0, v0.13.0, v0.19.0):
+
+    * ``batched_dummy_mm_inputs``, a local until the function returns: the dummy pixel values on the GPU, in
+      the model dtype from 0.9.1 (fp32 as the processor returns them before);
+    * in the padding releases (0.11.x, 0.12.0), the loop ``for output in dummy_encoder_outputs`` leaves
+      ``output`` bound to the last unpadded output until ``output = self._dummy_sampler_run(...)`` returns;
+      it is a ``split`` view (qwen3_vl.py, gemma3_mm.py, mistral3.py), so the whole batch's output stays.
+    Both are whole on every TP rank (each rank gets every input; the outputs are all-reduced).
+    """
+    release = version[:3] if version is not None else None
+    pixel_bytes = _ELEMENT_BYTES if release is None or release >= _CAST_MM_INPUTS else 4
+    held = items * item.patches * patch_values * pixel_bytes
+    if padded_rows > item.tokens:  # only the padding releases keep more rows than the item has
+        held += items * item.tokens * row_bytes
+    return held
+
+
 def _with_encoder(model: ModelSpec, dep: Deployment, base: estimates.Estimate, tokens: int,
                   seqs: int) -> estimates.Estimate:
     """V1's multimodal profile run (estimates.py): the encoder's dummy batch, then its outputs kept in the
-    encoder cache through the decoder run and the sampler warm-up. The ViT is counted whole on every GPU
-    (no TP split: the safe side; no TP log of a vision-bound profile run was found)."""
+    encoder cache through the decoder run and the sampler warm-up. Under TP each rank runs the whole batch
+    through its share of the ViT (``--mm-encoder-tp-mode`` "weights", the default): encoder_tp.py says what
+    is split and what stays whole; the kept outputs (all-reduced) are whole on every rank."""
     known = encoder_profile_known(model, dep)
     if known is None:
         return base  # no encoder, or vLLM profiles without it (--skip-mm-profiling, every modality limited to 0)
@@ -322,13 +348,17 @@ def _with_encoder(model: ModelSpec, dep: Deployment, base: estimates.Estimate, t
                                                  max_num_seqs=seqs, max_model_len=length,
                                                  limit_per_prompt=dep.mm_limit(item.modality),
                                                  round_up=version is not None and version[:3] < _FLOOR_ENCODER_ITEMS)
-    rows = items * _kept_rows(item, budget, version)
-    kept = rows * model.hidden_size * (1 + vision.deepstack_layers) * _ELEMENT_BYTES
+    row_bytes = model.hidden_size * (1 + vision.deepstack_layers) * _ELEMENT_BYTES
+    padded = _kept_rows(item, budget, version)
+    kept = items * padded * row_bytes + _held_with_the_cache(
+        items=items, item=item, padded_rows=padded, row_bytes=row_bytes, version=version,
+        patch_values=vision.in_channels * vision.temporal_patch_size * vision.patch_size ** 2)
     run = estimates.encoder_run_bytes(
         patches=items * item.patches, width=vision.hidden_size, intermediate=vision.intermediate_size,
         gated_mlp=vision.gated_mlp, rotary=vision.family != "gemma3",
         fused_rotary=vision.family.startswith("qwen") and (version is None or version[:3] >= _FUSED_QWEN_ROTARY),
-        patch_values=vision.in_channels * vision.temporal_patch_size * vision.patch_size ** 2, dtype_bytes=_ELEMENT_BYTES)
+        patch_values=vision.in_channels * vision.temporal_patch_size * vision.patch_size ** 2, dtype_bytes=_ELEMENT_BYTES,
+        tensor_parallel_size=dep.tensor_parallel_size, qkv_all_gather=encoder_tp.qkv_all_gather(vision.family, version))
     return estimates.combine_encoder(base, encoder_run=run, kept_outputs=kept)
 
 

@@ -43,6 +43,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from . import encoder_tp
 from .units import cdiv, round_up
 
 __all__ = ["Estimate", "activation_peak_bytes", "activation_estimate", "non_torch_bytes", "non_torch_estimate",
@@ -231,9 +232,17 @@ _DEFAULT_MM_LIMIT = 999
 #    in place of the contiguous q, k, v and the fp32 pair): 11;
 #  * MLP: the residual and the norm's output (2) plus the intermediate's projection and its
 #    activation (2 × intermediate; 3 × with a SiLU gate).
-# Plus the dummy pixel values, kept in fp32 (C × T × p² per patch) for the whole profile run.
+# Plus the dummy pixel values (C × T × p² per patch), counted here at 4 bytes as when the factor was
+# fitted; from 0.9.1 vLLM casts them to the model dtype (#18862), so the run's real pixel term is half
+# that and the factor absorbs the rest (2 bytes would refit it to 1.23 on the same row). What profile_run
+# still holds through the decoder run and the sampler (the pixel values at their real dtype, and the
+# unpadded outputs in 0.11.x–0.12.0) is budget.py ``_held_with_the_cache``.
 # Factor 1.16 from the one log whose peak the encoder sets (Qwen2-VL-2B, 0.10.2, 16,384-token
 # image: 2.65 GiB logged; 65,536 patches × 33,280 B = 2.03 GiB plus 0.29 GiB of pixel values).
+# Not modelled: qwen2_5_vl.py's attention (Qwen2.5-VL, Qwen3-VL) rotates q and k concatenated in fp32 in
+# the v0.11.0–v0.12.0 tags (``qk_concat``/``qk_reshaped``), more than the 13 widths above at TP 1 by the same
+# tally (about 20 in v0.11.0); no TP-1 log of those releases whose peak the run sets was found.
+# Under tensor parallelism each rank holds its share of these widths: calc/encoder_tp.py.
 _ENCODER_FACTOR = 1.16
 _ATTENTION_UNITS_ROTARY = 13
 _ATTENTION_UNITS_FUSED_ROTARY = 11
@@ -335,15 +344,24 @@ def mm_items_per_batch(*, tokens_per_item: int, max_num_batched_tokens: int, max
 
 
 def encoder_run_bytes(*, patches: int, width: int, intermediate: int, gated_mlp: bool, rotary: bool,
-                      patch_values: int, dtype_bytes: int, fused_rotary: bool = False) -> int:
-    """Torch peak of the vision encoder over ``patches`` rows (all items in one batch).
+                      patch_values: int, dtype_bytes: int, fused_rotary: bool = False, tensor_parallel_size: int = 1,
+                      qkv_all_gather: bool = False) -> int:
+    """Torch peak of the vision encoder over ``patches`` rows (all items in one batch), on one GPU.
 
     ``fused_rotary``: q and k rotated by the fused op in the model dtype (Qwen ViTs from 0.13.0).
+    ``tensor_parallel_size``: every rank runs the whole batch through its share of each block; what TP
+    splits and what it leaves whole (``qkv_all_gather``: the Qwen ViTs' whole-width qkv gather) is
+    calc/encoder_tp.py's rule. The pixel values are whole on every rank.
     """
     units = (_ATTENTION_UNITS_FUSED_ROTARY if fused_rotary else _ATTENTION_UNITS_ROTARY) if rotary else _ATTENTION_UNITS
-    attention = units * width
-    mlp = 2 * width + (3 if gated_mlp else 2) * intermediate
-    per_patch = max(attention, mlp) * dtype_bytes
+    tp = max(1, tensor_parallel_size)
+    if tp == 1:  # the fitted tally, unchanged
+        attention, mlp = units * width, 2 * width + (3 if gated_mlp else 2) * intermediate
+        per_patch: float = max(attention, mlp) * dtype_bytes
+    else:
+        rank = max(encoder_tp.attention_units(units, tp, all_gather=qkv_all_gather),
+                   encoder_tp.mlp_units(intermediate / width, tp, gated=gated_mlp))
+        per_patch = rank * width * dtype_bytes
     return int(_ENCODER_FACTOR * patches * per_patch) + patches * patch_values * 4
 
 
