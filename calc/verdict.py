@@ -43,6 +43,7 @@ from .planner import (
     pp_layer_counts,
 )
 from .units import cdiv
+from .window_rules import windows_for_release
 
 __all__ = ["StagePlan", "Verdict", "VerdictStatus", "plan"]
 
@@ -389,6 +390,7 @@ def plan(model: ModelSpec, dep: Deployment) -> Verdict:
     every keystroke in the calculator; inputs and verdicts are immutable.
     """
     lines: list[str] = []
+    model = windows_for_release(model, dep.rules)
     p = _planning(model, dep, lines)
     length = p.requested_max_model_len
     if p.budget.weights_exceed_gpu:
