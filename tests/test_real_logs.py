@@ -41,7 +41,6 @@ string parses; the diagnosis is the expected one).
 | llmd_v019_gemma2_27b_h100.log | budget validation log (tests/test_estimates.py); gemma-2-27b-it is represented in the catalog by its base config only |
 | llmd_v019_gemma2_9b_h100.log | budget validation log: tail only, no capacity line |
 | llmd_v019_gemma3_12b_h100.log | budget validation log: tail only, no capacity line; the catalog's gemma-3-12b-it lacks Gemma 3's default head_dim 256 (tests/test_model.py xfail) |
-| llmd_v019_gemma3_4b_h100.log | the catalog's gemma-3-4b-it lacks Gemma 3's default head_dim 256 (tests/test_model.py xfail) |
 | llmd_v019_granite31_8b_h100.log | budget validation log: model not in the catalog (granite-3.1-8b); no capacity line |
 | llmd_v019_llama31_8b_h100_len16k.log | budget validation log: tail only, no capacity line |
 | llmd_v019_llama33_70b_fp8_h100_tp4.log | budget validation log: first and last 16k characters only, no capacity line |
@@ -138,6 +137,10 @@ RECOMPUTED: dict[str, Case] = {
     "llmd_v019_llama31_8b_h100_pp2.log": Case("started", available_gib=65.63),
     "llmd_v019_llama31_8b_h100_len32k.log": Case("started"),
     "llmd_v019_gemma3_27b_h100.log": Case("started"),                 # 52 sliding + 10 full, 7 groups
+    # 29 sliding (window 1024) + 5 full, 4 KV heads x head_dim 256 (Gemma3TextConfig default): 7 groups of 5
+    # layers, 5 x 16 x 4 x 2 x 256 x 2 = 327,680 B per block; 62.51 ± 0.005 GiB → 204,816-204,849 blocks,
+    # 16 x blocks // 7 groups = 468,144-468,224 tokens (logged 468,144; with head_dim 320 it would not match)
+    "llmd_v019_gemma3_4b_h100.log": Case("started"),
     "llmd_v019_qwen25_7b_kvfp8_h100.log": Case("started"),            # fp8 KV cache
     "llmd_v019_qwen25_72b_h100_tp2.log": Case("started"),
     "llmd_v019_gpt_oss_20b_h100_tp2.log": Case("started"),            # sliding hybrid with TP 2
@@ -260,7 +263,6 @@ NOT_RECOMPUTED: dict[str, str] = {
     "llmd_v019_gemma2_27b_h100.log": "started",
     "llmd_v019_gemma2_9b_h100.log": "started",
     "llmd_v019_gemma3_12b_h100.log": "started",
-    "llmd_v019_gemma3_4b_h100.log": "started",
     "llmd_v019_granite31_8b_h100.log": "started",
     "llmd_v019_llama31_8b_h100_len16k.log": "started",
     "llmd_v019_llama33_70b_fp8_h100_tp4.log": "started",
