@@ -22,10 +22,6 @@ string parses; the diagnosis is the expected one).
 
 | log | why it is not recomputed |
 |---|---|
-| llmd_v019_codellama_7b_h100.log | model not in the catalog (codellama/CodeLlama-7b-hf) |
-| llmd_v019_deepseek_v2_lite_h100.log | model not in the catalog (DeepSeek-V2-Lite-Chat) |
-| llmd_v019_gemma2_2b_h100.log | model not in the catalog (gemma-2-2b-it) |
-| llmd_v019_qwen15_moe_a27b_h100.log | model not in the catalog (Qwen1.5-MoE-A2.7B) |
 | llmd_v019_codellama_34b_h100_tp2_free_memory.log | model not in the catalog; stops before the KV cache is sized |
 | v0_qwen15_7b_max_seq_len_7344.log | model not in the catalog (Qwen1.5-7B-Chat); no available figure |
 | v08_worker_breakdown_rtx3090_util099.log | model not named; no capacity line |
@@ -147,6 +143,22 @@ RECOMPUTED: dict[str, Case] = {
     "llmd_v019_gpt_oss_20b_h100_sampler_oom.log": Case("cuda_out_of_memory"),
     "llmd_v019_mistral_small_31_24b_h100.log": Case("started"),
     "llmd_v019_phi4_h100.log": Case("started"),
+    # CodeLlama-7b-hf: 32 layers x 32 KV heads x 128, bf16 → 16 x 32 x 2 x 32 x 128 x 2 = 8,388,608 B per block;
+    # 61.66 ± 0.005 GiB → 61.655 x 128 = 7,891.8 to 61.665 x 128 = 7,893.1 → 7,891-7,893 blocks → 126,256-126,288
+    # tokens (logged 126,256 = 7,891 x 16); 7,891 x 16 / 8,192 = 15.41x (logged 15.41x)
+    "llmd_v019_codellama_7b_h100.log": Case("started"),
+    # DeepSeek-V2-Lite-Chat, MLA: 27 layers x (512 + 64) x 2 B = 31,104 B per token; 43.61 ± 0.005 GiB →
+    # 46,820,512,235-46,831,249,653 B / 31,104 = 1,505,289-1,505,634 tokens, in 16-token blocks 1,505,280-1,505,632
+    # (logged 1,505,552); 1,505,552 / 8,192 = 183.78x (logged)
+    "llmd_v019_deepseek_v2_lite_h100.log": Case("started"),
+    # gemma-2-2b-it: 13 sliding (4096) + 13 full layers, 4 KV heads x 256: 2 groups of 13 layers,
+    # 13 x 16 x 4 x 2 x 256 x 2 = 851,968 B per block id; 66.47 ± 0.005 GiB → 83,766-83,778 ids,
+    # 16 x ids // 2 = 670,128-670,224 tokens (logged 670,160)
+    "llmd_v019_gemma2_2b_h100.log": Case("started"),
+    # Qwen1.5-MoE-A2.7B (base) paired with the catalog's -Chat config: the KV cache reads 24 layers,
+    # 16 KV heads x 128 only; 24 x 16 x 2 x 16 x 128 x 2 = 3,145,728 B per block; 45.83 ± 0.005 GiB →
+    # 15,641-15,645 blocks → 250,256-250,320 tokens (logged 250,304); 250,304 / 8,192 = 30.55x (logged)
+    "llmd_v019_qwen15_moe_a27b_h100.log": Case("started", model="Qwen/Qwen1.5-MoE-A2.7B-Chat"),
     # RedHatAI/Llama-3.3-70B-Instruct-fp8-dynamic: the meta-llama config with fp8 weights only
     "llmd_v019_llama33_70b_fp8_h100_tp2.log": Case("started", model="meta-llama/Llama-3.3-70B-Instruct"),
     # Mixtral-8x7B-Instruct-v0.1: same architecture keys as the catalog's base v0.1
@@ -275,10 +287,6 @@ NOT_RECOMPUTED: dict[str, str] = {
     "v011_gpt_oss_120b_h100_kv171.log": "engine_failed",  # "EngineCore failed to start." after the KV line
     "v064_llama31_8b_rtx3090_len20k.log": "started",
     "v07_deepseek_r1_qwen14b_2x4090_tp2.log": "kv_cache_too_small",
-    "llmd_v019_codellama_7b_h100.log": "started",
-    "llmd_v019_deepseek_v2_lite_h100.log": "started",
-    "llmd_v019_gemma2_2b_h100.log": "started",
-    "llmd_v019_qwen15_moe_a27b_h100.log": "started",
     "llmd_v019_codellama_34b_h100_tp2_free_memory.log": "free_memory_below_utilization",
     "v0_qwen15_7b_max_seq_len_7344.log": "kv_cache_too_small",
     "v08_worker_breakdown_rtx3090_util099.log": "started",
