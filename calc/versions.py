@@ -231,6 +231,8 @@ class RuleSet:
     @property
     def hybrid_groups(self) -> bool: return self._has("17996")
     @property
+    def chunked_local_keeps_hma(self) -> bool: return self._has("29627")
+    @property
     def auto_fit(self) -> bool: return self._has("29431")
     @property
     def request_ceil(self) -> bool: return self._has("29493")

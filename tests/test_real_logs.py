@@ -34,14 +34,7 @@ string parses; the diagnosis is the expected one).
 | v2026_club3090_tp4_cudagraph_profiling.log | model not named; no capacity line |
 | v0271_gpustack_tp2_cudagraph_profiling.log | model not named; no capacity line |
 | v03_qanything_gpu_blocks_0_rtx3090.log | custom Qwen-7B (not in the catalog); vLLM 0.3, older than 0.6 |
-| llmd_v019_gemma2_27b_h100.log | budget validation log (tests/test_estimates.py); gemma-2-27b-it is represented in the catalog by its base config only |
-| llmd_v019_gemma2_9b_h100.log | budget validation log: tail only, no capacity line |
-| llmd_v019_gemma3_12b_h100.log | budget validation log: tail only, no capacity line; the catalog's gemma-3-12b-it lacks Gemma 3's default head_dim 256 (tests/test_model.py xfail) |
 | llmd_v019_granite31_8b_h100.log | budget validation log: model not in the catalog (granite-3.1-8b); no capacity line |
-| llmd_v019_llama31_8b_h100_len16k.log | budget validation log: tail only, no capacity line |
-| llmd_v019_llama33_70b_fp8_h100_tp4.log | budget validation log: first and last 16k characters only, no capacity line |
-| llmd_v019_llama4_scout_h100_tp4.log | budget validation log: first and last 16k characters only, no capacity line |
-| llmd_v019_mistral_small_w8a8_h100_tp2.log | budget validation log: first and last 16k characters only, no capacity line |
 | llmd_v019_phi2_h100_len2048.log | budget validation log: model not in the catalog (phi-2); tail only |
 | v0101_gpt_oss_120b_h100_negative_kv.log | no KV cache to size (available memory is negative) |
 | v0130_qwen3vl_moe_custom_h100nvl_8k.log | custom checkpoint ('qwen-custom'): Qwen3-VL-30B-A3B's architecture and size, not its name |
@@ -163,6 +156,35 @@ RECOMPUTED: dict[str, Case] = {
     "llmd_v019_llama33_70b_fp8_h100_tp2.log": Case("started", model="meta-llama/Llama-3.3-70B-Instruct"),
     # Mixtral-8x7B-Instruct-v0.1: same architecture keys as the catalog's base v0.1
     "llmd_v019_mixtral_8x7b_h100_tp2.log": Case("started", model="mistralai/Mixtral-8x7B-v0.1"),
+    # -- vLLM 0.19.0 on H100, budget validation logs (tails and excerpts). The available figure is the DEBUG
+    # line's "Current kv cache memory in use is X GiB" (format_gib(available_kv_cache_memory_bytes),
+    # v0.19.0 vllm/v1/worker/gpu_worker.py) and the blocks are "cache_config_info ... num_gpu_blocks is: N";
+    # version, TP and --max-model-len from sources.json (the file names). Blocks = bytes // block-id bytes:
+    # gemma-3-12b-it: 40 sliding + 8 full, 8 KV heads x 256 → 6 groups of 8 layers, 8 x 16 x 8 x 2 x 256 x 2 =
+    # 1,048,576 B; 47.72 ± 0.005 GiB → 48,860-48,870 (logged 48,867; head_dim 240 would give 52,000+)
+    "llmd_v019_gemma3_12b_h100.log": Case("started", model="google/gemma-3-12b-it", inputs={"vllm_version": "0.19.0", "gpu": "H100-80GB", "max_model_len": "8192"}),
+    # gemma-2-9b-it: 21 + 21 layers, 8 KV heads x 256 → 2 groups, 21 x 131,072 = 2,752,512 B; 54.12 GiB → 21,110-21,113
+    "llmd_v019_gemma2_9b_h100.log": Case("started", model="google/gemma-2-9b-it", inputs={"vllm_version": "0.19.0", "gpu": "H100-80GB", "max_model_len": "8192"}),
+    # gemma-2-27b-it as the catalog's base gemma-2-27b (same layers and heads): 23 + 23 layers, 16 KV heads x 128
+    # → 23 x 16 x 16 x 2 x 128 x 2 = 3,014,656 B; 20.59 GiB → 7,331-7,335 (logged 7,335)
+    "llmd_v019_gemma2_27b_h100.log": Case("started", model="google/gemma-2-27b", inputs={"vllm_version": "0.19.0", "gpu": "H100-80GB", "max_model_len": "8192"}),
+    # Llama-3.1-8B-Instruct at 16,384: 32 x 16 x 2 x 8 x 128 x 2 = 2 MiB; 58.11 GiB → 29,749-29,754 (logged 29,751)
+    "llmd_v019_llama31_8b_h100_len16k.log": Case(
+        "started", model="meta-llama/Llama-3.1-8B-Instruct",
+        inputs={"vllm_version": "0.19.0", "gpu": "H100-80GB", "max_model_len": "16384"}),
+    # RedHatAI fp8-dynamic Llama-3.3-70B (the meta-llama config, fp8 weights) at TP 4: 80 layers x 2 KV heads x 128
+    # → 80 x 16 x 2 x 2 x 128 x 2 = 1,310,720 B; 54.09 GiB → 44,306-44,314 (logged 44,312)
+    "llmd_v019_llama33_70b_fp8_h100_tp4.log": Case(
+        "started", model="meta-llama/Llama-3.3-70B-Instruct", inputs={"vllm_version": "0.19.0", "gpu": "H100-80GB", "max_model_len": "8192", "tensor_parallel_size": "4"}),
+    # Llama-4-Scout at TP 4: 36 chunked + 12 full layers, 2 KV heads x 128 per GPU, page 16,384 B. 0.19 keeps the
+    # hybrid manager for chunked local attention (#29627, 0.14.0): 4 groups of 12 → 196,608 B; 16.75 GiB →
+    # 91,450-91,504 (logged 91,495). With the manager off (before 0.14) 48 x 16,384 B → 22,862-22,876.
+    "llmd_v019_llama4_scout_h100_tp4.log": Case(
+        "started", model="meta-llama/Llama-4-Scout-17B-16E-Instruct", inputs={"vllm_version": "0.19.0", "gpu": "H100-80GB", "max_model_len": "8192", "tensor_parallel_size": "4"}),
+    # RedHatAI w8a8 Mistral-Small-3.1-24B (the catalog's config, int8 weights) at TP 2: 40 layers x 4 KV heads x 128
+    # → 40 x 16 x 2 x 4 x 128 x 2 = 1,310,720 B; 59.02 GiB → 48,345-48,353 (logged 48,349)
+    "llmd_v019_mistral_small_w8a8_h100_tp2.log": Case(
+        "started", model="mistralai/Mistral-Small-3.1-24B-Instruct-2503", inputs={"vllm_version": "0.19.0", "gpu": "H100-80GB", "max_model_len": "8192", "tensor_parallel_size": "2"}),
     # -- V0 engine -----------------------------------------------------------------
     # vllm#10517 (0.6.x): kv_cache_size=2.89GiB, "# GPU blocks: 1478", Llama-3.1-8B at 29000
     "v06_llama31_8b_rtx3090_max_seq_len_29k.log": Case(
@@ -272,14 +294,7 @@ RECOMPUTED: dict[str, Case] = {
 
 # Every other log: the diagnosis its lines give (the reasons are in the table above).
 NOT_RECOMPUTED: dict[str, str] = {
-    "llmd_v019_gemma2_27b_h100.log": "started",
-    "llmd_v019_gemma2_9b_h100.log": "started",
-    "llmd_v019_gemma3_12b_h100.log": "started",
     "llmd_v019_granite31_8b_h100.log": "started",
-    "llmd_v019_llama31_8b_h100_len16k.log": "started",
-    "llmd_v019_llama33_70b_fp8_h100_tp4.log": "started",
-    "llmd_v019_llama4_scout_h100_tp4.log": "started",
-    "llmd_v019_mistral_small_w8a8_h100_tp2.log": "started",
     "llmd_v019_phi2_h100_len2048.log": "started",
     "v0101_gpt_oss_120b_h100_negative_kv.log": "no_memory_for_cache_blocks",
     "v0130_qwen3vl_moe_custom_h100nvl_8k.log": "started",
