@@ -35,7 +35,6 @@ string parses; the diagnosis is the expected one).
 | v0271_gpustack_tp2_cudagraph_profiling.log | model not named; no capacity line |
 | v03_qanything_gpu_blocks_0_rtx3090.log | custom Qwen-7B (not in the catalog); vLLM 0.3, older than 0.6 |
 | llmd_v019_granite31_8b_h100.log | budget validation log: model not in the catalog (granite-3.1-8b); no capacity line |
-| llmd_v019_phi2_h100_len2048.log | budget validation log: model not in the catalog (phi-2); tail only |
 | v0101_gpt_oss_120b_h100_negative_kv.log | no KV cache to size (available memory is negative) |
 | v0130_qwen3vl_moe_custom_h100nvl_8k.log | custom checkpoint ('qwen-custom'): Qwen3-VL-30B-A3B's architecture and size, not its name |
 | v0230_qwen25vl_7b_a100_util022_default_len_video_profile.log | no KV cache to size (available memory is negative: the encoder's video profile) |
@@ -185,6 +184,11 @@ RECOMPUTED: dict[str, Case] = {
     # → 40 x 16 x 2 x 4 x 128 x 2 = 1,310,720 B; 59.02 GiB → 48,345-48,353 (logged 48,349)
     "llmd_v019_mistral_small_w8a8_h100_tp2.log": Case(
         "started", model="mistralai/Mistral-Small-3.1-24B-Instruct-2503", inputs={"vllm_version": "0.19.0", "gpu": "H100-80GB", "max_model_len": "8192", "tensor_parallel_size": "2"}),
+    # phi-2 at 2,048: 32 layers x 32 KV heads x 80 (2560 / 32, no head_dim), fp16 → 32 x 16 x 2 x 32 x 80 x 2 =
+    # 5,242,880 B; 69.0 ± 0.005 GiB → 14,130-14,132 (logged 14,132)
+    "llmd_v019_phi2_h100_len2048.log": Case(
+        "started", model="microsoft/phi-2",
+        inputs={"vllm_version": "0.19.0", "gpu": "H100-80GB", "max_model_len": "2048"}),
     # -- V0 engine -----------------------------------------------------------------
     # vllm#10517 (0.6.x): kv_cache_size=2.89GiB, "# GPU blocks: 1478", Llama-3.1-8B at 29000
     "v06_llama31_8b_rtx3090_max_seq_len_29k.log": Case(
@@ -295,7 +299,6 @@ RECOMPUTED: dict[str, Case] = {
 # Every other log: the diagnosis its lines give (the reasons are in the table above).
 NOT_RECOMPUTED: dict[str, str] = {
     "llmd_v019_granite31_8b_h100.log": "started",
-    "llmd_v019_phi2_h100_len2048.log": "started",
     "v0101_gpt_oss_120b_h100_negative_kv.log": "no_memory_for_cache_blocks",
     "v0130_qwen3vl_moe_custom_h100nvl_8k.log": "started",
     "v0230_qwen25vl_7b_a100_util022_default_len_video_profile.log": "no_memory_for_cache_blocks",
