@@ -78,7 +78,6 @@ string parses; the diagnosis is the expected one).
 | v02xx_qwen38_27b_fp8_2x5090_tp2_util092_breakdown.log | model not in the catalog (Qwen3.8-27B); no capacity line |
 | v0251_laguna_s21_nvfp4_dflash_gb10_65k_util089.log | model not in the catalog (Laguna-S-2.1); DFlash speculative decoding |
 | v0102_qwen2vl_2b_rtx4080_wsl_util08_4k.log | model not in the catalog (Qwen2-VL-2B) |
-| v0300_qwen25_1p5b_t4_fp16_util085_4k_v2runner.log | model not in the catalog (Qwen2.5-1.5B-Instruct) |
 | v072_deepseek_coder_v2_lite_l40s_cpuoffload30_util045_100k_v0.log | not in the catalog; stops before KV sizing |
 | v0190_granite4_h_1b_rtx3060_12gb_util06_4k_eager_hybrid.log | model not in the catalog (granite-4.0-h-1b) |
 | v0xx_dev_mistral_small4_119b_awq_2xl40s_tp2_util082_32k_mla.log | not in the catalog (Mistral-Small-4); dev build |
@@ -189,6 +188,10 @@ RECOMPUTED: dict[str, Case] = {
     "llmd_v019_phi2_h100_len2048.log": Case(
         "started", model="microsoft/phi-2",
         inputs={"vllm_version": "0.19.0", "gpu": "H100-80GB", "max_model_len": "2048"}),
+    # 0.30.0 (newer than the pinned rules) on a T4, fp16: 28 layers x 2 KV heads x 128 → 28 x 16 x 2 x 2 x 128 x 2 =
+    # 458,752 B; 8.67 ± 0.005 GiB → 20,281-20,304 blocks → 324,496-324,864 tokens (logged 324,704 = 20,294 x 16);
+    # 324,704 / 4,096 = 79.27x (logged)
+    "v0300_qwen25_1p5b_t4_fp16_util085_4k_v2runner.log": Case("started"),
     # -- V0 engine -----------------------------------------------------------------
     # vllm#10517 (0.6.x): kv_cache_size=2.89GiB, "# GPU blocks: 1478", Llama-3.1-8B at 29000
     "v06_llama31_8b_rtx3090_max_seq_len_29k.log": Case(
@@ -354,7 +357,6 @@ NOT_RECOMPUTED: dict[str, str] = {
     "v02xx_qwen38_27b_fp8_2x5090_tp2_util092_breakdown.log": "unknown",
     "v0251_laguna_s21_nvfp4_dflash_gb10_65k_util089.log": "started",
     "v0102_qwen2vl_2b_rtx4080_wsl_util08_4k.log": "started",
-    "v0300_qwen25_1p5b_t4_fp16_util085_4k_v2runner.log": "started",
     "v072_deepseek_coder_v2_lite_l40s_cpuoffload30_util045_100k_v0.log": "unknown",
     "v0190_granite4_h_1b_rtx3060_12gb_util06_4k_eager_hybrid.log": "started",
     "v0xx_dev_mistral_small4_119b_awq_2xl40s_tp2_util082_32k_mla.log": "started",
