@@ -36,7 +36,6 @@ string parses; the diagnosis is the expected one).
 | v03_qanything_gpu_blocks_0_rtx3090.log | custom Qwen-7B (not in the catalog); vLLM 0.3, older than 0.6 |
 | llmd_v019_granite31_8b_h100.log | budget validation log: model not in the catalog (granite-3.1-8b); no capacity line |
 | v0101_gpt_oss_120b_h100_negative_kv.log | no KV cache to size (available memory is negative) |
-| v0130_qwen3vl_moe_custom_h100nvl_8k.log | custom checkpoint ('qwen-custom'): Qwen3-VL-30B-A3B's architecture and size, not its name |
 | v0230_qwen25vl_7b_a100_util022_default_len_video_profile.log | no KV cache to size (available memory is negative: the encoder's video profile) |
 | v011_gpt_oss_120b_h100_kv171.log | excerpt of the command and two log lines; no capacity line |
 | v064_llama31_8b_rtx3090_len20k.log | V0 profiling table only; no capacity line in the excerpt |
@@ -223,6 +222,11 @@ RECOMPUTED: dict[str, Case] = {
         "started", model="Qwen/Qwen3-8B", inputs={"vllm_version": "0.21.0"}),
     # huihui-ai's abliterated gpt-oss-20b keeps openai/gpt-oss-20b's config (sliding 128 / full)
     "v0130nv2601_gpt_oss_20b_mxfp4_gb10_util025_8k.log": Case("started", model="openai/gpt-oss-20b"),
+    # 'qwen-custom' (/mnt/models/model-files): Qwen3VLMoeForConditionalGeneration loaded as 58.2299 GiB, which is
+    # Qwen3-VL-30B-A3B's bf16 size (the only other Qwen3-VL MoE, 235B-A22B, is about 8x larger), so paired with its config (inferred from
+    # the size, not the name): 48 layers x 4 KV heads x 128 → 48 x 16 x 2 x 4 x 128 x 2 = 1,572,864 B; 19.40 ± 0.005
+    # GiB → 13,240-13,247 blocks → 211,840-211,952 tokens (logged 211,936); 211,936 / 8,192 = 25.87x (logged)
+    "v0130_qwen3vl_moe_custom_h100nvl_8k.log": Case("started", model="Qwen/Qwen3-VL-30B-A3B-Instruct"),
     # -- hybrids (Mamba / linear attention) --------------------------------------------
     # cyankiwi AWQ of Kimi-Linear (MLA + KDA); command: --tensor_parallel 2 --max-num-seqs 8
     # --max_num_batched_tokens 64000 --enable_prefix_caching; 0.11.x
@@ -303,7 +307,6 @@ RECOMPUTED: dict[str, Case] = {
 NOT_RECOMPUTED: dict[str, str] = {
     "llmd_v019_granite31_8b_h100.log": "started",
     "v0101_gpt_oss_120b_h100_negative_kv.log": "no_memory_for_cache_blocks",
-    "v0130_qwen3vl_moe_custom_h100nvl_8k.log": "started",
     "v0230_qwen25vl_7b_a100_util022_default_len_video_profile.log": "no_memory_for_cache_blocks",
     "v011_gpt_oss_120b_h100_kv171.log": "engine_failed",  # "EngineCore failed to start." after the KV line
     "v064_llama31_8b_rtx3090_len20k.log": "started",
