@@ -38,7 +38,6 @@ string parses; the diagnosis is the expected one).
 | v0101_gpt_oss_120b_h100_negative_kv.log | no KV cache to size (available memory is negative) |
 | v0230_qwen25vl_7b_a100_util022_default_len_video_profile.log | no KV cache to size (available memory is negative: the encoder's video profile) |
 | v011_gpt_oss_120b_h100_kv171.log | excerpt of the command and two log lines; no capacity line |
-| v064_llama31_8b_rtx3090_len20k.log | V0 profiling table only; no capacity line in the excerpt |
 | v07_deepseek_r1_qwen14b_2x4090_tp2.log | model not in the catalog (DeepSeek-R1-Distill-Qwen-14B); V0 figures quoted in prose |
 | v064_no_available_memory_docker_compose.log | model not in the catalog (Qwen2.5-0.5B-Instruct); no figures |
 | v04_runtime_oom_qwen2_7b_2080ti.log | model not in the catalog (Qwen2-7B); runtime OOM, no KV figures |
@@ -195,6 +194,11 @@ RECOMPUTED: dict[str, Case] = {
     # vllm#10517 (0.6.x): kv_cache_size=2.89GiB, "# GPU blocks: 1478", Llama-3.1-8B at 29000
     "v06_llama31_8b_rtx3090_max_seq_len_29k.log": Case(
         "kv_cache_too_small", model="meta-llama/Llama-3.1-8B-Instruct", inputs={"vllm_version": "0.6.3"}),
+    # Same comment of vllm#10517, the '20k - OK' block (0.6.4, V0): kv_cache_size=3.81GiB, "GPU blocks: 1952";
+    # 32 x 16 x 2 x 8 x 128 x 2 = 2,097,152 B per block; 3.81 ± 0.005 GiB → 1,948-1,953 blocks (logged 1,952);
+    # 1,952 x 16 / 20,000 = 1.56x (logged)
+    "v064_llama31_8b_rtx3090_len20k.log": Case(
+        "started", model="meta-llama/Llama-3.1-8B-Instruct", inputs={"vllm_version": "0.6.4", "max_model_len": "20000"}),
     # kaitchup/Phi-4-AutoRound-GPTQ-4bit (phi-4's config, int4 weights); Dec 2024 'total_gpu_memory (...) x
     # gpu_memory_utilization' wording (vllm#10511) → 0.6.5
     "v066_phi4_gptq_a100_memory_profiling.log": Case(
@@ -309,7 +313,6 @@ NOT_RECOMPUTED: dict[str, str] = {
     "v0101_gpt_oss_120b_h100_negative_kv.log": "no_memory_for_cache_blocks",
     "v0230_qwen25vl_7b_a100_util022_default_len_video_profile.log": "no_memory_for_cache_blocks",
     "v011_gpt_oss_120b_h100_kv171.log": "engine_failed",  # "EngineCore failed to start." after the KV line
-    "v064_llama31_8b_rtx3090_len20k.log": "started",
     "v07_deepseek_r1_qwen14b_2x4090_tp2.log": "kv_cache_too_small",
     "llmd_v019_codellama_34b_h100_tp2_free_memory.log": "free_memory_below_utilization",
     "v0_qwen15_7b_max_seq_len_7344.log": "kv_cache_too_small",
