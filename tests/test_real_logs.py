@@ -34,7 +34,7 @@ string parses; the diagnosis is the expected one).
 | v2026_club3090_tp4_cudagraph_profiling.log | model not named; no capacity line |
 | v0271_gpustack_tp2_cudagraph_profiling.log | model not named; no capacity line |
 | v03_qanything_gpu_blocks_0_rtx3090.log | custom Qwen-7B (not in the catalog); vLLM 0.3, older than 0.6 |
-| llmd_v019_granite31_8b_h100.log | budget validation log: model not in the catalog (granite-3.1-8b); no capacity line |
+| llmd_v019_granite31_8b_h100.log | model not in the catalog: no public copy of granite-3.1-8b-instruct's config.json was found (the log has its available figure, 58.66 GiB in use, and 24,027 blocks) |
 | v0101_gpt_oss_120b_h100_negative_kv.log | no KV cache to size (available memory is negative) |
 | v0230_qwen25vl_7b_a100_util022_default_len_video_profile.log | no KV cache to size (available memory is negative: the encoder's video profile) |
 | v011_gpt_oss_120b_h100_kv171.log | excerpt of the command and two log lines; no capacity line |
