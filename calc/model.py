@@ -386,7 +386,10 @@ def _layer_kinds(text: Mapping[str, object], num_layers: int) -> tuple[tuple[Lay
         if LayerKind.SLIDING in kinds and window is None:
             raise CalcError("config_missing_key", "config.json has sliding_attention layers but no sliding_window",
                             field="config", key="sliding_window")
-        return tuple(kinds), (window if LayerKind.SLIDING in kinds else None), None
+        # vllm/model_executor/models/llama4.py: chunked_attention layers use config.attention_chunk_size.
+        chunk = (_int(text, "attention_chunk_size", required=True, minimum=1, maximum=MAX_LEN)
+                 if LayerKind.CHUNKED in kinds else None)
+        return tuple(kinds), (window if LayerKind.SLIDING in kinds else None), chunk
     # Configs without layer_types (transformers would derive them).
     if mt in ("gemma2", "gpt_oss") and window:
         return tuple(LayerKind.SLIDING if i % 2 == 0 else LayerKind.FULL for i in range(num_layers)), window, None

@@ -32,7 +32,7 @@ def refuse_partial_window(max_window_layers: int, num_layers: int, why: str) -> 
 def qwen2_types(text: Mapping[str, object], num_layers: int, window: int | None, max_layers: int) -> list[str]:
     """The config's ``layer_types``, else as Qwen2Config derives them."""
     given = text.get("layer_types")
-    if isinstance(given, list) and given:
+    if isinstance(given, (list, tuple)) and given:
         return [str(t) for t in given[:num_layers]]
     return ["sliding_attention" if window is not None and i >= max_layers else "full_attention"
             for i in range(num_layers)]

@@ -271,6 +271,18 @@ def test_llama4_scout_catalog():
     assert m.attention_chunk_size == 8192 and m.architecture == "hybrid"
 
 
+def test_llama4_layer_types_keep_the_chunk_size():
+    # A pasted config listing layer_types (as transformers writes Llama 4's: chunked_attention x3 then
+    # full_attention): the chunked layers still use attention_chunk_size 8192 (vllm/model_executor/models/llama4.py),
+    # which the hybrid KV cache manager needs for their ChunkedLocalAttentionSpec (on by default since 0.14.0).
+    types = ["chunked_attention"] * 3 + ["full_attention"]
+    m = norm(cfg(model_type="llama4_text", attention_chunk_size=8192, layer_types=types))
+    assert m.layer_kinds == (CHUNKED, CHUNKED, CHUNKED, FULL) and m.attention_chunk_size == 8192
+    with pytest.raises(CalcError) as e:
+        norm(cfg(model_type="llama4_text", layer_types=types))
+    assert e.value.code == "config_missing_key"
+
+
 # ---- MLA (spec 3.1, 3.2, 4.2) ---------------------------------------------------------------------------
 
 MLA_CFG = dict(model_type="deepseek_v2", num_hidden_layers=4, num_attention_heads=16, num_key_value_heads=16,
