@@ -77,7 +77,6 @@ string parses; the diagnosis is the expected one).
 | v0251_laguna_s21_nvfp4_dflash_gb10_65k_util089.log | model not in the catalog (Laguna-S-2.1); DFlash speculative decoding |
 | v0102_qwen2vl_2b_rtx4080_wsl_util08_4k.log | model not in the catalog (Qwen2-VL-2B) |
 | v072_deepseek_coder_v2_lite_l40s_cpuoffload30_util045_100k_v0.log | not in the catalog; stops before KV sizing |
-| v0190_granite4_h_1b_rtx3060_12gb_util06_4k_eager_hybrid.log | model not in the catalog (granite-4.0-h-1b) |
 | v0xx_dev_mistral_small4_119b_awq_2xl40s_tp2_util082_32k_mla.log | not in the catalog (Mistral-Small-4); dev build |
 """
 from __future__ import annotations
@@ -232,6 +231,12 @@ RECOMPUTED: dict[str, Case] = {
     # GiB → 13,240-13,247 blocks → 211,840-211,952 tokens (logged 211,936); 211,936 / 8,192 = 25.87x (logged)
     "v0130_qwen3vl_moe_custom_h100nvl_8k.log": Case("started", model="Qwen/Qwen3-VL-30B-A3B-Instruct"),
     # -- hybrids (Mamba / linear attention) --------------------------------------------
+    # granite-4.0-h-1b on 0.19.0 (RTX 3060, prefix caching off): 36 Mamba2 + 4 attention layers. Mamba page: conv
+    # 3 x (3,072 + 2 x 128) x 2 B = 19,968 + SSM 48 x 64 x 128 x 2 B = 786,432 → 806,400 B; attention 2 x 4 x 128 x
+    # 2 = 2,048 B per token → block cdiv(806,400, 2,048) = 394 → 400 tokens (logged "400"), page 819,200 (mamba padded
+    # 1.59%, logged). 10 groups of 4 layers → 3,276,800 B per block; 4.09 ± 0.005 GiB → 1,338-1,341 blocks; per
+    # request cdiv(4,096, 400) = 11 + 9 x 1 = 20 → 66.90-67.05x (logged 66.95x, 53,200 tokens)
+    "v0190_granite4_h_1b_rtx3060_12gb_util06_4k_eager_hybrid.log": Case("started"),
     # cyankiwi AWQ of Kimi-Linear (MLA + KDA); command: --tensor_parallel 2 --max-num-seqs 8
     # --max_num_batched_tokens 64000 --enable_prefix_caching; 0.11.x
     "v011_kimi_linear_48b_awq_2x3090_tp2.log": Case(
@@ -364,7 +369,6 @@ NOT_RECOMPUTED: dict[str, str] = {
     "v0251_laguna_s21_nvfp4_dflash_gb10_65k_util089.log": "started",
     "v0102_qwen2vl_2b_rtx4080_wsl_util08_4k.log": "started",
     "v072_deepseek_coder_v2_lite_l40s_cpuoffload30_util045_100k_v0.log": "unknown",
-    "v0190_granite4_h_1b_rtx3060_12gb_util06_4k_eager_hybrid.log": "started",
     "v0xx_dev_mistral_small4_119b_awq_2xl40s_tp2_util082_32k_mla.log": "started",
 }
 
