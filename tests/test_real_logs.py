@@ -40,7 +40,7 @@ string parses; the diagnosis is the expected one).
 | v011_gpt_oss_120b_h100_kv171.log | excerpt of the command and two log lines; no capacity line |
 | v07_deepseek_r1_qwen14b_2x4090_tp2.log | model not in the catalog (DeepSeek-R1-Distill-Qwen-14B); V0 figures quoted in prose |
 | v064_no_available_memory_docker_compose.log | model not in the catalog (Qwen2.5-0.5B-Instruct); no figures |
-| v04_runtime_oom_qwen2_7b_2080ti.log | model not in the catalog (Qwen2-7B); runtime OOM, no KV figures |
+| v04_runtime_oom_qwen2_7b_2080ti.log | runtime OOM: no available figure and no capacity line (Qwen2-7B is in the catalog) |
 | v080_sampler_oom_qwen25_32b_awq_tp2.log | no available KV figure and no capacity line (sampler OOM) |
 | v07_v1_llama31_70b_w8a8_gpu_blocks.log | no available KV figure to start from |
 | v065_memory_profiling_table_llama3_8b_h100.log | prints the available memory but no capacity line to compare |
