@@ -11,8 +11,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from .config_defaults import with_class_defaults
 from .errors import CalcError
 from .limits import MAX_DIM, MAX_LAYERS, MAX_LEN, shorten
+from .qwen2_window import QWEN2_MAX_WINDOW_LAYERS, QWEN2_MODEL_TYPES, qwen2_types, refuse_partial_window
 
 __all__ = ["LayerKind", "WeightQuant", "ModelSpec", "VisionSpec", "normalize_config", "MLA_MODEL_TYPES", "UNSUPPORTED_HYBRID_TYPES",
            "MambaMixer", "MambaConfig", "MAMBA_HYBRID_TYPES", "REMOVED_MODEL_TYPES"]
@@ -229,6 +231,13 @@ class ModelSpec:
     ``(layer, head_size, total_kv_heads)``: Gemma 4's full-attention layers (``global_head_dim``, and with
     ``attention_k_eq_v`` ``num_global_key_value_heads``; ``_gemma4_layer_attention``)."""
 
+    qwen2_window: tuple[int, int] | None = None
+    """Qwen2Model (qwen2, qwen3) with ``use_sliding_window`` and a window: ``(sliding_window,
+    max_window_layers)``, which releases before 0.10.1 check differently (``kvcalc.window_rules``)."""
+    unused_window: int | None = None
+    """A config ``sliding_window`` whose ``layer_types`` have no sliding layer: unused on the pinned main
+    (#49803), every layer's window before 0.27 (``kvcalc.window_rules``)."""
+
     def attention_of(self, layer: int) -> tuple[int, int]:
         """``(head_size, total KV heads)`` of one layer, before tensor parallelism."""
         for i, head, kv_heads in self.layer_attention:
@@ -361,6 +370,8 @@ def _layer_kinds(text: Mapping[str, object], num_layers: int) -> tuple[tuple[Lay
     raw_window = _opt_number(text, "sliding_window", maximum=MAX_LEN)
     window = int(raw_window) if raw_window is not None and raw_window >= 1 else None
     layer_types = text.get("layer_types")
+    if mt in QWEN2_MODEL_TYPES:
+        return _qwen2_layer_kinds(text, num_layers, window)
     # a list in config.json, a tuple in a catalog entry (calc/catalog.py freezes lists): the same layers either way
     if isinstance(layer_types, (list, tuple)) and layer_types:
         if len(layer_types) < num_layers:
@@ -403,11 +414,50 @@ def _layer_kinds(text: Mapping[str, object], num_layers: int) -> tuple[tuple[Lay
                 nope = [int((i + 1) % 4 != 0) for i in range(num_layers)]
             # vllm/model_executor/models/llama4.py: RoPE layers use chunked local attention.
             return tuple(LayerKind.CHUNKED if nope[i] else LayerKind.FULL for i in range(num_layers)), None, chunk
-    if mt in ("qwen2", "qwen3", "qwen2_moe", "qwen3_moe") and not text.get("use_sliding_window", False):
+    if mt in ("qwen2_moe", "qwen3_moe") and not text.get("use_sliding_window", False):
         window = None  # Qwen configs carry sliding_window with use_sliding_window false: ignored
     if window:
         return (LayerKind.SLIDING,) * num_layers, window, None  # model-level window: every layer (Mistral-7B-v0.1)
     return (LayerKind.FULL,) * num_layers, None, None
+
+
+def _qwen2_layer_kinds(text: Mapping[str, object], num_layers: int,
+                       window: int | None) -> tuple[tuple[LayerKind, ...], int | None, int | None]:
+    """Qwen2Model on the pinned main (kvcalc.qwen2_window): mixed layer types are refused unless
+    ``max_window_layers == num_hidden_layers``; Qwen2Attention passes no per-layer window, so the
+    layers slide only when every layer type is sliding (arg_utils.py, #49803)."""
+    window = window if text.get("use_sliding_window", False) else None
+    given = _int(text, "max_window_layers", maximum=MAX_LAYERS)
+    max_layers = QWEN2_MAX_WINDOW_LAYERS if given is None else given
+    types = qwen2_types(text, num_layers, window, max_layers)
+    if len(types) < num_layers:
+        raise CalcError("config_bad_value",
+                        f"config.json: layer_types lists {len(types)} layers, num_hidden_layers is {num_layers}",
+                        field="config", key="layer_types", value=len(types))
+    if len(set(types)) > 1 and max_layers != num_layers:
+        raise refuse_partial_window(max_layers, num_layers, "vllm/model_executor/models/qwen2.py")
+    if window is not None and set(types) == {"sliding_attention"}:
+        return (LayerKind.SLIDING,) * num_layers, window, None
+    return (LayerKind.FULL,) * num_layers, None, None
+
+
+def _window_facts(text: Mapping[str, object], mt: str, num_layers: int,
+                  kinds: tuple[LayerKind, ...]) -> tuple[tuple[int, int] | None, int | None]:
+    """``(qwen2_window, unused_window)`` of ModelSpec: the windows older releases apply differently."""
+    raw = _opt_number(text, "sliding_window", maximum=MAX_LEN)
+    window = int(raw) if raw is not None and raw >= 1 else None
+    if mt in QWEN2_MODEL_TYPES:
+        if window is None or not text.get("use_sliding_window", False):
+            return None, None
+        given = _int(text, "max_window_layers", maximum=MAX_LAYERS)
+        max_layers = QWEN2_MAX_WINDOW_LAYERS if given is None else given
+        types = qwen2_types(text, num_layers, window, max_layers)
+        unused = window if set(types) == {"full_attention"} else None
+        return (window, max_layers), unused
+    types_given = isinstance(text.get("layer_types"), list) and bool(text.get("layer_types"))
+    if window is not None and types_given and set(kinds) == {LayerKind.FULL}:
+        return None, window
+    return None, None
 
 
 _ATTENTION_TYPES = ("full_attention", "attention", "global")
@@ -1043,6 +1093,15 @@ def _dimensions(text: Mapping[str, object]) -> tuple[int, int, int]:
     return layers, heads, hidden
 
 
+def _vision_parts(config: Mapping[str, object], hidden: int, *, exact_total: bool) -> tuple[int, VisionSpec | None]:
+    """The vision tower's parameters (0 when an exact total already includes it) and its shape."""
+    vision_cfg = config.get("vision_config")
+    if not isinstance(vision_cfg, Mapping):
+        vision_cfg = _WRAPPER_VISION_CONFIGS.get(str(config.get("wrapper_model_type") or ""), {})
+    vision = _count_vision_parameters(vision_cfg, hidden) if vision_cfg and not exact_total else 0
+    return vision, _vision_spec(config, vision_cfg)
+
+
 def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", num_parameters: int | None = None,
                      checkpoint_bytes: int | None = None) -> ModelSpec:
     """Validate a ``config.json`` dict and resolve it the way vLLM does."""
@@ -1050,6 +1109,7 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         raise CalcError("config_not_object", "config.json must be a JSON object", field="config")
     text, top_dtype = _text_config(config)
     mt = _model_type(text, config)
+    text = with_class_defaults(text, mt)
     layers, heads, hidden = _dimensions(text)
     vocab = _int(text, "vocab_size", minimum=1) or 32000
     inter = _int(text, "intermediate_size") or _int(text, "ffn_dim") or 4 * hidden
@@ -1074,16 +1134,12 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         kinds, window, chunk = (LayerKind.MLA,) * layers, _int(text, "sliding_window", required=True, minimum=1), None
     elif not mla:
         kinds, window, chunk = _layer_kinds(text, layers)
+    qwen2_window, unused_window = (_window_facts(text, mt, layers, kinds) if hybrid is None and not mla
+                                   and mt != "deepseek_v4" else (None, None))
     counted, expert_params = _count_parameters(text, hidden=hidden, heads=heads, kv_heads=kv_heads, head=head,
                                                layers=layers, vocab=vocab, inter=inter, mla=mla, kinds=kinds, mamba=mamba)
     experts_per_tok = _int(text, "num_experts_per_tok") or 0
-    vision_cfg = config.get("vision_config")
-    if not isinstance(vision_cfg, Mapping):
-        vision_cfg = _WRAPPER_VISION_CONFIGS.get(str(config.get("wrapper_model_type") or ""), {})
-    vision = _count_vision_parameters(vision_cfg, hidden) if vision_cfg else 0
-    vision_spec = _vision_spec(config, vision_cfg)
-    if num_parameters:
-        vision = 0  # an exact total already includes the tower
+    vision, vision_spec = _vision_parts(config, hidden, exact_total=bool(num_parameters))
     return ModelSpec(
         model_id=model_id, model_type=mt, num_layers=layers, layer_kinds=kinds, head_size=head,
         head_size_v=head, total_num_kv_heads=kv_heads, num_attention_heads=heads, hidden_size=hidden,
@@ -1099,4 +1155,5 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         moe_intermediate_size=(_int(text, "moe_intermediate_size") or 0) if expert_params else 0,
         tie_word_embeddings=bool(text.get("tie_word_embeddings") or config.get("tie_word_embeddings")),
         mrope_max_position=_mrope_max_position(text, config),
+        qwen2_window=qwen2_window, unused_window=unused_window,
     )

@@ -42,6 +42,7 @@ from .planner import (
     pp_layer_counts,
 )
 from .units import cdiv
+from .window_rules import windows_for_release
 
 __all__ = ["StagePlan", "Verdict", "VerdictStatus", "plan"]
 
@@ -271,8 +272,10 @@ def _planning(model: ModelSpec, dep: Deployment, lines: list[str]) -> _Planning:
     block = block_choice.block_size
     if block_choice.line:
         lines.append(block_choice.line)
-    # HMA is on by default on GPUs; chunked-local models (Llama 4) turn it off (spec 5.2).
-    hma = rules.hybrid_groups and not dep.disable_hybrid_kv_cache_manager and LayerKind.CHUNKED not in model.layer_kinds
+    # HMA is on by default on GPUs; chunked-local models (Llama 4) turned it off until #29627 (0.14.0) made
+    # VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE default to 1 (vllm/envs.py, vllm/config/vllm.py; spec 5.2).
+    hma = rules.hybrid_groups and not dep.disable_hybrid_kv_cache_manager and (
+        LayerKind.CHUNKED not in model.layer_kinds or rules.chunked_local_keeps_hma)
     requested = _requested_length(model, dep)
     mamba: MambaPlan | None = None
     if model.mamba is not None:
@@ -392,6 +395,7 @@ def plan(model: ModelSpec, dep: Deployment) -> Verdict:
     every keystroke in the calculator; inputs and verdicts are immutable.
     """
     lines: list[str] = []
+    model = windows_for_release(model, dep.rules)
     p = _planning(model, dep, lines)
     length = p.requested_max_model_len
     if p.budget.weights_exceed_gpu:

@@ -231,6 +231,8 @@ class RuleSet:
     @property
     def hybrid_groups(self) -> bool: return self._has("17996")
     @property
+    def chunked_local_keeps_hma(self) -> bool: return self._has("29627")
+    @property
     def auto_fit(self) -> bool: return self._has("29431")
     @property
     def request_ceil(self) -> bool: return self._has("29493")
@@ -242,6 +244,13 @@ class RuleSet:
     def default_gpu_memory_utilization(self) -> float: return 0.92 if self._has("38284") else 0.90
     @property
     def tokens_from_concurrency(self) -> bool: return self._has("41069")
+    # sliding windows (window_rules.py)
+    @property
+    def qwen2_sliding_window(self) -> bool: return self._has("17772")
+    @property
+    def interleaved_layer_types(self) -> bool: return self._has("21927")
+    @property
+    def window_needs_sliding_layer_types(self) -> bool: return self._has("49803")
     # what the profile run allocates (estimates.py)
     @property
     def bundled_triton_kernels(self) -> bool: return self._has("28788")

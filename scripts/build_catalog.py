@@ -229,6 +229,19 @@ def _per_layer_config(text_cfg: Any) -> dict[str, Any] | None:
     return _jsonable(per_layer) if per_layer else None
 
 
+def _class_default(config: Any, key: str) -> int | None:
+    """The integer default of ``key`` in the config class's signature (None: no fixed default).
+
+    A key the raw config.json omits takes this value in transformers, and vLLM reads it from the
+    resolved config (vllm/transformers_utils/model_arch_config_convertor.py ``get_head_size``, v0.19.0).
+    """
+    import inspect
+
+    param = inspect.signature(type(config).__init__).parameters.get(key)
+    default = None if param is None else param.default
+    return default if isinstance(default, int) and not isinstance(default, bool) else None
+
+
 def resolve_config(config_dir: Path) -> dict[str, Any]:
     """The normalized facts the KV core needs, as transformers resolves them."""
     raw = json.loads((config_dir / "config.json").read_text(encoding="utf-8"))
@@ -256,11 +269,14 @@ def resolve_config(config_dir: Path) -> dict[str, Any]:
         value = getattr(text, key, None)
         if value is not None:
             facts[key] = value
-    # head_dim only when the config declares it: transformers invents one for
-    # llama (hidden/heads) and for deepseek_v3 (= qk_rope_head_dim), which would
-    # hide the difference between "declared" and "derived".
+    # head_dim when the config declares it or its class has a fixed default (Gemma3TextConfig: 256),
+    # which vLLM reads as hf_text_config.head_dim (get_head_size). Not when transformers derives one
+    # (llama: hidden/heads, deepseek_v3: qk_rope_head_dim), which would hide "declared" vs "derived",
+    # nor for MLA, whose head size get_head_size takes from kv_lora_rank before head_dim.
     if "head_dim" in raw_text and raw_text["head_dim"] is not None:
         facts["head_dim"] = getattr(text, "head_dim", raw_text["head_dim"])
+    elif _class_default(text, "head_dim") is not None and getattr(text, "kv_lora_rank", None) is None:
+        facts["head_dim"] = getattr(text, "head_dim", None)
     if per_layer is not None:
         facts["per_layer_config"] = per_layer
         facts["num_kv_shared_layers"] = getattr(text, "num_kv_shared_layers", 0) or 0

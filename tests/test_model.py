@@ -95,10 +95,6 @@ def test_head_size_catalog(model_id, head_size):
     assert catalog(model_id).head_size == head_size
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "catalog drops Gemma3TextConfig's default head_dim 256 (scripts/build_catalog.py keeps head_dim only "
-    "when the raw config.json declares it), so the core falls back to hidden/heads: 2560/8 = 320 and "
-    "3840/16 = 240. vLLM reads hf_text_config.head_dim = 256."))
 @pytest.mark.parametrize("model_id", ["google/gemma-3-4b-it", "google/gemma-3-12b-it"])
 def test_gemma3_default_head_dim(model_id):
     # gemma-3-4b-it / 12b-it config.json text_config has no head_dim; transformers' Gemma3TextConfig
@@ -171,28 +167,27 @@ def test_qwen2_use_sliding_window_from_layer_zero():
 
 
 def test_qwen2_layer_types_given():
-    # layer_types as transformers writes them for max_window_layers 20 of 28 (layers 20–27 sliding):
-    # the core follows layer_types entry by entry.
+    # layer_types as transformers writes them for max_window_layers 20 of 28 (layers 20–27 sliding).
+    # This test used to expect 20 full + 8 sliding layers; vLLM does not build that: Qwen2Model asserts
+    # max_window_layers == num_hidden_layers whenever the layer types mix (main 26d725c3 qwen2.py
+    # ``len(set(layer_types)) > 1``; v0.10.1–v0.25.1 ``is_interleaved``), so 20 ≠ 28 is refused.
     types = ["full_attention"] * 20 + ["sliding_attention"] * 8
-    m = norm(cfg(**QWEN2, sliding_window=4096, use_sliding_window=True, max_window_layers=20, layer_types=types))
-    assert m.layer_kinds == kinds((FULL, 20), (SLIDING, 8)) and m.sliding_window == 4096
+    with pytest.raises(CalcError) as e:
+        norm(cfg(**QWEN2, sliding_window=4096, use_sliding_window=True, max_window_layers=20, layer_types=types))
+    assert e.value.code == "unsupported" and e.value.field == "config"
+    # With max_window_layers 28 the assert passes, but Qwen2Attention passes no per-layer window and
+    # create_engine_config sets CacheConfig.sliding_window only when every layer type is sliding (#49803):
+    # all 28 layers full attention.
+    m = norm(cfg(**QWEN2, sliding_window=4096, use_sliding_window=True, max_window_layers=28, layer_types=types))
+    assert m.layer_kinds == kinds((FULL, 28)) and m.sliding_window is None
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "raw Qwen2 config with use_sliding_window and max_window_layers >= num_hidden_layers: transformers "
-    "derives layer_types all full_attention, so vLLM's create_engine_config does not apply the model-level "
-    "window; model._layer_kinds ignores max_window_layers and makes all 28 layers sliding"))
 def test_qwen2_max_window_layers_covering_every_layer_is_full_attention():
     # i >= 28 never holds for i in 0..27 → layer_types all full_attention → no layer slides
     m = norm(cfg(**QWEN2, sliding_window=4096, use_sliding_window=True, max_window_layers=28))
     assert m.layer_kinds == kinds((FULL, 28)) and m.sliding_window is None
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "raw Qwen2 config with 0 < max_window_layers < num_hidden_layers: layers 20–27 slide, the model is "
-    "interleaved, and vLLM's Qwen2Model refuses it ('Sliding window for some but all layers is not "
-    "supported', vllm/model_executor/models/qwen2.py); model._layer_kinds makes all layers sliding instead "
-    "of raising"))
 def test_qwen2_partial_max_window_layers_is_refused():
     with pytest.raises(CalcError) as e:
         norm(cfg(**QWEN2, sliding_window=4096, use_sliding_window=True, max_window_layers=20))
@@ -274,6 +269,18 @@ def test_llama4_scout_catalog():
     m = catalog("meta-llama/Llama-4-Scout-17B-16E-Instruct")
     assert m.layer_kinds == (CHUNKED, CHUNKED, CHUNKED, FULL) * 12
     assert m.attention_chunk_size == 8192 and m.architecture == "hybrid"
+
+
+def test_llama4_layer_types_keep_the_chunk_size():
+    # A pasted config listing layer_types (as transformers writes Llama 4's: chunked_attention x3 then
+    # full_attention): the chunked layers still use attention_chunk_size 8192 (vllm/model_executor/models/llama4.py),
+    # which the hybrid KV cache manager needs for their ChunkedLocalAttentionSpec (on by default since 0.14.0).
+    types = ["chunked_attention"] * 3 + ["full_attention"]
+    m = norm(cfg(model_type="llama4_text", attention_chunk_size=8192, layer_types=types))
+    assert m.layer_kinds == (CHUNKED, CHUNKED, CHUNKED, FULL) and m.attention_chunk_size == 8192
+    with pytest.raises(CalcError) as e:
+        norm(cfg(model_type="llama4_text", layer_types=types))
+    assert e.value.code == "config_missing_key"
 
 
 # ---- MLA (spec 3.1, 3.2, 4.2) ---------------------------------------------------------------------------
@@ -426,9 +433,6 @@ def test_gemma3_27b_raw_wrapper():
     assert m.layer_kinds.count(SLIDING) == 52 and m.layer_kinds.count(FULL) == 10
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "a pasted raw Gemma 3 config.json has no max_position_embeddings (transformers' Gemma3TextConfig "
-    "default 131072 applies in vLLM); the core falls back to 2048"))
 def test_gemma3_27b_raw_wrapper_derived_length():
     # Gemma3TextConfig default max_position_embeddings 131072; gemma3 skips the RoPE factor → 131,072
     assert norm(vendored("google/gemma-3-27b-it")).derived_max_model_len == 131_072

@@ -22,10 +22,6 @@ string parses; the diagnosis is the expected one).
 
 | log | why it is not recomputed |
 |---|---|
-| llmd_v019_codellama_7b_h100.log | model not in the catalog (codellama/CodeLlama-7b-hf) |
-| llmd_v019_deepseek_v2_lite_h100.log | model not in the catalog (DeepSeek-V2-Lite-Chat) |
-| llmd_v019_gemma2_2b_h100.log | model not in the catalog (gemma-2-2b-it) |
-| llmd_v019_qwen15_moe_a27b_h100.log | model not in the catalog (Qwen1.5-MoE-A2.7B) |
 | llmd_v019_codellama_34b_h100_tp2_free_memory.log | model not in the catalog; stops before the KV cache is sized |
 | v0_qwen15_7b_max_seq_len_7344.log | model not in the catalog (Qwen1.5-7B-Chat); no available figure |
 | v08_worker_breakdown_rtx3090_util099.log | model not named; no capacity line |
@@ -38,24 +34,13 @@ string parses; the diagnosis is the expected one).
 | v2026_club3090_tp4_cudagraph_profiling.log | model not named; no capacity line |
 | v0271_gpustack_tp2_cudagraph_profiling.log | model not named; no capacity line |
 | v03_qanything_gpu_blocks_0_rtx3090.log | custom Qwen-7B (not in the catalog); vLLM 0.3, older than 0.6 |
-| llmd_v019_gemma2_27b_h100.log | budget validation log (tests/test_estimates.py); gemma-2-27b-it is represented in the catalog by its base config only |
-| llmd_v019_gemma2_9b_h100.log | budget validation log: tail only, no capacity line |
-| llmd_v019_gemma3_12b_h100.log | budget validation log: tail only, no capacity line; the catalog's gemma-3-12b-it lacks Gemma 3's default head_dim 256 (tests/test_model.py xfail) |
-| llmd_v019_gemma3_4b_h100.log | the catalog's gemma-3-4b-it lacks Gemma 3's default head_dim 256 (tests/test_model.py xfail) |
-| llmd_v019_granite31_8b_h100.log | budget validation log: model not in the catalog (granite-3.1-8b); no capacity line |
-| llmd_v019_llama31_8b_h100_len16k.log | budget validation log: tail only, no capacity line |
-| llmd_v019_llama33_70b_fp8_h100_tp4.log | budget validation log: first and last 16k characters only, no capacity line |
-| llmd_v019_llama4_scout_h100_tp4.log | budget validation log: first and last 16k characters only, no capacity line |
-| llmd_v019_mistral_small_w8a8_h100_tp2.log | budget validation log: first and last 16k characters only, no capacity line |
-| llmd_v019_phi2_h100_len2048.log | budget validation log: model not in the catalog (phi-2); tail only |
+| llmd_v019_granite31_8b_h100.log | model not in the catalog: no public copy of granite-3.1-8b-instruct's config.json was found (the log has its available figure, 58.66 GiB in use, and 24,027 blocks) |
 | v0101_gpt_oss_120b_h100_negative_kv.log | no KV cache to size (available memory is negative) |
-| v0130_qwen3vl_moe_custom_h100nvl_8k.log | custom checkpoint ('qwen-custom'): Qwen3-VL-30B-A3B's architecture and size, not its name |
 | v0230_qwen25vl_7b_a100_util022_default_len_video_profile.log | no KV cache to size (available memory is negative: the encoder's video profile) |
 | v011_gpt_oss_120b_h100_kv171.log | excerpt of the command and two log lines; no capacity line |
-| v064_llama31_8b_rtx3090_len20k.log | V0 profiling table only; no capacity line in the excerpt |
 | v07_deepseek_r1_qwen14b_2x4090_tp2.log | model not in the catalog (DeepSeek-R1-Distill-Qwen-14B); V0 figures quoted in prose |
 | v064_no_available_memory_docker_compose.log | model not in the catalog (Qwen2.5-0.5B-Instruct); no figures |
-| v04_runtime_oom_qwen2_7b_2080ti.log | model not in the catalog (Qwen2-7B); runtime OOM, no KV figures |
+| v04_runtime_oom_qwen2_7b_2080ti.log | runtime OOM: no available figure and no capacity line (Qwen2-7B is in the catalog) |
 | v080_sampler_oom_qwen25_32b_awq_tp2.log | no available KV figure and no capacity line (sampler OOM) |
 | v07_v1_llama31_70b_w8a8_gpu_blocks.log | no available KV figure to start from |
 | v065_memory_profiling_table_llama3_8b_h100.log | prints the available memory but no capacity line to compare |
@@ -91,9 +76,7 @@ string parses; the diagnosis is the expected one).
 | v02xx_qwen38_27b_fp8_2x5090_tp2_util092_breakdown.log | model not in the catalog (Qwen3.8-27B); no capacity line |
 | v0251_laguna_s21_nvfp4_dflash_gb10_65k_util089.log | model not in the catalog (Laguna-S-2.1); DFlash speculative decoding |
 | v0102_qwen2vl_2b_rtx4080_wsl_util08_4k.log | model not in the catalog (Qwen2-VL-2B) |
-| v0300_qwen25_1p5b_t4_fp16_util085_4k_v2runner.log | model not in the catalog (Qwen2.5-1.5B-Instruct) |
 | v072_deepseek_coder_v2_lite_l40s_cpuoffload30_util045_100k_v0.log | not in the catalog; stops before KV sizing |
-| v0190_granite4_h_1b_rtx3060_12gb_util06_4k_eager_hybrid.log | model not in the catalog (granite-4.0-h-1b) |
 | v0xx_dev_mistral_small4_119b_awq_2xl40s_tp2_util082_32k_mla.log | not in the catalog (Mistral-Small-4); dev build |
 """
 from __future__ import annotations
@@ -139,20 +122,83 @@ RECOMPUTED: dict[str, Case] = {
     "llmd_v019_llama31_8b_h100_pp2.log": Case("started", available_gib=65.63),
     "llmd_v019_llama31_8b_h100_len32k.log": Case("started"),
     "llmd_v019_gemma3_27b_h100.log": Case("started"),                 # 52 sliding + 10 full, 7 groups
+    # 29 sliding (window 1024) + 5 full, 4 KV heads x head_dim 256 (Gemma3TextConfig default): 7 groups of 5
+    # layers, 5 x 16 x 4 x 2 x 256 x 2 = 327,680 B per block; 62.51 ± 0.005 GiB → 204,816-204,849 blocks,
+    # 16 x blocks // 7 groups = 468,144-468,224 tokens (logged 468,144; with head_dim 320 it would not match)
+    "llmd_v019_gemma3_4b_h100.log": Case("started"),
     "llmd_v019_qwen25_7b_kvfp8_h100.log": Case("started"),            # fp8 KV cache
     "llmd_v019_qwen25_72b_h100_tp2.log": Case("started"),
     "llmd_v019_gpt_oss_20b_h100_tp2.log": Case("started"),            # sliding hybrid with TP 2
     "llmd_v019_gpt_oss_20b_h100_sampler_oom.log": Case("cuda_out_of_memory"),
     "llmd_v019_mistral_small_31_24b_h100.log": Case("started"),
     "llmd_v019_phi4_h100.log": Case("started"),
+    # CodeLlama-7b-hf: 32 layers x 32 KV heads x 128, bf16 → 16 x 32 x 2 x 32 x 128 x 2 = 8,388,608 B per block;
+    # 61.66 ± 0.005 GiB → 61.655 x 128 = 7,891.8 to 61.665 x 128 = 7,893.1 → 7,891-7,893 blocks → 126,256-126,288
+    # tokens (logged 126,256 = 7,891 x 16); 7,891 x 16 / 8,192 = 15.41x (logged 15.41x)
+    "llmd_v019_codellama_7b_h100.log": Case("started"),
+    # DeepSeek-V2-Lite-Chat, MLA: 27 layers x (512 + 64) x 2 B = 31,104 B per token; 43.61 ± 0.005 GiB →
+    # 46,820,512,235-46,831,249,653 B / 31,104 = 1,505,289-1,505,634 tokens, in 16-token blocks 1,505,280-1,505,632
+    # (logged 1,505,552); 1,505,552 / 8,192 = 183.78x (logged)
+    "llmd_v019_deepseek_v2_lite_h100.log": Case("started"),
+    # gemma-2-2b-it: 13 sliding (4096) + 13 full layers, 4 KV heads x 256: 2 groups of 13 layers,
+    # 13 x 16 x 4 x 2 x 256 x 2 = 851,968 B per block id; 66.47 ± 0.005 GiB → 83,766-83,778 ids,
+    # 16 x ids // 2 = 670,128-670,224 tokens (logged 670,160)
+    "llmd_v019_gemma2_2b_h100.log": Case("started"),
+    # Qwen1.5-MoE-A2.7B (base) paired with the catalog's -Chat config: the KV cache reads 24 layers,
+    # 16 KV heads x 128 only; 24 x 16 x 2 x 16 x 128 x 2 = 3,145,728 B per block; 45.83 ± 0.005 GiB →
+    # 15,641-15,645 blocks → 250,256-250,320 tokens (logged 250,304); 250,304 / 8,192 = 30.55x (logged)
+    "llmd_v019_qwen15_moe_a27b_h100.log": Case("started", model="Qwen/Qwen1.5-MoE-A2.7B-Chat"),
     # RedHatAI/Llama-3.3-70B-Instruct-fp8-dynamic: the meta-llama config with fp8 weights only
     "llmd_v019_llama33_70b_fp8_h100_tp2.log": Case("started", model="meta-llama/Llama-3.3-70B-Instruct"),
     # Mixtral-8x7B-Instruct-v0.1: same architecture keys as the catalog's base v0.1
     "llmd_v019_mixtral_8x7b_h100_tp2.log": Case("started", model="mistralai/Mixtral-8x7B-v0.1"),
+    # -- vLLM 0.19.0 on H100, budget validation logs (tails and excerpts). The available figure is the DEBUG
+    # line's "Current kv cache memory in use is X GiB" (format_gib(available_kv_cache_memory_bytes),
+    # v0.19.0 vllm/v1/worker/gpu_worker.py) and the blocks are "cache_config_info ... num_gpu_blocks is: N";
+    # version, TP and --max-model-len from sources.json (the file names). Blocks = bytes // block-id bytes:
+    # gemma-3-12b-it: 40 sliding + 8 full, 8 KV heads x 256 → 6 groups of 8 layers, 8 x 16 x 8 x 2 x 256 x 2 =
+    # 1,048,576 B; 47.72 ± 0.005 GiB → 48,860-48,870 (logged 48,867; head_dim 240 would give 52,000+)
+    "llmd_v019_gemma3_12b_h100.log": Case("started", model="google/gemma-3-12b-it", inputs={"vllm_version": "0.19.0", "gpu": "H100-80GB", "max_model_len": "8192"}),
+    # gemma-2-9b-it: 21 + 21 layers, 8 KV heads x 256 → 2 groups, 21 x 131,072 = 2,752,512 B; 54.12 GiB → 21,110-21,113
+    "llmd_v019_gemma2_9b_h100.log": Case("started", model="google/gemma-2-9b-it", inputs={"vllm_version": "0.19.0", "gpu": "H100-80GB", "max_model_len": "8192"}),
+    # gemma-2-27b-it as the catalog's base gemma-2-27b (same layers and heads): 23 + 23 layers, 16 KV heads x 128
+    # → 23 x 16 x 16 x 2 x 128 x 2 = 3,014,656 B; 20.59 GiB → 7,331-7,335 (logged 7,335)
+    "llmd_v019_gemma2_27b_h100.log": Case("started", model="google/gemma-2-27b", inputs={"vllm_version": "0.19.0", "gpu": "H100-80GB", "max_model_len": "8192"}),
+    # Llama-3.1-8B-Instruct at 16,384: 32 x 16 x 2 x 8 x 128 x 2 = 2 MiB; 58.11 GiB → 29,749-29,754 (logged 29,751)
+    "llmd_v019_llama31_8b_h100_len16k.log": Case(
+        "started", model="meta-llama/Llama-3.1-8B-Instruct",
+        inputs={"vllm_version": "0.19.0", "gpu": "H100-80GB", "max_model_len": "16384"}),
+    # RedHatAI fp8-dynamic Llama-3.3-70B (the meta-llama config, fp8 weights) at TP 4: 80 layers x 2 KV heads x 128
+    # → 80 x 16 x 2 x 2 x 128 x 2 = 1,310,720 B; 54.09 GiB → 44,306-44,314 (logged 44,312)
+    "llmd_v019_llama33_70b_fp8_h100_tp4.log": Case(
+        "started", model="meta-llama/Llama-3.3-70B-Instruct", inputs={"vllm_version": "0.19.0", "gpu": "H100-80GB", "max_model_len": "8192", "tensor_parallel_size": "4"}),
+    # Llama-4-Scout at TP 4: 36 chunked + 12 full layers, 2 KV heads x 128 per GPU, page 16,384 B. 0.19 keeps the
+    # hybrid manager for chunked local attention (#29627, 0.14.0): 4 groups of 12 → 196,608 B; 16.75 GiB →
+    # 91,450-91,504 (logged 91,495). With the manager off (before 0.14) 48 x 16,384 B → 22,862-22,876.
+    "llmd_v019_llama4_scout_h100_tp4.log": Case(
+        "started", model="meta-llama/Llama-4-Scout-17B-16E-Instruct", inputs={"vllm_version": "0.19.0", "gpu": "H100-80GB", "max_model_len": "8192", "tensor_parallel_size": "4"}),
+    # RedHatAI w8a8 Mistral-Small-3.1-24B (the catalog's config, int8 weights) at TP 2: 40 layers x 4 KV heads x 128
+    # → 40 x 16 x 2 x 4 x 128 x 2 = 1,310,720 B; 59.02 GiB → 48,345-48,353 (logged 48,349)
+    "llmd_v019_mistral_small_w8a8_h100_tp2.log": Case(
+        "started", model="mistralai/Mistral-Small-3.1-24B-Instruct-2503", inputs={"vllm_version": "0.19.0", "gpu": "H100-80GB", "max_model_len": "8192", "tensor_parallel_size": "2"}),
+    # phi-2 at 2,048: 32 layers x 32 KV heads x 80 (2560 / 32, no head_dim), fp16 → 32 x 16 x 2 x 32 x 80 x 2 =
+    # 5,242,880 B; 69.0 ± 0.005 GiB → 14,130-14,132 (logged 14,132)
+    "llmd_v019_phi2_h100_len2048.log": Case(
+        "started", model="microsoft/phi-2",
+        inputs={"vllm_version": "0.19.0", "gpu": "H100-80GB", "max_model_len": "2048"}),
+    # 0.30.0 (newer than the pinned rules) on a T4, fp16: 28 layers x 2 KV heads x 128 → 28 x 16 x 2 x 2 x 128 x 2 =
+    # 458,752 B; 8.67 ± 0.005 GiB → 20,281-20,304 blocks → 324,496-324,864 tokens (logged 324,704 = 20,294 x 16);
+    # 324,704 / 4,096 = 79.27x (logged)
+    "v0300_qwen25_1p5b_t4_fp16_util085_4k_v2runner.log": Case("started"),
     # -- V0 engine -----------------------------------------------------------------
     # vllm#10517 (0.6.x): kv_cache_size=2.89GiB, "# GPU blocks: 1478", Llama-3.1-8B at 29000
     "v06_llama31_8b_rtx3090_max_seq_len_29k.log": Case(
         "kv_cache_too_small", model="meta-llama/Llama-3.1-8B-Instruct", inputs={"vllm_version": "0.6.3"}),
+    # Same comment of vllm#10517, the '20k - OK' block (0.6.4, V0): kv_cache_size=3.81GiB, "GPU blocks: 1952";
+    # 32 x 16 x 2 x 8 x 128 x 2 = 2,097,152 B per block; 3.81 ± 0.005 GiB → 1,948-1,953 blocks (logged 1,952);
+    # 1,952 x 16 / 20,000 = 1.56x (logged)
+    "v064_llama31_8b_rtx3090_len20k.log": Case(
+        "started", model="meta-llama/Llama-3.1-8B-Instruct", inputs={"vllm_version": "0.6.4", "max_model_len": "20000"}),
     # kaitchup/Phi-4-AutoRound-GPTQ-4bit (phi-4's config, int4 weights); Dec 2024 'total_gpu_memory (...) x
     # gpu_memory_utilization' wording (vllm#10511) → 0.6.5
     "v066_phi4_gptq_a100_memory_profiling.log": Case(
@@ -180,7 +226,18 @@ RECOMPUTED: dict[str, Case] = {
         "started", model="Qwen/Qwen3-8B", inputs={"vllm_version": "0.21.0"}),
     # huihui-ai's abliterated gpt-oss-20b keeps openai/gpt-oss-20b's config (sliding 128 / full)
     "v0130nv2601_gpt_oss_20b_mxfp4_gb10_util025_8k.log": Case("started", model="openai/gpt-oss-20b"),
+    # 'qwen-custom' (/mnt/models/model-files): Qwen3VLMoeForConditionalGeneration loaded as 58.2299 GiB, which is
+    # Qwen3-VL-30B-A3B's bf16 size (the only other Qwen3-VL MoE, 235B-A22B, is about 8x larger), so paired with its config (inferred from
+    # the size, not the name): 48 layers x 4 KV heads x 128 → 48 x 16 x 2 x 4 x 128 x 2 = 1,572,864 B; 19.40 ± 0.005
+    # GiB → 13,240-13,247 blocks → 211,840-211,952 tokens (logged 211,936); 211,936 / 8,192 = 25.87x (logged)
+    "v0130_qwen3vl_moe_custom_h100nvl_8k.log": Case("started", model="Qwen/Qwen3-VL-30B-A3B-Instruct"),
     # -- hybrids (Mamba / linear attention) --------------------------------------------
+    # granite-4.0-h-1b on 0.19.0 (RTX 3060, prefix caching off): 36 Mamba2 + 4 attention layers. Mamba page: conv
+    # 3 x (3,072 + 2 x 128) x 2 B = 19,968 + SSM 48 x 64 x 128 x 2 B = 786,432 → 806,400 B; attention 2 x 4 x 128 x
+    # 2 = 2,048 B per token → block cdiv(806,400, 2,048) = 394 → 400 tokens (logged "400"), page 819,200 (mamba padded
+    # 1.59%, logged). 10 groups of 4 layers → 3,276,800 B per block; 4.09 ± 0.005 GiB → 1,338-1,341 blocks; per
+    # request cdiv(4,096, 400) = 11 + 9 x 1 = 20 → 66.90-67.05x (logged 66.95x, 53,200 tokens)
+    "v0190_granite4_h_1b_rtx3060_12gb_util06_4k_eager_hybrid.log": Case("started"),
     # cyankiwi AWQ of Kimi-Linear (MLA + KDA); command: --tensor_parallel 2 --max-num-seqs 8
     # --max_num_batched_tokens 64000 --enable_prefix_caching; 0.11.x
     "v011_kimi_linear_48b_awq_2x3090_tp2.log": Case(
@@ -255,26 +312,11 @@ RECOMPUTED: dict[str, Case] = {
 
 # Every other log: the diagnosis its lines give (the reasons are in the table above).
 NOT_RECOMPUTED: dict[str, str] = {
-    "llmd_v019_gemma2_27b_h100.log": "started",
-    "llmd_v019_gemma2_9b_h100.log": "started",
-    "llmd_v019_gemma3_12b_h100.log": "started",
-    "llmd_v019_gemma3_4b_h100.log": "started",
     "llmd_v019_granite31_8b_h100.log": "started",
-    "llmd_v019_llama31_8b_h100_len16k.log": "started",
-    "llmd_v019_llama33_70b_fp8_h100_tp4.log": "started",
-    "llmd_v019_llama4_scout_h100_tp4.log": "started",
-    "llmd_v019_mistral_small_w8a8_h100_tp2.log": "started",
-    "llmd_v019_phi2_h100_len2048.log": "started",
     "v0101_gpt_oss_120b_h100_negative_kv.log": "no_memory_for_cache_blocks",
-    "v0130_qwen3vl_moe_custom_h100nvl_8k.log": "started",
     "v0230_qwen25vl_7b_a100_util022_default_len_video_profile.log": "no_memory_for_cache_blocks",
     "v011_gpt_oss_120b_h100_kv171.log": "engine_failed",  # "EngineCore failed to start." after the KV line
-    "v064_llama31_8b_rtx3090_len20k.log": "started",
     "v07_deepseek_r1_qwen14b_2x4090_tp2.log": "kv_cache_too_small",
-    "llmd_v019_codellama_7b_h100.log": "started",
-    "llmd_v019_deepseek_v2_lite_h100.log": "started",
-    "llmd_v019_gemma2_2b_h100.log": "started",
-    "llmd_v019_qwen15_moe_a27b_h100.log": "started",
     "llmd_v019_codellama_34b_h100_tp2_free_memory.log": "free_memory_below_utilization",
     "v0_qwen15_7b_max_seq_len_7344.log": "kv_cache_too_small",
     "v08_worker_breakdown_rtx3090_util099.log": "started",
@@ -324,9 +366,7 @@ NOT_RECOMPUTED: dict[str, str] = {
     "v02xx_qwen38_27b_fp8_2x5090_tp2_util092_breakdown.log": "unknown",
     "v0251_laguna_s21_nvfp4_dflash_gb10_65k_util089.log": "started",
     "v0102_qwen2vl_2b_rtx4080_wsl_util08_4k.log": "started",
-    "v0300_qwen25_1p5b_t4_fp16_util085_4k_v2runner.log": "started",
     "v072_deepseek_coder_v2_lite_l40s_cpuoffload30_util045_100k_v0.log": "unknown",
-    "v0190_granite4_h_1b_rtx3060_12gb_util06_4k_eager_hybrid.log": "started",
     "v0xx_dev_mistral_small4_119b_awq_2xl40s_tp2_util082_32k_mla.log": "started",
 }
 
