@@ -176,8 +176,9 @@ def _free_memory_advice(reading: LogReading) -> tuple[Recommendation, ...]:
 
 
 def _fitted(scenario: Scenario, fit: CapacityFit | None) -> Scenario:
-    """The scenario at the available bytes that reproduce the log's capacity (an EXACT fit), else as given."""
-    if fit is None or fit.status != FitStatus.EXACT:
+    """The scenario at the available bytes that reproduce the log's capacity (an EXACT or LEAST_WORKER fit),
+    else as given."""
+    if fit is None or fit.status not in (FitStatus.EXACT, FitStatus.LEAST_WORKER):
         return scenario
     dep = scenario.deployment
     measured = replace(dep.measured, available_kv_bytes=fit.available_kv_bytes)

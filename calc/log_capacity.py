@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from .deployment import Deployment
 from .inputs import Scenario
 from .logparse import parse_log
 from .units import GiB, gib_to_bytes
@@ -43,6 +44,9 @@ class FitStatus(StrEnum):
     """Another block count than the GiB rounding allows: ``logged_blocks`` vs ``recomputed_blocks``."""
     UNREACHABLE = "unreachable"
     """No available memory at all gives the logged figures with this model and these settings."""
+    LEAST_WORKER = "least_worker"
+    """Fewer blocks than the printed GiB allows, on several GPUs: the printed line is one worker's, the
+    capacity the least-provisioned worker's; the plan uses the bytes that give the logged capacity."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -165,8 +169,29 @@ def fit_capacity(scenario: Scenario, facts: Mapping[str, object]) -> CapacityFit
     logged = _logged_blocks(facts, at, reached, within)
     status = FitStatus.UNREACHABLE if logged is None or recomputed is None or logged == recomputed \
         else FitStatus.DISAGREES
+    least = _least_worker_bytes(dep, reached, within, mid) if status == FitStatus.DISAGREES else None
+    if least is not None and logged is not None and recomputed is not None and logged < recomputed:
+        return CapacityFit(status=FitStatus.LEAST_WORKER, logged_gib=gib, available_kv_bytes=least, low_bytes=low,
+                           high_bytes=high, logged_blocks=logged, recomputed_blocks=recomputed)
     return CapacityFit(status=status, logged_gib=gib, available_kv_bytes=mid, low_bytes=low, high_bytes=high,
                        logged_blocks=logged, recomputed_blocks=recomputed)
+
+
+def _least_worker_bytes(dep: Deployment, reached: Callable[[int], bool], within: Callable[[int], bool],
+                        mid: int) -> int | None:
+    """On several GPUs, the middle of the bytes below the printed figure that give the logged capacity.
+
+    vLLM prints ``Available KV cache memory`` once per node (``logger.info_once(..., scope="local")``,
+    vllm/v1/worker/gpu_worker.py, 0.11.1+; each worker printed its own before #25164), but sizes the cache
+    for the worker with the least (``get_kv_cache_configs``: the smallest ``num_blocks`` of all workers).
+    """
+    if dep.tensor_parallel_size * dep.pipeline_parallel_size <= 1:
+        return None
+    first = _first(reached, 0, mid)
+    if first is None or not within(first):
+        return None
+    last = _last(within, first, mid) or first
+    return (first + last) // 2
 
 
 def _logged_blocks(facts: Mapping[str, object], at: Callable[[int], Verdict], reached: Callable[[int], bool],

@@ -482,6 +482,10 @@ def capacity_fit_notes(lang: str, d: Diagnosis) -> list[str]:
     if fit.status == "exact":
         return [t(lang, "note.log_refined", gib=gib, bytes=fmt_int(fit.available_kv_bytes, lang),
                   blocks=fmt_int(d.analysis.verdict.num_gpu_blocks or d.analysis.verdict.limiting.num_blocks or 0, lang))]
+    if fit.status == "least_worker" and fit.logged_blocks is not None and fit.recomputed_blocks is not None:
+        return [t(lang, "note.log_least_worker", gib=gib, logged=fmt_int(fit.logged_blocks, lang),
+                  blocks=fmt_int(fit.recomputed_blocks - fit.logged_blocks, lang),
+                  implied=fmt_fixed(fit.available_kv_bytes / GiB, 2, lang))]
     if fit.status == "disagrees" and fit.logged_blocks is not None and fit.recomputed_blocks is not None:
         return [t(lang, "note.log_disagrees", blocks=fmt_int(abs(fit.logged_blocks - fit.recomputed_blocks), lang),
                   logged=fmt_int(fit.logged_blocks, lang), recomputed=fmt_int(fit.recomputed_blocks, lang), gib=gib)]

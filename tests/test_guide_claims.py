@@ -272,6 +272,20 @@ def test_a_pasted_log_with_capacity_lines_is_recomputed_to_its_own_tokens() -> N
         assert refined[lang] in answer["report"]["notes"][0]
 
 
+@pytest.mark.parametrize(("lang", "printed", "other"), [("en", "66.54", "65.63"), ("es", "66,54", "65,63"),
+                                                     ("zh", "66.54", "65.63")])
+def test_a_multi_gpu_log_is_recomputed_at_the_gpu_with_the_least(lang: str, printed: str, other: str) -> None:
+    """read-your-log.md#paste-your-log: the PP 2 log prints 66.54 GiB (one GPU per node) and its capacity is
+    the other stage's, 65.63 GiB (75.23 requested - the log's "Total non KV cache memory: 9.6GiB"); the
+    calculator recomputes at that GPU and the guide names both figures."""
+    text = sections(lang, "read-your-log.md")["paste-your-log"]
+    assert f"{printed} GiB" in text and f"{other} GiB" in text
+    log = (REPO / "tests" / "data" / "logs" / "llmd_v019_llama31_8b_h100_pp2.log").read_text(encoding="utf-8")
+    answer = json.loads(web.compute(json.dumps({"action": "log", "lang": lang, "log": log})))
+    assert answer["result"]["gpu_kv_cache_tokens"] == 1_075_312  # line 57 of the log
+    assert f"{other} GiB" in answer["report"]["notes"][0] and f"{printed} GiB" in answer["report"]["notes"][0]
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_paste_your_log_states_the_rounding(lang: str) -> None:
     text = sections(lang, "read-your-log.md")["paste-your-log"]

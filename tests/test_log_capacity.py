@@ -52,25 +52,52 @@ def test_the_form_inputs_keep_the_log_figure_as_printed() -> None:
     assert diagnose(TP1).inputs["available_kv_gib"] == "58.11"
 
 
-# vLLM 0.19.0 with PP 2: each stage prints its own "Available KV cache memory"; this log kept stage 0's
-# (line 46: 66.54 GiB), and the capacity (line 57: 1,075,312 tokens) is the minimum over the stages.
+# vLLM 0.19.0 with PP 2: vLLM prints "Available KV cache memory" once per node (logger.info_once(...,
+# scope="local"), vllm/v1/worker/gpu_worker.py); this log shows stage 0's (line 46: 66.54 GiB), and the
+# capacity (line 57: 1,075,312 tokens) is the minimum over the stages.
 # Stage 0 holds 16 of the 32 layers: 16 × 16 × 8 × 128 × 2 × 2 = 1,048,576 B per block (2^20).
 #   66.54 GiB = round(66.54 × 2^30) = 71,446,780,969 B // 2^20 = 68,136 blocks (66.54 × 1,024 = 68,136.96 MiB)
-#   (the whole 66.535–66.545 GiB = 68,131.84–68,142.08 MiB: 68,131–68,142 blocks)
-#   logged 1,075,312 / 16 = 67,207 blocks → 929 blocks fewer (stage 1's 65.63 GiB: tests/test_real_logs.py)
+#   logged 1,075,312 / 16 = 67,207 blocks → 929 blocks fewer: 67,207–67,207.99 MiB = 65.632–65.633 GiB, which
+#   prints as 65.63, stage 1's figure by the log's own breakdown (requested 75.23 GiB − "Total non KV cache
+#   memory: 9.6GiB" = 65.63 GiB; tests/test_real_logs.py).
 @pytest.mark.parametrize(("lang", "text"), [
-    ("en", "disagree with the recomputation by 929 blocks (log 67,207, recomputed 68,136)"),
-    ("es", "no coinciden con el recálculo por 929 bloques (registro 67\u202f207, recálculo 68\u202f136)"),
-    ("zh", "相差 929 个块（日志 67,207，重新计算 68,136）"),
+    ("en", "the log's 67,207 blocks mean about 65.63 GiB on that GPU, 929 blocks fewer than 66.54 GiB gives"),
+    ("es", "los 67\u202f207 bloques del registro equivalen a unos 65,63 GiB en esa GPU, 929 bloques menos"),
+    ("zh", "日志中的 67,207 个块相当于那块 GPU 上约 65.63 GiB，比 66.54 GiB 能给出的少 929 个块"),
 ])
-def test_a_log_whose_figures_disagree_says_by_how_many_blocks(lang: str, text: str, tmp_path: Path) -> None:
+def test_a_multi_gpu_log_is_recomputed_at_its_least_worker(lang: str, text: str, tmp_path: Path) -> None:
     d = diagnose(PP2)
     fit = d.capacity_fit
-    assert fit is not None and fit.status == FitStatus.DISAGREES
+    assert fit is not None and fit.status == FitStatus.LEAST_WORKER
     assert (fit.logged_blocks, fit.recomputed_blocks) == (67_207, 68_136)
-    assert d.analysis is not None and d.analysis.verdict.available_kv_bytes == 71_446_780_969  # the midpoint stays
+    assert 67_207 * 2**20 <= fit.available_kv_bytes < 67_208 * 2**20
+    assert d.analysis is not None and d.analysis.verdict.gpu_kv_cache_tokens == 1_075_312  # the log's own line
     path = tmp_path / "pp2.log"
     path.write_text(PP2, encoding="utf-8")
+    out = io.StringIO()
+    assert main(["log", str(path), "--lang", lang], stdout=out, stderr=io.StringIO()) == 0
+    assert text in out.getvalue()
+
+
+# The tp1 log (one GPU) with its token count changed to 475,840 = 29,740 × 16 and its concurrency to
+# 29,740 / 512 blocks per request (8,192 / 16) = 58.0859 → "58.09x", a constructed input: one GPU
+# has no other worker to explain fewer blocks. 2 MiB per block (32 × 16 × 8 × 128 × 2 × 2 = 2,097,152 B);
+# 58.11 GiB = 59,504.64 MiB → 29,752 blocks at the midpoint (58.105–58.115 GiB: 29,749–29,754), 12 more.
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "disagree with the recomputation by 12 blocks (log 29,740, recomputed 29,752)"),
+    ("es", "no coinciden con el recálculo por 12 bloques (registro 29\u202f740, recálculo 29\u202f752)"),
+    ("zh", "相差 12 个块（日志 29,740，重新计算 29,752）"),
+])
+def test_a_log_whose_figures_disagree_says_by_how_many_blocks(lang: str, text: str, tmp_path: Path) -> None:
+    log = TP1.replace("GPU KV cache size: 476,016 tokens", "GPU KV cache size: 475,840 tokens").replace(
+        "per request: 58.11x", "per request: 58.09x")
+    d = diagnose(log)
+    fit = d.capacity_fit
+    assert fit is not None and fit.status == FitStatus.DISAGREES
+    assert (fit.logged_blocks, fit.recomputed_blocks) == (29_740, 29_752)
+    assert d.analysis is not None and d.analysis.verdict.available_kv_bytes == round(58.11 * 2**30)  # midpoint
+    path = tmp_path / "tp1.log"
+    path.write_text(log, encoding="utf-8")
     out = io.StringIO()
     assert main(["log", str(path), "--lang", lang], stdout=out, stderr=io.StringIO()) == 0
     assert text in out.getvalue()
