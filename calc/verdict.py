@@ -173,23 +173,24 @@ class _Planning:
     """Mamba / linear-attention hybrids: cache mode and block-size alignment."""
 
     def needed_kv_bytes(self, worker: _Worker, length: int) -> int:
-        """Memory one request of ``length`` needs on ``worker``, by the release's rule.
+        """Memory one request of ``length`` needs on ``worker``, by the release's rule
+        (vllm/v1/core/kv_cache_utils.py ``get_kv_cache_configs``, read at the v0.13.0 … v0.20.1 tags).
 
-        Before #41069 vLLM summed every layer's own need. From #29431 (0.14) until #33698
-        fixed it (#32105), the check saw the whole model's layers on every PP stage.
+        Up to 0.13: Σ of each layer's need, per worker (``check_enough_kv_cache_memory``). From #29431
+        (0.14) by groups (``_max_memory_usage_bytes_from_groups``): the whole model's groups on every
+        worker until #33698 (0.17) projected them per worker; group 0's blocks only until #36030 (0.19)
+        summed every group's. Auto-fit and the estimated maximum length use the same function.
         """
         rules = self.deployment.rules
         ctx = SizingContext(max_model_len=length, in_flight_tokens=self.in_flight_tokens,
                             dcp=self.deployment.decode_context_parallel_size)
-        whole_model = rules.auto_fit and not rules.per_stage_check
-        layers = self.model_layer_specs if whole_model else worker.layer_specs
         if worker.grouping.kind == GroupingKind.PACKED:
-            # DeepSeek-V4 (0.20.0+): v0.20.0's get_kv_cache_configs already checks by groups
-            # (_max_memory_usage_bytes_from_groups, the layer-tuple branch), #41069 or not.
+            # DeepSeek-V4 (0.20.0+): the layer-tuple branch of _max_memory_usage_bytes_from_groups.
             return max_memory_usage_bytes(worker.grouping, ctx)
-        if not rules.tokens_from_concurrency or whole_model:
-            return legacy_max_memory_usage_bytes(layers, ctx)
-        return max_memory_usage_bytes(worker.grouping, ctx)
+        if not rules.check_by_groups:
+            return legacy_max_memory_usage_bytes(worker.layer_specs, ctx)
+        grouping = worker.grouping if rules.per_stage_check else self.grouping
+        return max_memory_usage_bytes(grouping, ctx, sum_groups=rules.check_sums_group_blocks)
 
     def estimate(self, worker: _Worker, upper: int) -> int:
         """vLLM's binary search: the largest length in [1, upper] that ``worker`` holds."""

@@ -242,6 +242,11 @@ class RuleSet:
     def default_gpu_memory_utilization(self) -> float: return 0.92 if self._has("38284") else 0.90
     @property
     def tokens_from_concurrency(self) -> bool: return self._has("41069")
+    # the "KV cache is needed" check (kv_cache_utils.py, by release): ≤ 0.13 Σ per layer; #29431 by groups
+    @property
+    def check_by_groups(self) -> bool: return self._has("29431")
+    @property
+    def check_sums_group_blocks(self) -> bool: return self._has("36030")
     # what the profile run allocates (estimates.py)
     @property
     def bundled_triton_kernels(self) -> bool: return self._has("28788")
