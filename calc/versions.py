@@ -244,6 +244,10 @@ class RuleSet:
     def tokens_from_concurrency(self) -> bool: return self._has("41069")
     # the "KV cache is needed" check (kv_cache_utils.py, by release): ≤ 0.13 Σ per layer; #29431 by groups
     @property
+    def runner_reports_sliding(self) -> bool: return self._has("14097")
+    @property
+    def runner_reports_chunked(self) -> bool: return self._has("21093")
+    @property
     def check_by_groups(self) -> bool: return self._has("29431")
     @property
     def check_sums_group_blocks(self) -> bool: return self._has("36030")
