@@ -286,7 +286,8 @@ def _planning(model: ModelSpec, dep: Deployment, lines: list[str]) -> _Planning:
     specs = build_layer_specs(model, tensor_parallel_size=dep.tensor_parallel_size,
                               kv_cache_dtype=kv_cache_dtype, block_size=block,
                               mamba_spec=mamba.spec() if mamba is not None else None)
-    grouping = get_kv_cache_groups(specs, hma_enabled=hma, packed_layout=packed_layout(rules))
+    grouping = get_kv_cache_groups(specs, hma_enabled=hma, packed_layout=packed_layout(rules),
+                                   size_ratio=rules.hybrid_group_size_ratio)
     budget = memory_budget(model, dep, max_num_batched_tokens=batched_tokens, max_num_seqs=seqs)
     if budget.is_profiled_or_measured:
         line = vllm_text.available_kv_line(budget.available_kv_bytes, rules)

@@ -290,6 +290,29 @@ def test_one_worker_six_full_five_sliding_gpt_oss_eagle():
     assert num_blocks(g, P * 6 * 32) == 32
 
 
+@pytest.mark.parametrize(("version", "want"), [
+    # v0.12.0 … v0.17.1 (#29303): 6 < 1.25 × 5 = 6.25 → group size 6, as above (vLLM's case, added by #29303).
+    ("0.12.0", [[f"layer_{i}" for i in range(1, 7)], [f"layer_{i}" for i in range(7, 12)]]),
+    # v0.11.x (before #29303; hand arithmetic): always the smallest bucket, 5 → full cut into cdiv(6, 5) = 2 strided
+    # groups (1, 3, 5) and (2, 4, 6), sliding one group of 5; gs 5.
+    ("0.11.0", [["layer_1", "layer_3", "layer_5"], ["layer_2", "layer_4", "layer_6"],
+                [f"layer_{i}" for i in range(7, 12)]]),
+])
+def test_one_worker_six_full_five_sliding_by_release(version, want):
+    specs = {f"layer_{i}": full() for i in range(1, 7)} | {f"layer_{i}": sliding() for i in range(7, 12)}
+    assert names(get_kv_cache_groups(specs, size_ratio=rules_for(version).hybrid_group_size_ratio)) == want
+
+
+@pytest.mark.parametrize(("version", "want"), [
+    ("0.18.0", [["f1", "f2", "f3", "f4"], ["s1", "s2", "s3", "s4", "s5"]]),       # 5 < 1.5 × 4 → gs 5 (#36684)
+    ("0.17.1", [["f1", "f2", "f3", "f4"], ["s1", "s3", "s5"], ["s2", "s4"]]),     # 5 ≥ 1.25 × 4 → gs 4, 2 strided
+])
+def test_group_size_threshold_1_25_until_0_18(version, want):
+    # 4 full + 5 sliding (hand arithmetic; v0.17.1 kv_cache_utils.py: max_num_layers < min_num_layers * 1.25).
+    specs = {f"f{i}": full() for i in range(1, 5)} | {f"s{i}": sliding() for i in range(1, 6)}
+    assert names(get_kv_cache_groups(specs, size_ratio=rules_for(version).hybrid_group_size_ratio)) == want
+
+
 def test_one_worker_uniform_type_different_head_sizes():
     # head 128 (2P) + head 64 (P): uniform type, num_blocks = A // Σ page = (P × 3 × 32) // 3P = 32.
     specs = {"layer_1": full(head_size=128), "layer_2": full(head_size=64)}
