@@ -8,11 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from . import check
 from .advice import Recommendation, recommend
 from .errors import CalcError
 from .inputs import Scenario
 from .kv_spec import SizingContext
-from .planner import blocks_per_request, max_memory_usage_bytes, num_blocks
+from .planner import blocks_per_request, num_blocks
 from .verdict import Verdict, VerdictStatus, plan
 
 __all__ = ["Analysis", "BandVerdict", "ConcurrencyPoint", "FeasibleGrid", "FEASIBLE_LENGTHS", "Recommendation", "Verdict",
@@ -80,8 +81,11 @@ def _concurrency_curve(v: Verdict) -> tuple[ConcurrencyPoint, ...]:
     length = 1024
     top = max(v.derived_max_model_len, v.max_model_len)
     while length <= top:
-        ctx = SizingContext(max_model_len=length, in_flight_tokens=v.in_flight_tokens)
-        if max_memory_usage_bytes(stage.grouping, ctx) <= stage.available_kv_bytes:
+        ctx = SizingContext(max_model_len=length, in_flight_tokens=v.in_flight_tokens,
+                            dcp=v.deployment.decode_context_parallel_size)
+        needed = check.needed_kv_bytes(v.deployment.rules, ctx, model_groups=v.grouping, worker_groups=stage.grouping,
+                                       reported_specs=stage.reported_specs, grouped_specs=stage.grouped_specs)
+        if needed <= stage.available_kv_bytes:  # the release's start-up check at this length
             per_request = blocks_per_request(stage.grouping, ctx, sum_groups=v.deployment.rules.sum_group_blocks)
             points.append(ConcurrencyPoint(max_model_len=length, max_concurrency=blocks / per_request))
         length *= 2

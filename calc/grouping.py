@@ -168,8 +168,12 @@ def _unify_page_size(specs: dict[str, AttentionSpec]) -> dict[str, AttentionSpec
     return out
 
 
-def _hybrid_groups(specs: dict[str, AttentionSpec]) -> tuple[tuple[KVCacheGroup, ...], int, tuple[str, ...]]:
-    """Equal-size groups: bucket by spec, cut buckets into groups of ``group_size``, strided."""
+def _hybrid_groups(specs: dict[str, AttentionSpec], size_ratio: float | None
+                   ) -> tuple[tuple[KVCacheGroup, ...], int, tuple[str, ...]]:
+    """Equal-size groups: bucket by spec, cut buckets into groups of ``group_size``, strided.
+
+    ``group_size`` is the smallest bucket, or the largest when it is under ``size_ratio`` × the smallest
+    (``_get_kv_cache_groups_uniform_page_size``: no such rule before #29303, 1.25 until #36684, then 1.5)."""
     buckets: list[tuple[AttentionSpec, list[str]]] = []
     for name, s in specs.items():
         for spec, names in buckets:
@@ -180,7 +184,7 @@ def _hybrid_groups(specs: dict[str, AttentionSpec]) -> tuple[tuple[KVCacheGroup,
             buckets.append((s, [name]))
     sizes = [len(names) for _, names in buckets]
     min_n, max_n = min(sizes), max(sizes)
-    group_size = max_n if max_n < 1.5 * min_n else min_n
+    group_size = max_n if size_ratio is not None and max_n < size_ratio * min_n else min_n
     groups: list[KVCacheGroup] = []
     padding = 0
     warnings: list[str] = []
@@ -282,9 +286,9 @@ def _packed_block_bytes(groups: tuple[KVCacheGroup, ...], layout: PackedLayout) 
 
 
 def get_kv_cache_groups(layer_specs: Mapping[str, AttentionSpec], *, hma_enabled: bool = True,
-                        packed_layout: PackedLayout = PackedLayout.STRIDE) -> Grouping:
+                        packed_layout: PackedLayout = PackedLayout.STRIDE, size_ratio: float | None = 1.5) -> Grouping:
     """The whole model's groups, in vLLM's decision order (spec 5.1); ``packed_layout`` is the
-    release's DeepSeek-V4 block rule."""
+    release's DeepSeek-V4 block rule, ``size_ratio`` its group-size rule (``_hybrid_groups``)."""
     specs = dict(layer_specs)
     if not specs:
         return Grouping(groups=(), kind=GroupingKind.EMPTY)
@@ -313,7 +317,7 @@ def get_kv_cache_groups(layer_specs: Mapping[str, AttentionSpec], *, hma_enabled
     if packed is not None:
         return Grouping(groups=packed, kind=GroupingKind.PACKED, warnings=warnings, packed_layout=packed_layout)
     unified = _unify_page_size(specs)
-    groups, padding, pad_warnings = _hybrid_groups(unified)
+    groups, padding, pad_warnings = _hybrid_groups(unified, size_ratio)
     return Grouping(groups=groups, kind=GroupingKind.HYBRID, warnings=warnings + pad_warnings, num_padding_layers=padding)
 
 

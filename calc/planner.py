@@ -97,8 +97,13 @@ def build_layer_specs(model: ModelSpec, *, tensor_parallel_size: int, kv_cache_d
     return specs
 
 
-def max_memory_usage_bytes(grouping: Grouping, ctx: SizingContext) -> int:
-    """Memory one request of ``ctx.max_model_len`` needs on this worker."""
+def max_memory_usage_bytes(grouping: Grouping, ctx: SizingContext, *, sum_groups: bool = True) -> int:
+    """Memory one request of ``ctx.max_model_len`` needs on this worker (``_max_memory_usage_bytes_from_groups``).
+
+    Hybrid groups: ``gs × page × blocks``. ``blocks`` is Σ over groups of cdiv(max_mem_g, page) since
+    #36030 (v0.19.0); from #29431 (v0.14.0) to v0.18.1 it was group 0's alone (``sum_groups=False``),
+    so a model whose first layer is sliding or Mamba was checked for that group's few blocks only.
+    """
     if not grouping.groups:
         return 0
     if grouping.kind == GroupingKind.UNIFORM_TYPE:
@@ -108,7 +113,8 @@ def max_memory_usage_bytes(grouping: Grouping, ctx: SizingContext) -> int:
     if grouping.kind == GroupingKind.PACKED:
         return _packed_max_memory_usage_bytes(grouping, ctx)
     page = grouping.page_size_bytes
-    blocks = sum(cdiv(g.spec.max_memory_usage_bytes(ctx), page) for g in grouping.groups)
+    counted = grouping.groups if sum_groups else grouping.groups[:1]
+    blocks = sum(cdiv(g.spec.max_memory_usage_bytes(ctx), page) for g in counted)
     return grouping.group_size * page * blocks
 
 
@@ -129,7 +135,8 @@ def _packed_max_memory_usage_bytes(grouping: Grouping, ctx: SizingContext) -> in
 
 
 def legacy_max_memory_usage_bytes(layer_specs: Mapping[str, AttentionSpec], ctx: SizingContext) -> int:
-    """Before the group-based check (2026-04-28): Σ over layers of each layer's max memory."""
+    """Before the group-based check (#29431, v0.14.0): Σ over layers of each layer's max memory
+    (v0.13.0 ``check_enough_kv_cache_memory`` / ``max_memory_usage_bytes``)."""
     return sum(s.max_memory_usage_bytes(ctx) for s in layer_specs.values())
 
 

@@ -15,17 +15,17 @@ that passes; ``_plan_v0`` is the engine before 0.8.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import lru_cache
 
-from . import vllm_text
+from . import check, vllm_text
 from .backends import default_block_size, sparse_mla_kv_cache_dtype
 from .budget import MemoryBudget, memory_budget
 from .deepseek_v4 import check_v4_supported, indexer_line, packed_layout
 from .deployment import Deployment, batch_defaults
 from .errors import CalcError
-from .grouping import Grouping, GroupingKind, get_kv_cache_groups, project_to_worker
+from .grouping import Grouping, get_kv_cache_groups, project_to_worker
 from .hybrid import MambaPlan, plan_mamba
 from .kv_spec import AttentionSpec, SizingContext, UniformTypeSpec
 from .model import LayerKind, ModelSpec
@@ -36,8 +36,6 @@ from .planner import (
     indexer_layer_name,
     kv_bytes_per_token,
     layer_name,
-    legacy_max_memory_usage_bytes,
-    max_memory_usage_bytes,
     num_blocks,
     pp_layer_counts,
 )
@@ -81,6 +79,10 @@ class StagePlan:
     estimated_max_model_len: int
     kv_bytes_per_token: int
     num_blocks: int | None
+    reported_specs: Mapping[str, AttentionSpec] = field(default_factory=dict, compare=False, repr=False)
+    """This stage's layers as vLLM's model runner reports them (before promotion / page unification)."""
+    grouped_specs: Mapping[str, AttentionSpec] = field(default_factory=dict, compare=False, repr=False)
+    """The same layers after grouping."""
 
     @property
     def fits(self) -> bool:
@@ -149,6 +151,8 @@ class _Worker:
     grouping: Grouping
     """The whole model's groups projected onto this stage's layers."""
     layer_specs: Mapping[str, AttentionSpec]
+    reported_specs: Mapping[str, AttentionSpec]
+    """The same layers as the model runner reports them (what vLLM's check saw up to 0.13)."""
     available_kv_bytes: int
 
 
@@ -174,23 +178,12 @@ class _Planning:
     """Mamba / linear-attention hybrids: cache mode and block-size alignment."""
 
     def needed_kv_bytes(self, worker: _Worker, length: int) -> int:
-        """Memory one request of ``length`` needs on ``worker``, by the release's rule.
-
-        Before #41069 vLLM summed every layer's own need. From #29431 (0.14) until #33698
-        fixed it (#32105), the check saw the whole model's layers on every PP stage.
-        """
-        rules = self.deployment.rules
+        """Memory one request of ``length`` needs on ``worker``, by the release's rule (check.py)."""
         ctx = SizingContext(max_model_len=length, in_flight_tokens=self.in_flight_tokens,
                             dcp=self.deployment.decode_context_parallel_size)
-        whole_model = rules.auto_fit and not rules.per_stage_check
-        layers = self.model_layer_specs if whole_model else worker.layer_specs
-        if worker.grouping.kind == GroupingKind.PACKED:
-            # DeepSeek-V4 (0.20.0+): v0.20.0's get_kv_cache_configs already checks by groups
-            # (_max_memory_usage_bytes_from_groups, the layer-tuple branch), #41069 or not.
-            return max_memory_usage_bytes(worker.grouping, ctx)
-        if not rules.tokens_from_concurrency or whole_model:
-            return legacy_max_memory_usage_bytes(layers, ctx)
-        return max_memory_usage_bytes(worker.grouping, ctx)
+        return check.needed_kv_bytes(self.deployment.rules, ctx, model_groups=self.grouping,
+                                     worker_groups=worker.grouping, reported_specs=worker.reported_specs,
+                                     grouped_specs=worker.layer_specs)
 
     def estimate(self, worker: _Worker, upper: int) -> int:
         """vLLM's binary search: the largest length in [1, upper] that ``worker`` holds."""
@@ -235,8 +228,8 @@ def _requested_length(model: ModelSpec, dep: Deployment) -> int:
     return length
 
 
-def _workers(model: ModelSpec, dep: Deployment, layer_names: list[str], grouping: Grouping, available: int,
-             lines: list[str]) -> tuple[_Worker, ...]:
+def _workers(model: ModelSpec, dep: Deployment, layer_names: list[str], grouping: Grouping,
+             reported: Mapping[str, AttentionSpec], available: int, lines: list[str]) -> tuple[_Worker, ...]:
     """One worker per PP stage (TP ranks of a stage are identical), with the override applied.
 
     ``layer_names`` are in model order (PP splits consecutive layers). Since #41069
@@ -260,6 +253,7 @@ def _workers(model: ModelSpec, dep: Deployment, layer_names: list[str], grouping
             stage_available = dep.num_gpu_blocks_override * per_block
         workers.append(_Worker(stage=stage, num_layers=count, grouping=stage_grouping,
                                layer_specs={k: v for k, v in layer_specs.items() if k in own},
+                               reported_specs={k: v for k, v in reported.items() if k in own},
                                available_kv_bytes=stage_available))
     return tuple(workers)
 
@@ -295,7 +289,8 @@ def _planning(model: ModelSpec, dep: Deployment, lines: list[str]) -> _Planning:
     specs = build_layer_specs(model, tensor_parallel_size=dep.tensor_parallel_size,
                               kv_cache_dtype=kv_cache_dtype, block_size=block,
                               mamba_spec=mamba.spec() if mamba is not None else None)
-    grouping = get_kv_cache_groups(specs, hma_enabled=hma, packed_layout=packed_layout(rules))
+    grouping = get_kv_cache_groups(specs, hma_enabled=hma, packed_layout=packed_layout(rules),
+                                   size_ratio=rules.hybrid_group_size_ratio)
     budget = memory_budget(model, dep, max_num_batched_tokens=batched_tokens, max_num_seqs=seqs)
     if budget.is_profiled_or_measured:
         line = vllm_text.available_kv_line(budget.available_kv_bytes, rules)
@@ -303,7 +298,7 @@ def _planning(model: ModelSpec, dep: Deployment, lines: list[str]) -> _Planning:
             lines.append(line)
     lines.extend(grouping.warnings)
     # PP splits decoder layers by index, cache-less ones included (Nemotron-H MLP/MoE blocks).
-    workers = _workers(model, dep, [layer_name(i) for i in range(model.num_layers)], grouping,
+    workers = _workers(model, dep, [layer_name(i) for i in range(model.num_layers)], grouping, specs,
                        budget.available_kv_bytes, lines)
     return _Planning(model=model, deployment=dep, max_num_batched_tokens=batched_tokens, max_num_seqs=seqs, mamba=mamba,
                      block_size=block, in_flight_tokens=_in_flight_tokens(dep, batched_tokens), hma_enabled=hma,
@@ -341,7 +336,8 @@ def _stage_plans(p: _Planning, length: int, estimate_upper: int) -> list[StagePl
     return [StagePlan(stage=w.stage, num_layers=w.num_layers, grouping=w.grouping,
                       available_kv_bytes=w.available_kv_bytes, needed_kv_bytes=p.needed_kv_bytes(w, length),
                       estimated_max_model_len=p.estimate(w, estimate_upper),
-                      kv_bytes_per_token=kv_bytes_per_token(w.layer_specs), num_blocks=None)
+                      kv_bytes_per_token=kv_bytes_per_token(w.layer_specs), num_blocks=None,
+                      reported_specs=w.reported_specs, grouped_specs=w.layer_specs)
             for w in p.workers]
 
 

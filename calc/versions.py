@@ -251,6 +251,20 @@ class RuleSet:
     def interleaved_layer_types(self) -> bool: return self._has("21927")
     @property
     def window_needs_sliding_layer_types(self) -> bool: return self._has("49803")
+    # the "KV cache is needed" check (kv_cache_utils.py, by release): ≤ 0.13 Σ per layer; #29431 by groups
+    @property
+    def hybrid_group_size_ratio(self) -> float | None:
+        """kv_cache_utils._get_kv_cache_groups_uniform_page_size: the largest bucket sets the group size when it
+        is under this × the smallest (#29303: 1.25, #36684: 1.5); before #29303 always the smallest."""
+        return 1.5 if self._has("36684") else 1.25 if self._has("29303") else None
+    @property
+    def runner_reports_sliding(self) -> bool: return self._has("14097")
+    @property
+    def runner_reports_chunked(self) -> bool: return self._has("21093")
+    @property
+    def check_by_groups(self) -> bool: return self._has("29431")
+    @property
+    def check_sums_group_blocks(self) -> bool: return self._has("36030")
     # what the profile run allocates (estimates.py)
     @property
     def bundled_triton_kernels(self) -> bool: return self._has("28788")

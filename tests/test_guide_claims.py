@@ -330,6 +330,22 @@ def test_pp_history_names_the_regression_window(lang: str) -> None:
         assert "29431" in text and "33698" in text and "0.14" in text and "0.15" in text, f"{lang}/{page}#{section}"
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_check_formula_history_is_in_the_version_table(lang: str) -> None:
+    text = sections(lang, "how-vllm-computes.md")["version-differences"]
+    assert "#36030" in text and "0.19.0" in text and "0.18" in text and "0.13" in text, lang
+    # the PP regression's window: #33698 is first in 0.17.0 (vllm_releases.json), so 0.16 had it too
+    assert "0.16" in text, lang
+
+
+def test_core_counts_group_0_only_from_0_14_to_0_18() -> None:
+    """The row's example: gpt-oss-20b at 131,072 tokens, 12 sliding (group 0) + 12 full layers, page 32,768 B.
+    0.18: 12 × 32,768 × 137 = 53,870,592 B (0.05 GiB); 0.19: 12 × 32,768 × (137 + 8,192) = 3,275,096,064 (3.05 GiB)."""
+    kw = {"model": "openai/gpt-oss-20b", "available_kv_gib": 1, "max_model_len": 131072}
+    assert verdict(**kw, vllm_version="0.18.0").needed_kv_bytes == 53_870_592
+    assert verdict(**kw, vllm_version="0.19.0").needed_kv_bytes == 3_275_096_064
+
+
 def test_core_checks_each_pp_stage_before_0_14() -> None:
     """The whole-model PP check came with #29431 (0.14) and went with #33698: 0.13 checked each stage."""
     kw = {"model": "meta-llama/Llama-3.1-70B-Instruct", "available_kv_gib": 20, "max_model_len": 32768,

@@ -21,8 +21,8 @@ Not ported, and why:
   the num_blocks and group membership of those tests are ported.
 - conflicting layer specs across workers (AssertionError): kvcalc builds every
   worker's specs from one model, so workers cannot disagree.
-- test_auto_fit_max_model_len_with_hybrid: uses MambaSpec (Mamba hybrids are
-  refused by kvcalc, spec 11.5).
+- test_auto_fit_max_model_len_with_hybrid: its later form (null block) is ported in
+  tests/test_hybrid.py; its v0.19.0 form is ported below with the check by release.
 - test_get_kv_cache_spec_kind_* / *_sliding_window_*: vLLM's connector-facing
   spec-kind helpers; SlidingWindowMLASpec and SinkFullAttentionSpec
   (DeepSeek-V4 layouts) are not modelled.
@@ -41,10 +41,12 @@ from __future__ import annotations
 
 import pytest
 
+from kvcalc import check
 from kvcalc.grouping import HMA_DISABLED_WARNING, Grouping, KVCacheGroup, get_kv_cache_groups, project_to_worker
 from kvcalc.kv_spec import (
     ChunkedLocalAttentionSpec,
     FullAttentionSpec,
+    MambaSpec,
     MLAAttentionSpec,
     SizingContext,
     SlidingWindowSpec,
@@ -52,6 +54,7 @@ from kvcalc.kv_spec import (
     mergeable,
 )
 from kvcalc.planner import estimate_max_model_len, max_concurrency, max_memory_usage_bytes, num_blocks
+from kvcalc.versions import rules_for
 
 GiB = 2**30
 P = 16_384  # 16 × 2 × (64 + 64) × 4
@@ -285,6 +288,29 @@ def test_one_worker_six_full_five_sliding_gpt_oss_eagle():
     assert g.num_padding_layers == 1
     assert "Add 1 padding layers, may waste at most 20.00% KV cache memory" in g.warnings
     assert num_blocks(g, P * 6 * 32) == 32
+
+
+@pytest.mark.parametrize(("version", "want"), [
+    # v0.12.0 … v0.17.1 (#29303): 6 < 1.25 × 5 = 6.25 → group size 6, as above (vLLM's case, added by #29303).
+    ("0.12.0", [[f"layer_{i}" for i in range(1, 7)], [f"layer_{i}" for i in range(7, 12)]]),
+    # v0.11.x (before #29303; hand arithmetic): always the smallest bucket, 5 → full cut into cdiv(6, 5) = 2 strided
+    # groups (1, 3, 5) and (2, 4, 6), sliding one group of 5; gs 5.
+    ("0.11.0", [["layer_1", "layer_3", "layer_5"], ["layer_2", "layer_4", "layer_6"],
+                [f"layer_{i}" for i in range(7, 12)]]),
+])
+def test_one_worker_six_full_five_sliding_by_release(version, want):
+    specs = {f"layer_{i}": full() for i in range(1, 7)} | {f"layer_{i}": sliding() for i in range(7, 12)}
+    assert names(get_kv_cache_groups(specs, size_ratio=rules_for(version).hybrid_group_size_ratio)) == want
+
+
+@pytest.mark.parametrize(("version", "want"), [
+    ("0.18.0", [["f1", "f2", "f3", "f4"], ["s1", "s2", "s3", "s4", "s5"]]),       # 5 < 1.5 × 4 → gs 5 (#36684)
+    ("0.17.1", [["f1", "f2", "f3", "f4"], ["s1", "s3", "s5"], ["s2", "s4"]]),     # 5 ≥ 1.25 × 4 → gs 4, 2 strided
+])
+def test_group_size_threshold_1_25_until_0_18(version, want):
+    # 4 full + 5 sliding (hand arithmetic; v0.17.1 kv_cache_utils.py: max_num_layers < min_num_layers * 1.25).
+    specs = {f"f{i}": full() for i in range(1, 5)} | {f"s{i}": sliding() for i in range(1, 6)}
+    assert names(get_kv_cache_groups(specs, size_ratio=rules_for(version).hybrid_group_size_ratio)) == want
 
 
 def test_one_worker_uniform_type_different_head_sizes():
@@ -529,3 +555,55 @@ def test_project_kv_cache_groups_to_worker():
     projected = project_to_worker(g, {"layer1", "layer3"})
     assert names(projected) == [["layer1", "layer3"]]
     assert set(projected.groups[0].spec.layer_specs) == {"layer1", "layer3"}
+
+
+# --- the check by release: _max_memory_usage_bytes_from_groups at the v0.14.0, v0.18.1 and v0.19.0 tags ----------
+# (tests/v1/core/test_kv_cache_utils.py at those tags, read in the aoshen02/vllm mirror; 0.14.0 – 0.18.1 count
+# group 0's blocks only, #36030 (0.19.0) sums every group's.)
+
+def mamba(*, num_speculative_blocks: int = 2) -> MambaSpec:
+    """vLLM's new_mamba_spec() (v0.19.0): block 16, shapes ((2, 512), (3, 32, 32)) float32, mode none:
+    page (2 × 512 + 3 × 32 × 32) × 4 = 16,384 = P."""
+    return MambaSpec(block_size=16, shapes=((2, 512), (3, 32, 32)), dtypes=("float32", "float32"),
+                     num_speculative_blocks=num_speculative_blocks)
+
+
+def checked(version: str, whole: Grouping, worker: Grouping, length: int) -> int:
+    """What get_kv_cache_configs checks on one worker at ``version`` (kvcalc.check)."""
+    specs = {n: g.spec for g in worker.groups for n in g.layer_names}
+    return check.needed_kv_bytes(rules_for(version), SizingContext(max_model_len=length, in_flight_tokens=2048),
+                                 model_groups=whole, worker_groups=worker, reported_specs=specs, grouped_specs=specs)
+
+
+@pytest.mark.parametrize(("version", "want"), [("0.19.0", 1024), ("0.18.1", 8192), ("0.15.0", 8192)])
+def test_auto_fit_max_model_len_with_hybrid_by_release(version, want):
+    # v0.19.0 test_auto_fit_max_model_len_with_hybrid: layer_1 Mamba (S = 2), layer_2 full attention, derived
+    # 8192, A = P × (1024 // 16 + 1 + 2) = 67 P; vLLM expects 1024. Two one-layer groups (gs 1), Mamba first.
+    # 0.19.0: needed(L) = P × ((1 + 2) + cdiv(L, 16)) ≤ 67 P ⇔ cdiv(L, 16) ≤ 64 ⇔ L ≤ 1024.
+    # 0.14.0 – 0.18.1 (not a vLLM test there; hand arithmetic): group 0 is the Mamba group, needed(L) = P × 3 for
+    # every L ≤ 8192, so auto-fit keeps the derived 8192 — the under-count #36030 fixed.
+    g = get_kv_cache_groups({"layer_1": mamba(), "layer_2": full()})
+    assert [type(x.spec).__name__ for x in g.groups] == ["MambaSpec", "FullAttentionSpec"] and g.group_size == 1
+    assert estimate_max_model_len(lambda n: checked(version, g, g, n), 67 * P, 8192) == want
+
+
+def test_auto_fit_max_model_len_uniform_same_in_every_release():
+    # v0.14.0 / v0.18.1 / v0.19.0 test_auto_fit_max_model_len: two full layers, derived 1024, A = 2 P × 32 → 512
+    # (2 P × cdiv(L, 16) ≤ 64 P ⇔ L ≤ 512); plenty (2 P × 1024) keeps 1024. One group: the formulas agree.
+    g = get_kv_cache_groups({"layer_1": full(), "layer_2": full()})
+    for version in ("0.13.0", "0.14.0", "0.18.1", "0.19.0"):
+        assert estimate_max_model_len(lambda n, v=version: checked(v, g, g, n), 2 * P * 32, 1024) == 512
+        assert estimate_max_model_len(lambda n, v=version: checked(v, g, g, n), 2 * P * 1024, 1024) == 1024
+
+
+@pytest.mark.parametrize(("version", "want"), [("0.14.0", 2 * P * 1), ("0.18.1", 2 * P * 1), ("0.19.0", 2 * P * 3)])
+def test_multiple_workers_hybrid_pp_check_by_release(version, want):
+    # test_get_kv_cache_configs_multiple_workers, hybrid PP case (v0.14.0, v0.18.1, v0.19.0: max_model_len 16,
+    # each worker A = P × 2 × 10 = 20 P; vLLM expects configs, i.e. the check passes). Groups (1, 2) full,
+    # (3, 4) sliding window 1: full needs cdiv(16, 16) = 1 block, sliding cdiv(min(0 + F, 16), 16) + 1 = 2.
+    # Worker 2 keeps [] and [3, 4]: its empty full group is group 0 and still counts. gs 2 (whole model at
+    # 0.14.0, worker's projection from 0.17.0: both 2). 0.14.0 / 0.18.1: 2 × P × 1; 0.19.0: 2 × P × (1 + 2).
+    whole = get_kv_cache_groups({"layer1": full(), "layer2": full(), "layer3": sliding(), "layer4": sliding()})
+    worker2 = project_to_worker(whole, {"layer3", "layer4"})
+    assert names(worker2) == [[], ["layer3", "layer4"]]
+    assert checked(version, whole, worker2, 16) == want <= 20 * P
