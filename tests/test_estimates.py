@@ -225,24 +225,24 @@ def test_non_torch_and_graph_rules() -> None:
 #    sorting sampler at 128 sequences (9.5 x 0.061 GiB) predicts 0.58 GiB of activation where
 #    the log leaves room for about 0.35 GiB; the L4's total is an nvidia-smi figure corrected
 #    by the 0.40-0.85 GiB band, so the two cannot be told apart from this log.
-#  * gpt-oss-20b on a GB10 (NVIDIA's 0.13 build, validation): +13 %, 14.64 GiB estimated against
-#    12.94 logged. The weights (13.71 vs 13.72 GiB logged) and the batch defaults (2048 tokens,
-#    256 sequences: NVML has no total on unified memory) are right; the 1.7 GiB more runtime
-#    memory than modelled is what the host took while vLLM profiled (unified memory). The
-#    calculator says so on every unified-memory estimate (note.unified_memory). Source: from v0.11.1
-#    (vllm/utils/mem_utils.py MemorySnapshot.measure; #26098, absent from the v0.11.0 tag) a device of
-#    capability (8, 7), (11, 0) or (12, 1) takes free = psutil.virtual_memory().available, so host memory taken
-#    between the start-up snapshot and the end of profiling (here a 45 s torch.compile without cache) is
-#    non-torch memory: 30.42 (121.69 x 0.25) - 13.72 - 12.94 = 3.76 GiB of activation + non-torch against
-#    2.07 modelled (1.82 activation + 0.25 non-torch). The source gives no size, the log no breakdown,
-#    and no fit-half row runs on unified memory. Searched for more (issue 9, 2026-11-30: code/issues/pages search and find_string on "121.69 GiB",
-#    "/121.69 GiB) on startup", "0.13.0+faa43dbf.nv26.01", "Model loading took 13.7/65./66.", GB10, DGX Spark,
-#    Jetson Thor/Orin): no other public log that prints "Available KV cache memory" for a catalog model with
-#    its arguments (the finds were failed starts, excerpts re-typed in articles, custom or drafter set-ups, or
-#    releases before 0.11.1). The two vendored GB10 logs stay excluded (validation.json): Nemotron-3-Nano-4B
-#    (0.13, cold 92 s compile) leaves 18.25 (121.69 x 0.15) - 4.91 - 11.15 = 2.19 GiB of activation +
-#    non-torch, Laguna-S-2.1 with a DFlash drafter (0.25.1) 108.30 - 95.63 - 1.41 - 6.97 = 4.29 GiB; neither
-#    model is in the catalog, so neither splits. One validation row is not a fit: no term, the row stays named.
+#  * gpt-oss-20b on a GB10 (NVIDIA's 0.13 build, validation): +13 %, 14.64 GiB estimated against 12.94 logged. The
+#    weights (13.71 vs 13.72 GiB logged) and the batch defaults (2048 tokens, 256 sequences: NVML has no total on
+#    unified memory) are right; the 1.7 GiB more runtime memory than modelled is what the host took while vLLM
+#    profiled (unified memory). The calculator says so on every unified-memory estimate (note.unified_memory).
+#    Source: from v0.11.1 (vllm/utils/mem_utils.py MemorySnapshot.measure; #26098, absent from the v0.11.0 tag) a
+#    device of capability (8, 7), (11, 0) or (12, 1) takes free = psutil.virtual_memory().available, so host memory
+#    taken between the start-up snapshot and the end of profiling (here a 45 s torch.compile without cache) is
+#    non-torch memory: 30.42 (121.69 x 0.25) - 13.72 - 12.94 = 3.76 GiB of activation + non-torch against 2.07
+#    modelled (1.82 activation + 0.25 non-torch). The source gives no size, the log no breakdown, and no fit-half
+#    row runs on unified memory. Searched for more (issue 9, 2026-11-30: code/issues/pages search and find_string
+#    on "121.69 GiB", "/121.69 GiB) on startup", "0.13.0+faa43dbf.nv26.01", "Model loading took 13.7/65./66.",
+#    GB10, DGX Spark, Jetson Thor/Orin): no other public log that prints "Available KV cache memory" for a catalog
+#    model with its arguments (the finds were failed starts, excerpts re-typed in articles, custom or drafter
+#    set-ups, or releases before 0.11.1). The two vendored GB10 logs stay excluded (validation.json):
+#    Nemotron-3-Nano-4B (0.13, cold 92 s compile) leaves 18.25 (121.69 x 0.15) - 4.91 - 11.15 = 2.19 GiB of
+#    activation + non-torch, Laguna-S-2.1 with a DFlash drafter (0.25.1) 108.30 - 95.63 - 1.41 - 6.97 = 4.29 GiB;
+#    neither model is in the catalog, so neither splits. One validation row is not a fit: no term, the row stays
+#    named.
 #  * Llama-4-Scout at TP 4 (fit half): weights 53.12 GiB per GPU logged vs 50.7 estimated.
 #  * Qwen2.5-1.5B on a T4 (0.30, V2 runner, fit half): graphs 0.15 GiB vs 0.79 estimated.
 #  * Llama-3.1-8B on an A10 (0.7, fit half): a 0.28 GiB error on a 4.6 GiB budget.
