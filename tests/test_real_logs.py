@@ -49,6 +49,7 @@ string parses; the diagnosis is the expected one).
 | llmd_v019_mistral_small_w8a8_h100_tp2.log | budget validation log: first and last 16k characters only, no capacity line |
 | llmd_v019_phi2_h100_len2048.log | budget validation log: model not in the catalog (phi-2); tail only |
 | v0101_gpt_oss_120b_h100_negative_kv.log | no KV cache to size (available memory is negative) |
+| v0130nv2601_qwen25_14b_fp8dyn_gb10_util015_fp8kv_32k_no_memory.log | no KV cache to size (available memory is negative: GB10 unified memory) |
 | v0130_qwen3vl_moe_custom_h100nvl_8k.log | custom checkpoint ('qwen-custom'): Qwen3-VL-30B-A3B's architecture and size, not its name |
 | v0230_qwen25vl_7b_a100_util022_default_len_video_profile.log | no KV cache to size (available memory is negative: the encoder's video profile) |
 | v011_gpt_oss_120b_h100_kv171.log | excerpt of the command and two log lines; no capacity line |
@@ -179,6 +180,10 @@ RECOMPUTED: dict[str, Case] = {
         "started", model="Qwen/Qwen3-8B", inputs={"vllm_version": "0.21.0"}),
     # huihui-ai's abliterated gpt-oss-20b keeps openai/gpt-oss-20b's config (sliding 128 / full)
     "v0130nv2601_gpt_oss_20b_mxfp4_gb10_util025_8k.log": Case("started", model="openai/gpt-oss-20b"),
+    # GB10 logs of the unified-memory fit: Qwen3-30B-A3B-FP8 names the catalog model itself; neuralmagic's
+    # FP8-dynamic Qwen2.5-14B-Instruct has the catalog's base Qwen2.5-14B layers and heads (fp8 KV from the args)
+    "v0130nv2601_qwen3_30b_a3b_fp8_gb10_util03_fp8kv_32k.log": Case("started"),
+    "v0130nv2601_qwen25_14b_fp8dyn_gb10_util04_fp8kv_32k_warm.log": Case("started", model="Qwen/Qwen2.5-14B"),
     # -- hybrids (Mamba / linear attention) --------------------------------------------
     # cyankiwi AWQ of Kimi-Linear (MLA + KDA); command: --tensor_parallel 2 --max-num-seqs 8
     # --max_num_batched_tokens 64000 --enable_prefix_caching; 0.11.x
@@ -206,6 +211,8 @@ RECOMPUTED: dict[str, Case] = {
     # int(299 / 69 * 131,072) = 567,978 (logged 567,978 and 4.33x).
     "v0240_qwen36_35b_a3b_nvfp4_5090_run2.log": Case(
         "started", model="nvidia/Qwen3.6-35B-A3B-NVFP4", inputs={"vllm_version": "0.24.0"}),
+    # Qwen3.6-35B-A3B in bf16 on a GB10 (main build of 2026-04-23), prefix caching off: the log names the catalog model
+    "v0192rc1dev134_qwen36_35b_a3b_gb10_util095_131k_lmonly.log": Case("started"),
     # -- MLA with decode context parallel ---------------------------------------------------------
     # Kimi-K2-Thinking is represented by the catalog's Kimi-K2-Instruct: the same DeepseekV3 layout
     # (61 layers, kv_lora_rank 512 + qk_rope_head_dim 64 = 576 bf16 latent); it differs in weights (INT4)
@@ -265,6 +272,7 @@ NOT_RECOMPUTED: dict[str, str] = {
     "llmd_v019_mistral_small_w8a8_h100_tp2.log": "started",
     "llmd_v019_phi2_h100_len2048.log": "started",
     "v0101_gpt_oss_120b_h100_negative_kv.log": "no_memory_for_cache_blocks",
+    "v0130nv2601_qwen25_14b_fp8dyn_gb10_util015_fp8kv_32k_no_memory.log": "no_memory_for_cache_blocks",
     "v0130_qwen3vl_moe_custom_h100nvl_8k.log": "started",
     "v0230_qwen25vl_7b_a100_util022_default_len_video_profile.log": "no_memory_for_cache_blocks",
     "v011_gpt_oss_120b_h100_kv171.log": "engine_failed",  # "EngineCore failed to start." after the KV line
