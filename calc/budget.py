@@ -16,7 +16,7 @@ from enum import StrEnum
 
 from . import encoder_tp, estimates, weight_share
 from .backends import gpu_major
-from .deployment import Deployment
+from .deployment import Deployment, unified_memory
 from .errors import CalcError
 from .model import ModelSpec
 
@@ -366,9 +366,15 @@ def _non_torch_estimate(dep: Deployment, total_bytes: int) -> estimates.Estimate
     # A100 comes as SXM (NVLink) and PCIe boards: its band spans both.
     nvlink: bool | None = None if dep.gpu_id in ("A100-40GB", "A100-80GB") else (
         dep.gpu_id in estimates.NVLINK_GPU_IDS if dep.gpu_id else None)
-    return estimates.non_torch_estimate(tensor_parallel_size=dep.tensor_parallel_size,
+    base = estimates.non_torch_estimate(tensor_parallel_size=dep.tensor_parallel_size,
                                         pipeline_parallel_size=dep.pipeline_parallel_size,
                                         total_gpu_memory_bytes=total_bytes, nvlink=nvlink, v0_engine=dep.rules.v0_engine)
+    if not (unified_memory(dep) and dep.rules.uma_free_is_host_available):
+        return base
+    # unified memory, 0.11.1 on (#26098): what the host takes during start-up is non-torch memory (estimates.py)
+    uma = estimates.unified_memory_estimate()
+    return estimates.Estimate(bytes=base.bytes + uma.bytes, low_bytes=base.low_bytes + uma.low_bytes,
+                              high_bytes=base.high_bytes + uma.high_bytes)
 
 
 def _cudagraph_estimate(model: ModelSpec, dep: Deployment, max_num_batched_tokens: int,

@@ -99,7 +99,14 @@ class Deployment:
 
 def unified_memory(dep: Deployment) -> bool:
     """Whether the deployment's GPU shares its memory with the host (GB10 / DGX Spark: NVML reports
-    no total, and what the host takes during start-up counts as vLLM's non-torch memory)."""
+    no total, and what the host takes during start-up counts as vLLM's non-torch memory).
+
+    vllm/utils/mem_utils.py ``MemorySnapshot.measure`` (#26098, first in the v0.11.1 tag; in
+    vllm/utils/__init__.py before #27143): on compute capability (8, 7), (11, 0) or (12, 1) (Orin, Thor,
+    Spark) free memory is ``psutil.virtual_memory().available``, system-wide; before, ``cudaMemGetInfo``,
+    which on these parts also reports the system's free memory. Either way host allocations between the
+    start-up snapshot and the end of profiling are non-torch memory; from v0.11.1 the budget adds a size
+    fitted on public GB10 logs for them (estimates.unified_memory_estimate)."""
     name = (dep.gpu_name or dep.gpu_id or "").lower()
     return "gb10" in name or "dgx spark" in name
 

@@ -26,6 +26,9 @@ they are measured changed across releases:
 * **Non-torch memory** grows with tensor parallelism by NCCL/custom all-reduce
   buffers: ≈ 2.1 GiB per GPU on NVLink/NVSwitch data-centre parts (H100 at TP 2 in 0.19,
   A100-40GB at TP 8 in 0.7.1), ≈ 0.25–0.36 GiB over PCIe (L40S at TP 8, RTX 4090 at TP 2).
+* **Unified memory** (GB10 / DGX Spark; Jetson Orin and Thor): from 0.11.1 vLLM reads free
+  memory there as the host's available memory, so what the host takes while vLLM starts counts
+  as non-torch memory: 1.58 GiB more, 1.26–2.70 GiB in the public GB10 logs (section below).
 * **Total memory**: catalog GPUs whose total comes from ``nvidia-smi`` show 0.35–0.90 GiB
   (GH200 about 1.1) more than CUDA gives vLLM (H100 79.65 vs 79.19, L40S 44.99 vs 44.39–44.42, A100-80GB
   80.00 vs 79.15–79.25, A10 22.49 vs 22.07, RTX 3090 24.00 vs 23.58 GiB). Catalog GPUs known only
@@ -48,7 +51,7 @@ from .units import cdiv, round_up
 
 __all__ = ["Estimate", "activation_peak_bytes", "activation_estimate", "non_torch_bytes", "non_torch_estimate",
            "cudagraph_bytes", "cudagraph_estimate", "cudagraph_capture_sizes", "v0_profile_tokens", "V0_DEFAULT_MAX_NUM_SEQS",
-           "NVLINK_GPU_IDS", "cuda_visible_total", "weights_estimate", "Mxfp4Kernel", "mxfp4_kernel",
+           "NVLINK_GPU_IDS", "unified_memory_estimate", "cuda_visible_total", "weights_estimate", "Mxfp4Kernel", "mxfp4_kernel",
            "mxfp4_padding_factor", "EncoderItem", "encoder_item", "mm_items_per_batch", "encoder_run_bytes",
            "combine_encoder", "widen_for_unknown_encoder", "encoder_modalities"]
 
@@ -428,6 +431,36 @@ def non_torch_estimate(*, tensor_parallel_size: int, pipeline_parallel_size: int
         gib, lo, hi = (0.2, 0.03, 0.4) if v0_engine else (_NT_SINGLE, 0.15, 0.4)
     cap = max(0, total_gpu_memory_bytes)
     return Estimate(bytes=min(int(gib * _GIB), cap), low_bytes=min(int(lo * _GIB), cap), high_bytes=min(int(hi * _GIB), cap))
+
+
+# --- unified memory (GB10 / DGX Spark) -----------------------------------------------
+# vllm/utils/mem_utils.py MemorySnapshot.measure (#26098, first in the v0.11.1 tag): on compute capability
+# (8, 7), (11, 0) or (12, 1) (Orin, Thor, Spark) free memory is psutil.virtual_memory().available, the
+# host's, and non-torch memory is total - free - torch reserved. The baseline snapshot is taken in
+# gpu_worker.py init_device, before the weights load, so everything the host takes between then and the end
+# of the profile run (torch.compile/Inductor workers, the loader's host buffers, the Python heap) is counted
+# as vLLM's non-torch memory. Fitted on the four GB10 fit rows of data/validation.json: each row's
+# activation + non-torch left by the log (requested - "Model loading took" - the CUDA-graph estimate it
+# printed - "Available KV cache memory") minus what estimates.py models for them (sampler warm-up + 0.25 GiB):
+#  * Qwen3.6-35B-A3B (main of 2026-04-23, rules of 0.20.0; torch.compile cold, 19 s): 121.69 x 0.95 = 115.61
+#    - 64.69 - 0.93 - 47.55 = 2.44; 3.9 x 256 x 248,320 x 4 B = 0.92 GiB + 0.25 -> 1.26 GiB;
+#  * Qwen3-30B-A3B-FP8 (NVIDIA's 0.13.0, cold, 86 s): 121.69 x 0.3 = 36.51 - 29.04 - 4.04 = 3.42; the
+#    sorting sampler 9.5 x 256 x 151,936 x 4 B = 1.38 GiB + 0.25 -> 1.80 GiB;
+#  * Qwen2.5-14B-Instruct-FP8-dynamic at 0.4 (0.13.0, compiled graph loaded from the cache): 48.68 - 15.22
+#    - 30.46 = 2.99; 9.5 x 256 x 152,064 x 4 B = 1.38 GiB + 0.25 -> 1.37 GiB;
+#  * the same at 0.15 (0.13.0, cold, 15 s; "No available memory for the cache blocks"): 18.25 - 15.22
+#    + 1.30 = 4.33 -> 2.70 GiB.
+# Central: their median, (1.37 + 1.80) / 2 = 1.58 GiB; band: their spread, 1.26-2.70 GiB. A cached
+# compile (1.37) lies inside the cold ones (1.26-2.70): the logs do not tie the size to compiling, and no
+# eager GB10 log was found to separate it. The validation GB10 row (gpt-oss-20b, 0.13.0, cold 45 s) leaves
+# 3.76 - 2.07 = 1.69 GiB, inside the band.
+_UMA_GIB = (1.26, 1.58, 2.70)  # low, central, high
+
+
+def unified_memory_estimate() -> Estimate:
+    """Host memory vLLM counts as its own non-torch memory on a unified-memory GPU (0.11.1 on)."""
+    lo, central, hi = (int(g * _GIB) for g in _UMA_GIB)
+    return Estimate(bytes=central, low_bytes=lo, high_bytes=hi)
 
 
 # --- CUDA graphs --------------------------------------------------------------

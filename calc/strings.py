@@ -221,7 +221,7 @@ EN: dict[str, str] = {
     "err.mm_limit_json_release": "{field}: vLLM {value} reads only the form image=2,video=0 (JSON objects from 0.8.5).",
     "err.mm_limit_pairs_release": "{field}: vLLM {value} reads only a JSON object, such as {{\"image\": 2, \"video\": 0}} (the form image=2,video=0 was removed in 0.10.0).",
     "err.skip_mm_profiling_release": "--skip-mm-profiling needs vLLM 0.10.1 or newer; vLLM {value} refuses the flag.",
-    "note.unified_memory": "This GPU shares its memory with the host (unified memory): what the system and other processes take while vLLM starts counts against the cache, so the estimate can be optimistic by a few GiB (a public GB10 log measured 1.7 GiB more than estimated). Give the figure from your own log.",
+    "note.unified_memory": "This GPU shares its memory with the host (unified memory): what the system and other processes take while vLLM starts counts against the cache. From vLLM 0.11.1 the estimate counts 1.6 GiB for it, the middle of the 1.3–2.7 GiB measured in public GB10 logs; the real figure changes from one start to the next, so give the figure from your own log.",
 }
 
 ES: dict[str, str] = {
@@ -429,7 +429,7 @@ ES: dict[str, str] = {
     "err.mm_limit_json_release": "{field}: vLLM {value} solo lee la forma image=2,video=0 (los objetos JSON llegan en 0.8.5).",
     "err.mm_limit_pairs_release": "{field}: vLLM {value} solo lee un objeto JSON, como {{\"image\": 2, \"video\": 0}} (la forma image=2,video=0 desapareció en 0.10.0).",
     "err.skip_mm_profiling_release": "--skip-mm-profiling requiere vLLM 0.10.1 o posterior; vLLM {value} rechaza la opción.",
-    "note.unified_memory": "Esta GPU comparte la memoria con el sistema (memoria unificada): lo que el sistema y otros procesos ocupan mientras vLLM arranca se descuenta de la caché, así que la estimación puede ser optimista en algunos GiB (un registro público de una GB10 midió 1,7 GiB más de lo estimado). Indique la cifra de su propio registro.",
+    "note.unified_memory": "Esta GPU comparte la memoria con el sistema (memoria unificada): lo que el sistema y otros procesos ocupan mientras vLLM arranca se descuenta de la caché. Desde vLLM 0.11.1 la estimación cuenta 1,6 GiB por ello, el centro de los 1,3–2,7 GiB medidos en registros públicos de GB10; la cifra real cambia de un arranque a otro, así que indique la de su propio registro.",
 }
 
 ZH: dict[str, str] = {
@@ -637,7 +637,7 @@ ZH: dict[str, str] = {
     "err.mm_limit_json_release": "{field}：vLLM {value} 只读取 image=2,video=0 形式（JSON 对象自 0.8.5 起支持）。",
     "err.mm_limit_pairs_release": "{field}：vLLM {value} 只读取 JSON 对象，例如 {{\"image\": 2, \"video\": 0}}（image=2,video=0 形式已在 0.10.0 移除）。",
     "err.skip_mm_profiling_release": "--skip-mm-profiling 需要 vLLM 0.10.1 或更新版本；vLLM {value} 不接受该选项。",
-    "note.unified_memory": "这块 GPU 与主机共用内存（统一内存）：vLLM 启动期间系统和其他进程占用的内存都会从缓存中扣除，因此估算可能偏乐观几个 GiB（一份公开的 GB10 日志实测比估算多占 1.7 GiB）。请填入你自己日志中的数值。",
+    "note.unified_memory": "这块 GPU 与主机共用内存（统一内存）：vLLM 启动期间系统和其他进程占用的内存都会从缓存中扣除。自 vLLM 0.11.1 起，估算为此计入 1.6 GiB，即公开 GB10 日志实测 1.3–2.7 GiB 的中间值；实际数值每次启动都不同，请填入你自己日志中的数值。",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}

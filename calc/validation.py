@@ -7,7 +7,8 @@ calculator would (catalog GPU, release rules, ``memory_budget``) and reports the
 error. The rows are split by a stated rule (sorted by file name, alternating: even
 positions ``fit``, odd ``validation``): the estimate's constants were tuned on the
 fit half only; the validation half measures them. Logs collected after the fit
-(``after_fit``) all join the validation half.
+(``after_fit``) all join the validation half; logs collected to fit one named
+term (``fit_term``, e.g. ``unified_memory``) all join the fit half.
 """
 from __future__ import annotations
 
@@ -48,6 +49,8 @@ class ValidationRow:
     """``fit`` or ``validation``."""
     after_fit: bool
     """Collected after the constants were fitted: always in the validation half."""
+    fit_term: str
+    """The estimate term this log was collected to fit (always in the fit half); empty for the alternating rows."""
     logged_gib: float
     estimate_gib: float
     low_gib: float
@@ -115,6 +118,7 @@ def _model(row: Row) -> ModelSpec:
 def _deployment(row: Row) -> Deployment:
     gpu = catalog.find_gpu(str(row["gpu"]))
     flags: Mapping[str, Any] = row.get("inputs") or {}
+    limits: Mapping[str, Any] = flags.get("limit_mm_per_prompt") or {}
     return Deployment(gpu_id=gpu.id, gpu_name=gpu.name, gpu_memory_bytes=gpu.memory_bytes,
                       gpu_memory_source=gpu.memory_source_kind,
                       tensor_parallel_size=int(row.get("tensor_parallel_size", 1)),
@@ -124,6 +128,7 @@ def _deployment(row: Row) -> Deployment:
                       kv_cache_dtype=str(flags.get("kv_cache_dtype", "auto")),
                       gpu_memory_utilization=flags.get("gpu_memory_utilization"),
                       enforce_eager=bool(flags.get("enforce_eager", False)),
+                      limit_mm_per_prompt=tuple((str(k), int(v)) for k, v in limits.items()),
                       rules=rules_for(str(row["vllm_version"])))
 
 
@@ -136,6 +141,7 @@ def _row(row: Row) -> ValidationRow:
                          gpu=str(row["gpu"]), num_gpus=tp * pp, tensor_parallel_size=tp, pipeline_parallel_size=pp,
                          vllm_version=str(row["vllm_version"]), engine=str(row["engine"]), split=str(row["split"]),
                          after_fit=bool(row.get("after_fit", False)),
+                         fit_term=str(row.get("fit_term", "")),
                          logged_gib=float(row["logged_available_gib"]),
                          estimate_gib=b.available_kv_bytes / GiB, low_gib=b.available_kv_bytes_low / GiB,
                          high_gib=b.available_kv_bytes_high / GiB, note=str(row.get("note", "")))

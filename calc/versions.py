@@ -271,6 +271,8 @@ class RuleSet:
     @property
     def sampler_sorts_vocabulary(self) -> bool: return not self._has("33538")
     @property
+    def uma_free_is_host_available(self) -> bool: return self._has("26098")
+    @property
     def override_before_check(self) -> bool: return self._has("41069")
     @property
     def in_flight_batches(self) -> bool: return self._has("47728")

@@ -339,6 +339,24 @@ EXPECTED: dict[str, tuple[str, dict[str, object]]] = {
         "vllm_version": "0.13.0+faa43dbf.nv26.01", "model": "huihui-ai/Huihui-gpt-oss-20b-mxfp4-abliterated-v2",
         "available_kv_gib": 12.94, "gpu_kv_cache_tokens": 282624, "max_concurrency": 54.44, "max_model_len": 8192,
         "tensor_parallel_size": 1, "pipeline_parallel_size": 1, "kv_cache_dtype": "auto"}),
+    # -- GB10 (unified memory) logs of the unified-memory fit (calc/estimates.py) --
+    "v0192rc1dev134_qwen36_35b_a3b_gb10_util095_131k_lmonly.log": ("started", {
+        "vllm_version": "0.19.2rc1.dev134+gfe9c3d6c5", "model": "Qwen/Qwen3.6-35B-A3B", "max_model_len": 131072,
+        "gpu_memory_utilization": 0.95, "enable_prefix_caching": False, "model_weights_gib": 64.69,
+        "cudagraph_estimate_gib": 0.93, "available_kv_gib": 47.55, "gpu_kv_cache_tokens": 623040, "max_concurrency": 18.44,
+        "cudagraph_gib": 0.1}),
+    "v0130nv2601_qwen3_30b_a3b_fp8_gb10_util03_fp8kv_32k.log": ("started", {
+        "vllm_version": "0.13.0+faa43dbf.nv26.01", "model": "Qwen/Qwen3-30B-A3B-FP8", "max_model_len": 32768,
+        "gpu_memory_utilization": 0.3, "kv_cache_dtype": "fp8", "enable_prefix_caching": True,
+        "max_num_batched_tokens": 2048, "model_weights_gib": 29.0435, "available_kv_gib": 4.04,
+        "gpu_kv_cache_tokens": 88176, "max_concurrency": 2.69, "cudagraph_gib": 1.28}),
+    "v0130nv2601_qwen25_14b_fp8dyn_gb10_util04_fp8kv_32k_warm.log": ("started", {
+        "vllm_version": "0.13.0+faa43dbf.nv26.01", "model": "neuralmagic/Qwen2.5-14B-Instruct-FP8-dynamic",
+        "max_model_len": 32768, "kv_cache_dtype": "fp8", "model_weights_gib": 15.2227, "available_kv_gib": 30.46,
+        "gpu_kv_cache_tokens": 332672, "max_concurrency": 10.15, "cudagraph_gib": 0.85}),
+    "v0130nv2601_qwen25_14b_fp8dyn_gb10_util015_fp8kv_32k_no_memory.log": ("no_memory_for_cache_blocks", {
+        "vllm_version": "0.13.0+faa43dbf.nv26.01", "model": "neuralmagic/Qwen2.5-14B-Instruct-FP8-dynamic",
+        "max_model_len": 32768, "kv_cache_dtype": "fp8", "model_weights_gib": 15.2227, "available_kv_gib": -1.3}),
 }
 
 

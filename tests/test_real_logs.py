@@ -36,6 +36,7 @@ string parses; the diagnosis is the expected one).
 | v03_qanything_gpu_blocks_0_rtx3090.log | custom Qwen-7B (not in the catalog); vLLM 0.3, older than 0.6 |
 | llmd_v019_granite31_8b_h100.log | model not in the catalog: no public copy of granite-3.1-8b-instruct's config.json was found (the log has its available figure, 58.66 GiB in use, and 24,027 blocks) |
 | v0101_gpt_oss_120b_h100_negative_kv.log | no KV cache to size (available memory is negative) |
+| v0130nv2601_qwen25_14b_fp8dyn_gb10_util015_fp8kv_32k_no_memory.log | no KV cache to size (available memory is negative: GB10 unified memory) |
 | v0230_qwen25vl_7b_a100_util022_default_len_video_profile.log | no KV cache to size (available memory is negative: the encoder's video profile) |
 | v011_gpt_oss_120b_h100_kv171.log | excerpt of the command and two log lines; no capacity line |
 | v07_deepseek_r1_qwen14b_2x4090_tp2.log | model not in the catalog (DeepSeek-R1-Distill-Qwen-14B); V0 figures quoted in prose |
@@ -231,6 +232,10 @@ RECOMPUTED: dict[str, Case] = {
     # the size, not the name): 48 layers x 4 KV heads x 128 → 48 x 16 x 2 x 4 x 128 x 2 = 1,572,864 B; 19.40 ± 0.005
     # GiB → 13,240-13,247 blocks → 211,840-211,952 tokens (logged 211,936); 211,936 / 8,192 = 25.87x (logged)
     "v0130_qwen3vl_moe_custom_h100nvl_8k.log": Case("started", model="Qwen/Qwen3-VL-30B-A3B-Instruct"),
+    # GB10 logs of the unified-memory fit: Qwen3-30B-A3B-FP8 names the catalog model itself; neuralmagic's
+    # FP8-dynamic Qwen2.5-14B-Instruct has the catalog's base Qwen2.5-14B layers and heads (fp8 KV from the args)
+    "v0130nv2601_qwen3_30b_a3b_fp8_gb10_util03_fp8kv_32k.log": Case("started"),
+    "v0130nv2601_qwen25_14b_fp8dyn_gb10_util04_fp8kv_32k_warm.log": Case("started", model="Qwen/Qwen2.5-14B"),
     # -- hybrids (Mamba / linear attention) --------------------------------------------
     # granite-4.0-h-1b on 0.19.0 (RTX 3060, prefix caching off): 36 Mamba2 + 4 attention layers. Mamba page: conv
     # 3 x (3,072 + 2 x 128) x 2 B = 19,968 + SSM 48 x 64 x 128 x 2 B = 786,432 → 806,400 B; attention 2 x 4 x 128 x
@@ -264,6 +269,8 @@ RECOMPUTED: dict[str, Case] = {
     # int(299 / 69 * 131,072) = 567,978 (logged 567,978 and 4.33x).
     "v0240_qwen36_35b_a3b_nvfp4_5090_run2.log": Case(
         "started", model="nvidia/Qwen3.6-35B-A3B-NVFP4", inputs={"vllm_version": "0.24.0"}),
+    # Qwen3.6-35B-A3B in bf16 on a GB10 (main build of 2026-04-23), prefix caching off: the log names the catalog model
+    "v0192rc1dev134_qwen36_35b_a3b_gb10_util095_131k_lmonly.log": Case("started"),
     # -- MLA with decode context parallel ---------------------------------------------------------
     # Kimi-K2-Thinking is represented by the catalog's Kimi-K2-Instruct: the same DeepseekV3 layout
     # (61 layers, kv_lora_rank 512 + qk_rope_head_dim 64 = 576 bf16 latent); it differs in weights (INT4)
@@ -314,6 +321,7 @@ RECOMPUTED: dict[str, Case] = {
 NOT_RECOMPUTED: dict[str, str] = {
     "llmd_v019_granite31_8b_h100.log": "started",
     "v0101_gpt_oss_120b_h100_negative_kv.log": "no_memory_for_cache_blocks",
+    "v0130nv2601_qwen25_14b_fp8dyn_gb10_util015_fp8kv_32k_no_memory.log": "no_memory_for_cache_blocks",
     "v0230_qwen25vl_7b_a100_util022_default_len_video_profile.log": "no_memory_for_cache_blocks",
     "v011_gpt_oss_120b_h100_kv171.log": "engine_failed",  # "EngineCore failed to start." after the KV line
     "v07_deepseek_r1_qwen14b_2x4090_tp2.log": "kv_cache_too_small",
