@@ -117,3 +117,18 @@ def test_no_capacity_line_no_fit() -> None:
            "needed, which is larger than the available KV cache memory (4.0 GiB). Based on the available memory, the "
            "estimated maximum model length is 29120.")
     assert diagnose(log, {"model": "Qwen/Qwen3-8B"}).capacity_fit is None
+
+
+def test_a_tp4_excerpt_is_recomputed_at_the_worker_its_capacity_line_came_from() -> None:
+    # vllm#21348 (0.9.2 / 0.10.0, Qwen3-235B-A22B-FP8 at TP 4): "Available KV cache memory: 8.11 GiB" and
+    # "GPU KV cache size: 178,880 tokens" from two different workers (before #25164 each worker printed both
+    # lines from its own memory; tests/test_real_logs.py keeps the strict xfail for the within-rounding check).
+    # One block id: 94 layers x 16 x 1 KV head (4 / TP 4) x 128 x 2 (K, V) x 2 B = 770,048 B.
+    # 178,880 / 16 = 11,180 blocks: 11,180 x 770,048 = 8,609,136,640 B up to 11,181 x 770,048 - 1 =
+    # 8,609,906,687 B (8.018-8.019 GiB), against 11,301-11,315 blocks for 8.11 ± 0.005 GiB.
+    text = (LOGS / "v1_qwen3_235b_fp8_h100_tp4_capacity.log").read_text(encoding="utf-8")
+    d = diagnose(text, {"model": "Qwen/Qwen3-235B-A22B-FP8"})
+    fit = d.capacity_fit
+    assert fit is not None and fit.status == FitStatus.LEAST_WORKER and fit.logged_blocks == 11_180
+    assert 8_609_136_640 <= fit.available_kv_bytes <= 8_609_906_687
+    assert d.analysis is not None and d.analysis.verdict.gpu_kv_cache_tokens == 178_880
