@@ -105,6 +105,10 @@ EXPECTED: dict[str, tuple[str, dict[str, object]]] = {
     "v1_qwen3_235b_fp8_h100_tp4_capacity.log": ("started", {
         "available_kv_gib": 8.11, "gpu_kv_cache_tokens": 178880, "tensor_parallel_size": 4,
         "model": "/path/to/Qwen3-235B-A22B-FP8"}),
+    # vllm#29070: the DEBUG breakdown at TP 4 (4x A30, 0.11.1.dev12), then the run's OOM line (total 23.50 GiB)
+    "v0111dev_opt27b_4xa30_tp4_util08_debug.log": ("cuda_out_of_memory", {
+        "gpu_name": "NVIDIA A30", "model_weights_gib": 1.24, "activation_peak_gib": 0.22, "non_torch_gib": 0.09,
+        "available_kv_gib": 17.24, "gpu_kv_cache_tokens": 226000, "total_gpu_memory_gib": 23.5}),
     "v08_worker_breakdown_rtx3090_util099.log": ("started", {
         "model_weights_gib": 21.21, "non_torch_gib": 0.2, "activation_peak_gib": 0.37,
         "available_kv_gib": 1.57, "total_gpu_memory_gib": 23.58, "gpu_memory_utilization": 0.99,

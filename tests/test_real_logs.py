@@ -78,6 +78,7 @@ string parses; the diagnosis is the expected one).
 | v0251_laguna_s21_nvfp4_dflash_gb10_65k_util089.log | model not in the catalog (Laguna-S-2.1); DFlash speculative decoding |
 | v0102_qwen2vl_2b_rtx4080_wsl_util08_4k.log | model not in the catalog (Qwen2-VL-2B) |
 | v072_deepseek_coder_v2_lite_l40s_cpuoffload30_util045_100k_v0.log | not in the catalog; stops before KV sizing |
+| v0111dev_opt27b_4xa30_tp4_util08_debug.log | model (OPT-2.7B) and GPU (A30) not in the catalog; kept for its DEBUG non-torch figure at TP 4 (tests/test_estimates.py) |
 | v0xx_dev_mistral_small4_119b_awq_2xl40s_tp2_util082_32k_mla.log | not in the catalog (Mistral-Small-4); dev build |
 """
 from __future__ import annotations
@@ -328,6 +329,7 @@ NOT_RECOMPUTED: dict[str, str] = {
     "llmd_v019_codellama_34b_h100_tp2_free_memory.log": "free_memory_below_utilization",
     "v0_qwen15_7b_max_seq_len_7344.log": "kv_cache_too_small",
     "v08_worker_breakdown_rtx3090_util099.log": "started",
+    "v0111dev_opt27b_4xa30_tp4_util08_debug.log": "cuda_out_of_memory",  # the run OOMs after start-up (the issue)
     "v1_tpu_models_s_max_seq_len_131072.log": "kv_cache_too_small",
     "v08_models_s_max_seq_len_1m_quoted.log": "kv_cache_too_small",
     "v010_lmcache_models_s_max_seq_len_32768.log": "kv_cache_too_small",
