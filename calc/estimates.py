@@ -29,8 +29,8 @@ they are measured changed across releases:
 * **Unified memory** (GB10 / DGX Spark; Jetson Orin and Thor): from 0.11.1 vLLM reads free
   memory there as the host's available memory, so what the host takes while vLLM starts counts
   as non-torch memory: 1.58 GiB more, 1.26–2.70 GiB in the public GB10 logs (section below).
-* **Total memory**: catalog GPUs whose total comes from ``nvidia-smi`` show 0.35–0.90 GiB
-  (GH200 about 1.1) more than CUDA gives vLLM (H100 79.65 vs 79.19, L40S 44.99 vs 44.39–44.42, A100-80GB
+* **Total memory**: ``nvidia-smi`` totals show 0–0.90 GiB (GH200 about 1.1) more than CUDA
+  gives vLLM (H100 79.65 vs 79.19, L40S 44.99 vs 44.39–44.42, A100-80GB
   80.00 vs 79.15–79.25, A10 22.49 vs 22.07, RTX 3090 24.00 vs 23.58 GiB). Catalog GPUs known only
   from a vendor spec sheet (``spec-sheet``: MI325X, MI355X) get the same correction, with a band
   that reaches the sheet's figure (MI300X 192 vs 191.45, MI355X 288 vs 287.98 GiB).
@@ -534,10 +534,12 @@ def cudagraph_estimate(**kwargs: object) -> Estimate:
 
 # --- total memory ---------------------------------------------------------------
 # nvidia-smi total minus the CUDA total, on the GPUs where both are public (scripts/gpus.json sources):
-# RTX 4090 0.35 (24564 MiB vs 23.64), A10 and RTX 3090 0.42, A10G 0.43, H100 0.46, L4 0.46, L40S 0.57-0.60,
-# RTX PRO 6000 0.62, B200 0.71, A100-80GB 0.75-0.85, B300 0.90 (275040 MiB vs 267.69); GH200 about 1.1
-# (97871 MiB vs a one-decimal "94.5 GiB usable"). The band spans them all; the centre stays the median.
-_SMI_GAP_GIB = (0.35, 0.55, 1.10)  # low, central, high
+# RTX 4060 Ti about 0, V100-32GB 0.27, RTX 4080 0.32, RTX 4090 0.35 (24564 MiB vs 23.64), A10 and RTX 3090
+# 0.42, A10G 0.43, H100 0.46, L4 0.46, L40S 0.57-0.60, RTX PRO 6000 0.62, B200 0.71, A100-80GB 0.75-0.85,
+# B300 0.90 (275040 MiB vs 267.69); GH200 about 1.1 (97871 MiB vs a one-decimal "94.5 GiB usable"). The band
+# spans them all; the centre stays the median. Every catalog NVIDIA GPU now carries CUDA's total, so this
+# applies to SMI totals given as such (AMD's rocm-smi, MI300X 0.55).
+_SMI_GAP_GIB = (0.0, 0.55, 1.10)  # low, central, high
 # A vendor spec sheet's capacity (ROCm's table lists VRAM in GiB) is the physical memory, which HIP/CUDA
 # can report almost all of (MI355X: vLLM prints 287.98 of the table's 288 GiB), or ~0.55 GiB less
 # (MI300X: 191.45 of 192 GiB, the same as its rocm-smi total). The low gap is therefore 0, the central
@@ -549,7 +551,7 @@ def cuda_visible_total(total_bytes: int, source_kind: str) -> Estimate:
     """The total vLLM sees (CUDA's), from a catalog total.
 
     ``source_kind`` ``nvidia-smi``/``rocm-smi``: the SMI total overstates CUDA's by
-    0.35–1.1 GiB (module docstring); the band is that range. ``spec-sheet``: a vendor
+    0–1.1 GiB (module docstring); the band is that range. ``spec-sheet``: a vendor
     capacity, corrected the same way with a band reaching the figure itself. ``cuda``: exact.
     """
     if source_kind in ("cuda", "", None) or total_bytes <= 0:

