@@ -17,7 +17,6 @@ import pathlib
 import statistics
 from typing import NamedTuple
 
-import pytest
 from factories import model as catalog_model
 
 from kvcalc import catalog
