@@ -368,7 +368,8 @@ def _non_torch_estimate(dep: Deployment, total_bytes: int) -> estimates.Estimate
         dep.gpu_id in estimates.NVLINK_GPU_IDS if dep.gpu_id else None)
     base = estimates.non_torch_estimate(tensor_parallel_size=dep.tensor_parallel_size,
                                         pipeline_parallel_size=dep.pipeline_parallel_size,
-                                        total_gpu_memory_bytes=total_bytes, nvlink=nvlink, v0_engine=dep.rules.v0_engine)
+                                        total_gpu_memory_bytes=total_bytes, nvlink=nvlink, v0_engine=dep.rules.v0_engine,
+                                        nccl_in_baseline=dep.rules.nccl_in_baseline)
     if not (unified_memory(dep) and dep.rules.uma_free_is_host_available):
         return base
     # unified memory, 0.11.1 on (#26098): what the host takes during start-up is non-torch memory (estimates.py)

@@ -19,7 +19,16 @@ _GEMMA3_TEXT: Mapping[str, object] = {
     "sliding_window": 4096, "tie_word_embeddings": True,
 }
 
+# transformers/models/opt/configuration_opt.py ``OPTConfig``: facebook/opt-* configs omit
+# tie_word_embeddings, enable_bias and layer_norm_elementwise_affine (opt_layout.py reads them).
+_OPT: Mapping[str, object] = {
+    "vocab_size": 50_272, "hidden_size": 768, "num_hidden_layers": 12, "ffn_dim": 3072, "max_position_embeddings": 2048,
+    "num_attention_heads": 12, "do_layer_norm_before": True, "_remove_final_layer_norm": False, "enable_bias": True,
+    "layer_norm_elementwise_affine": True, "tie_word_embeddings": True,
+}
+
 CLASS_DEFAULTS: Mapping[str, Mapping[str, object]] = {
+    "opt": _OPT,
     "gemma3_text": _GEMMA3_TEXT,
     "gemma3": _GEMMA3_TEXT,  # a text_config without its own model_type takes the wrapper's
 }

@@ -25,7 +25,9 @@ they are measured changed across releases:
   cache is allocated, from the headroom).
 * **Non-torch memory** grows with tensor parallelism by NCCL/custom all-reduce
   buffers: ≈ 2.1 GiB per GPU on NVLink/NVSwitch data-centre parts (H100 at TP 2 in 0.19,
-  A100-40GB at TP 8 in 0.7.1), ≈ 0.25–0.36 GiB over PCIe (L40S at TP 8, RTX 4090 at TP 2).
+  A100-40GB at TP 8 in 0.7.1), ≈ 0.25–0.36 GiB over PCIe before 0.11 (L40S at TP 8, RTX 4090 at
+  TP 2). From 0.11.0 (#25359) NCCL is set up before the start-up snapshot: over PCIe and NVLink
+  bridges its buffers no longer count, ≈ 0.09 GiB is left (4x A30 at TP 4, 0.11.1).
 * **Unified memory** (GB10 / DGX Spark; Jetson Orin and Thor): from 0.11.1 vLLM reads free
   memory there as the host's available memory, so what the host takes while vLLM starts counts
   as non-torch memory: 1.58 GiB more, 1.26–2.70 GiB in the public GB10 logs (section below).
@@ -391,45 +393,55 @@ def widen_for_unknown_encoder(base: Estimate) -> Estimate:
 # (0.7) and 0.36 GiB at TP 8 on L40S (0.6.6): PCIe parts without NVLink; 0.07 GiB on
 # each stage of PP 2 without TP. At TP 4 the 0.19 sweep measured 2.17-2.21 GiB and at TP 8
 # (A100, 0.7.1) 2.10 GiB: flat beyond TP 2, taken as 2.15 GiB.
-# What the figure holds changed in 0.11.0 (vllm/v1/worker/gpu_worker.py init_device, #25359): until 0.10.2 the
-# start-up snapshot precedes init_worker_distributed_environment, so PyNccl, custom all-reduce and NCCL buffers
-# are non-torch memory; from 0.11.0 they are in the baseline and only what the profile run adds counts (one
-# public DEBUG log, 4x A30 at TP 4 without NVSwitch in 0.11.1.dev12: 0.09 GiB). The PCIe constant stays the
-# 0.6.6/0.7 fit until a fit-half row on a catalog GPU gives the 0.11+ size (tests/test_estimates.py, xfail).
+# What the figure holds changed in 0.11.0 (vllm/v1/worker/gpu_worker.py init_device, #25359, abad204be, first in
+# v0.11.0rc1): until 0.10.2 the start-up snapshot precedes init_worker_distributed_environment, so PyNccl, custom
+# all-reduce and NCCL buffers are non-torch memory; from 0.11.0 they are in the baseline and only what the profile
+# run adds counts. Over PCIe and NVLink bridges (no NVSwitch) that leaves little: fitted on the fit-half rows at
+# 0.11+ with TP > 1 on such GPUs (data/validation.json, fit_term "non_torch_tp"), which is one row: 4x A30 at TP 4
+# (NVLink pairs, no NVSwitch), 0.11.1.dev12, whose DEBUG line prints "non-torch forward increase memory: 0.09GiB".
+# One row has no spread, so the band is taken from outside it: low 0.05 GiB (the smallest non-torch figure a
+# public log prints, TP 1 in V0), high the pre-0.11 PCIe figure 0.30 (a build whose buffers still land in the
+# profile would show that), the pessimistic edge. NVSwitch parts keep ≈ 2.1 GiB after #25359: the 0.19 H100
+# logs at TP 2/4 measure 2.07-2.21. Before 0.11.0 nothing changes.
 _NT_SINGLE = 0.25
 _NT_PP_STAGE = 0.07
 _NT_TP2 = 2.08
 _NT_TP_WIDE = 2.15
 _NT_PCIE_TP = 0.30
+_NT_PCIE_TP_BASELINE = (0.05, 0.09, _NT_PCIE_TP)  # low, central, high from 0.11.0 (#25359)
 
 NVLINK_GPU_IDS = frozenset({"H100-80GB", "H200", "B200", "B300", "GH200", "H20", "A100-40GB", "A100-80GB", "MI300X"})
 """Catalog GPUs sold as NVLink/NVSwitch (or xGMI) boards: TP > 1 adds ≈ 2.1 GiB of buffers.
-A100 also exists as PCIe cards (less): their band reaches down to the PCIe figure."""
+A100 also exists as PCIe cards (less): their band reaches down to the PCIe figure. The A30 is not
+one: its NVLink bridges join pairs only (no NVSwitch), and its 0.11 log measures the PCIe-class figure."""
 
 
 def non_torch_bytes(*, tensor_parallel_size: int, pipeline_parallel_size: int, total_gpu_memory_bytes: int,
-                    nvlink: bool = True) -> int:
+                    nvlink: bool = True, nccl_in_baseline: bool = False) -> int:
     """Estimated "non-torch forward increase" per GPU.
 
-    ``nvlink``: whether the GPUs talk over NVLink (catalog: ``NVLINK_GPU_IDS``); over PCIe
-    NCCL keeps far smaller buffers. ``total_gpu_memory_bytes`` only bounds the result.
+    ``nvlink``: whether the GPUs talk over NVLink/NVSwitch (catalog: ``NVLINK_GPU_IDS``); over PCIe
+    NCCL keeps far smaller buffers. ``nccl_in_baseline``: the release sets NCCL up before the start-up
+    snapshot (0.11.0 on, #25359). ``total_gpu_memory_bytes`` only bounds the result.
     """
     return non_torch_estimate(tensor_parallel_size=tensor_parallel_size, pipeline_parallel_size=pipeline_parallel_size,
-                              total_gpu_memory_bytes=total_gpu_memory_bytes, nvlink=nvlink).bytes
+                              total_gpu_memory_bytes=total_gpu_memory_bytes, nvlink=nvlink,
+                              nccl_in_baseline=nccl_in_baseline).bytes
 
 
 def non_torch_estimate(*, tensor_parallel_size: int, pipeline_parallel_size: int, total_gpu_memory_bytes: int,
-                       nvlink: bool | None = True, v0_engine: bool = False) -> Estimate:
+                       nvlink: bool | None = True, v0_engine: bool = False, nccl_in_baseline: bool = False) -> Estimate:
     """``non_torch_bytes`` with its band; ``nvlink=None`` = unknown interconnect (A100: SXM or PCIe)."""
     tp = max(1, tensor_parallel_size)
     if tp > 1:
         nv = _NT_TP2 if tp == 2 else _NT_TP_WIDE
+        pcie_lo, pcie, pcie_hi = _NT_PCIE_TP_BASELINE if nccl_in_baseline else (0.15, _NT_PCIE_TP, 0.6)
         if nvlink is None:
-            gib, lo, hi = nv, _NT_PCIE_TP - 0.1, nv + 0.15
+            gib, lo, hi = nv, pcie if nccl_in_baseline else _NT_PCIE_TP - 0.1, nv + 0.15
         elif nvlink:
             gib, lo, hi = nv, nv - 0.5, nv + 0.15
         else:
-            gib, lo, hi = _NT_PCIE_TP, 0.15, 0.6
+            gib, lo, hi = pcie, pcie_lo, pcie_hi
     elif pipeline_parallel_size > 1:
         gib, lo, hi = _NT_PP_STAGE, 0.03, 0.35
     else:

@@ -14,6 +14,7 @@ from enum import StrEnum
 from .config_defaults import with_class_defaults
 from .errors import CalcError
 from .limits import MAX_DIM, MAX_LAYERS, MAX_LEN, shorten
+from .opt_layout import OPT_MODEL_TYPE, opt_parameters, opt_unsplit_parameters
 from .qwen2_window import QWEN2_MAX_WINDOW_LAYERS, QWEN2_MODEL_TYPES, qwen2_types, refuse_partial_window
 
 __all__ = ["LayerKind", "WeightQuant", "ModelSpec", "VisionSpec", "normalize_config", "MLA_MODEL_TYPES", "UNSUPPORTED_HYBRID_TYPES",
@@ -237,6 +238,10 @@ class ModelSpec:
     unused_window: int | None = None
     """A config ``sliding_window`` whose ``layer_types`` have no sliding layer: unused on the pinned main
     (#49803), every layer's window before 0.27 (``kvcalc.window_rules``)."""
+    unsplit_parameters: int = 0
+    """Parameters every TP rank holds whole beyond what ``weight_share.replicated_parameters`` counts for
+    every model (norm weights, routers, tower parts): OPT's LayerNorm and row-parallel biases, learned
+    positions and embedding projections (``kvcalc.opt_layout``); 0 for the others."""
 
     def attention_of(self, layer: int) -> tuple[int, int]:
         """``(head_size, total KV heads)`` of one layer, before tensor parallelism."""
@@ -1138,6 +1143,10 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
                                    and mt != "deepseek_v4" else (None, None))
     counted, expert_params = _count_parameters(text, hidden=hidden, heads=heads, kv_heads=kv_heads, head=head,
                                                layers=layers, vocab=vocab, inter=inter, mla=mla, kinds=kinds, mamba=mamba)
+    unsplit = 0
+    if mt == OPT_MODEL_TYPE:  # no gate, biases, LayerNorms, learned positions (opt_layout.py)
+        counted = opt_parameters(text, hidden=hidden, layers=layers, vocab=vocab, ffn=inter)
+        unsplit = opt_unsplit_parameters(text, hidden=hidden, layers=layers)
     experts_per_tok = _int(text, "num_experts_per_tok") or 0
     vision, vision_spec = _vision_parts(config, hidden, exact_total=bool(num_parameters))
     return ModelSpec(
@@ -1155,5 +1164,5 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         moe_intermediate_size=(_int(text, "moe_intermediate_size") or 0) if expert_params else 0,
         tie_word_embeddings=bool(text.get("tie_word_embeddings") or config.get("tie_word_embeddings")),
         mrope_max_position=_mrope_max_position(text, config),
-        qwen2_window=qwen2_window, unused_window=unused_window,
+        qwen2_window=qwen2_window, unused_window=unused_window, unsplit_parameters=unsplit,
     )

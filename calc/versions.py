@@ -273,6 +273,8 @@ class RuleSet:
     @property
     def uma_free_is_host_available(self) -> bool: return self._has("26098")
     @property
+    def nccl_in_baseline(self) -> bool: return self._has("25359")
+    @property
     def override_before_check(self) -> bool: return self._has("41069")
     @property
     def in_flight_batches(self) -> bool: return self._has("47728")

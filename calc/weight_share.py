@@ -14,6 +14,9 @@ buffers the model's constructor creates on it. Tensor parallelism splits the lin
   (``nn.Embedding``), its LayerNorms, the row-parallel biases (``attn.proj``, ``mlp.linear_fc2``, the
   mergers' ``linear_fc2``) are whole on each rank; qkv, fc1 and the mergers' fc1 are split.
   (``--mm-encoder-tp-mode data`` keeps the whole tower on every rank: not modelled.)
+* vllm/model_executor/models/opt.py (v0.11.0): the learned positions ("Positional embeddings are
+  replicated (not sharded)"), the LayerNorms' biases and ``project_in`` / ``project_out`` are whole on each
+  rank (``ModelSpec.unsplit_parameters``, opt_layout.py).
 
 PP stages are taken as balanced: what TP does not split is divided over the stages like the rest.
 All figures are parameters or integer bytes.
@@ -69,11 +72,12 @@ def tower_replicated_parameters(model: ModelSpec) -> int:
 
 def replicated_parameters(model: ModelSpec) -> int:
     """Parameters every TP rank holds whole: the decoder's norms (2 per layer + the final one; Qwen3's
-    per-head q/k norms), the MoE routers and the vision tower's unsplit parts."""
+    per-head q/k norms), the MoE routers, the vision tower's unsplit parts and what a family adds
+    (``ModelSpec.unsplit_parameters``: OPT's biases and learned positions, opt_layout.py)."""
     norms = (2 * model.num_layers + 1) * model.hidden_size
     if model.model_type.startswith(_QK_NORM_TYPES):
         norms += 2 * model.num_layers * model.head_size
-    return norms + _router_parameters(model) + tower_replicated_parameters(model)
+    return norms + _router_parameters(model) + tower_replicated_parameters(model) + model.unsplit_parameters
 
 
 def share_bytes(checkpoint_bytes: int, replicated_bytes: int, *, tensor_parallel_size: int,

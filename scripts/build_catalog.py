@@ -135,6 +135,18 @@ _HYBRID_KEYS: tuple[str, ...] = (
     "attn_type_list",
 )
 
+# OPT (vllm/model_executor/models/opt.py, v0.11.0): the keys its layers are built from that no other family
+# uses: fc1/fc2 width, the embedding width and its projections, biases, and whether the final LayerNorm exists.
+# Copied only for model_type "opt" so no other model's entry changes.
+_OPT_KEYS: tuple[str, ...] = (
+    "ffn_dim",
+    "word_embed_proj_dim",
+    "enable_bias",
+    "layer_norm_elementwise_affine",
+    "do_layer_norm_before",
+    "_remove_final_layer_norm",
+)
+
 # Every alias vLLM reads for the total KV-head count (spec section 3.2).
 _KV_HEAD_KEYS: tuple[str, ...] = (
     "n_head_kv",
@@ -262,6 +274,11 @@ def resolve_config(config_dir: Path) -> dict[str, Any]:
             facts[key] = _jsonable(value)
     if facts["model_type"] in _HYBRID_MODEL_TYPES:
         for key in _HYBRID_KEYS:
+            value = getattr(text, key, None)
+            if value is not None:
+                facts[key] = _jsonable(value)
+    if facts["model_type"] == "opt":
+        for key in _OPT_KEYS:
             value = getattr(text, key, None)
             if value is not None:
                 facts[key] = _jsonable(value)

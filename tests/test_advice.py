@@ -302,12 +302,13 @@ def test_larger_gpu_is_the_smallest_catalog_gpu_that_starts():
     #   A10  23,696,375,808 × 0.92 → ceil 21,800,665,744 → A = 4,083,925,648 < 4,831,838,208 (CUDA's totals, issues 8-9)
     #   A10G 23,684,186,112 × 0.92 → ceil 21,789,451,224 → A = 4,072,711,128 < need
     #   L4   23,654,532,383 × 0.92 → ceil 21,762,169,793 → A = 4,045,429,697 < need
-    #   RTX-A5000 25,297,357,373 × 0.92 = 23,273,568,783.16 → ceil 23,273,568,784 → A = 5,556,828,688 ≥ need
-    #     → starts (the RTX A5000 joined the catalog with CUDA's 23.56 GiB, just below the RTX 3090's)
+    #   A30  25,232,932,864 × 0.92 = 23,214,298,234.88 → ceil 23,214,298,235 → A = 5,497,558,139 ≥ need
+    #     → starts (the A30 joined the catalog with CUDA's 23.50 GiB, between the A10's and the RTX A5000's)
+    #   RTX-A5000 25,297,357,373 × 0.92 = 23,273,568,783.16 → ceil 23,273,568,784 → A = 5,556,828,688 (larger)
     #   RTX-3090 25,318,832,210 × 0.92 → ceil 23,293,325,634 → A = 5,576,585,538 (larger: not the pick)
     r = by_code(advise(weights_do_not_fit()), RecCode.LARGER_GPU)
-    assert r.settings == {"gpu": "RTX-A5000"}
-    assert r.fits is True and r.verdict.available_kv_bytes == 5_556_828_688
+    assert r.settings == {"gpu": "A30"}
+    assert r.fits is True and r.verdict.available_kv_bytes == 5_497_558_139
 
 
 def test_enforce_eager_what_if_drops_the_graph_memory():

@@ -17,7 +17,6 @@ import pathlib
 import statistics
 from typing import NamedTuple
 
-import pytest
 from factories import model as catalog_model
 
 from kvcalc import catalog
@@ -26,6 +25,8 @@ from kvcalc.catalog import find_gpu
 from kvcalc.deployment import Deployment, Measured, batch_defaults
 from kvcalc.errors import CalcError
 from kvcalc.estimates import (
+    NVLINK_GPU_IDS,
+    Estimate,
     Mxfp4Kernel,
     activation_peak_bytes,
     cuda_visible_total,
@@ -37,6 +38,7 @@ from kvcalc.estimates import (
     mxfp4_kernel,
     mxfp4_padding_factor,
     non_torch_bytes,
+    non_torch_estimate,
     unified_memory_estimate,
     v0_profile_tokens,
 )
@@ -187,7 +189,7 @@ def test_v0_profile_run_hand_arithmetic() -> None:
 
 
 def test_non_torch_and_graph_rules() -> None:
-    # TP 1: 0.25 GiB = 268,435,456 B; TP 4 on NVLink: 2.15 GiB; TP 2 over PCIe: 0.30 GiB
+    # TP 1: 0.25 GiB = 268,435,456 B; TP 4 on NVLink: 2.15 GiB; TP 2 over PCIe before 0.11: 0.30 GiB
     assert non_torch_bytes(tensor_parallel_size=1, pipeline_parallel_size=1, total_gpu_memory_bytes=H100) == 268_435_456
     assert non_torch_bytes(tensor_parallel_size=4, pipeline_parallel_size=1, total_gpu_memory_bytes=H100) == int(2.15 * GIB)
     assert non_torch_bytes(tensor_parallel_size=2, pipeline_parallel_size=1, total_gpu_memory_bytes=H100,
@@ -199,6 +201,15 @@ def test_non_torch_and_graph_rules() -> None:
                            enforce_eager=True, dtype_bytes=2) == 0
     # capture sizes: 1, 2, 4 + 8..256 step 8 (32) + 272..512 step 16 (16) = 51 at the cap 512
     assert len(cudagraph_capture_sizes(1024)) == 51
+    assert cudagraph_capture_sizes(4) == [1, 2, 4, 8]  # cap = 2 x 4 = 8
+    # fewer sequences, fewer graphs, less memory; 256 sequences: cap 512 as well
+    small = cudagraph_bytes(num_layers=32, hidden_size=4096, max_num_seqs=16, tensor_parallel_size=1,
+                            enforce_eager=False, dtype_bytes=2)
+    full = cudagraph_bytes(num_layers=32, hidden_size=4096, max_num_seqs=1024, tensor_parallel_size=1,
+                           enforce_eager=False, dtype_bytes=2)
+    assert 0 < small < full
+    # full: (0.54 + 0.009 x 32) GiB = 0.828 GiB
+    assert full == int(0.828 * GIB)
 
 
 # vllm#29070 (4x A30, NVLink bridge pairs, no NVSwitch; TP 4; 0.11.1.dev12; util 0.8; VLLM_LOGGING_LEVEL=DEBUG):
@@ -215,24 +226,43 @@ def test_a30_tp4_breakdown_adds_up_by_hand() -> None:
     assert round(0.8 * 23.50 - 1.56, 2) == 17.24
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "From 0.11.0 (#25359, gpu_worker.py init_device) NCCL, PyNccl and custom all-reduce are set up before the start-up "
-    "snapshot, so their buffers no longer count: the A30 TP 4 log prints 0.09 GiB of non-torch memory, the PCIe "
-    "estimate is 0.30 (fitted on 0.6.6/0.7 logs). Not release-dependent yet: the A30 is not in the catalog, so the log "
-    "cannot be a fit-half row (calc/data/validation.json, excluded)"))
 def test_non_torch_at_tp4_without_nvswitch_after_0_11_matches_the_a30_log() -> None:
+    # From 0.11.0 (#25359, gpu_worker.py init_device) NCCL, PyNccl and custom all-reduce are set up before the
+    # start-up snapshot: the A30 TP 4 log prints 0.09 GiB of non-torch memory (the figure this term is fitted on,
+    # data/validation.json fit_term non_torch_tp); 0.11.1.dev12 plans with 0.11.0's rules.
+    rules = rules_for("0.11.1.dev12")
+    assert rules.nccl_in_baseline
     est = non_torch_bytes(tensor_parallel_size=4, pipeline_parallel_size=1, total_gpu_memory_bytes=int(23.50 * GIB),
-                          nvlink=False) / GIB
+                          nvlink=False, nccl_in_baseline=rules.nccl_in_baseline) / GIB
     assert abs(est - 0.09) <= NON_TORCH_ABS_TOL_GIB
-    assert cudagraph_capture_sizes(4) == [1, 2, 4, 8]  # cap = 2 x 4 = 8
-    # fewer sequences, fewer graphs, less memory; 256 sequences: cap 512 as well
-    small = cudagraph_bytes(num_layers=32, hidden_size=4096, max_num_seqs=16, tensor_parallel_size=1,
-                            enforce_eager=False, dtype_bytes=2)
-    full = cudagraph_bytes(num_layers=32, hidden_size=4096, max_num_seqs=1024, tensor_parallel_size=1,
-                           enforce_eager=False, dtype_bytes=2)
-    assert 0 < small < full
-    # full: (0.54 + 0.009 x 32) GiB = 0.828 GiB
-    assert full == int(0.828 * GIB)
+    # the same through the budget of the catalog A30 (not an NVSwitch board): 0.09 GiB = int(0.09 x 2^30)
+    a30 = find_gpu("A30")
+    assert a30.id not in NVLINK_GPU_IDS
+    dep = Deployment(gpu_id=a30.id, gpu_name=a30.name, gpu_memory_bytes=a30.memory_bytes, tensor_parallel_size=4,
+                     gpu_memory_utilization=0.8, max_num_batched_tokens=8192, max_num_seqs=256, rules=rules)
+    b = memory_budget(catalog_model("facebook/opt-2.7b"), dep, max_num_batched_tokens=8192, max_num_seqs=256)
+    assert b.non_torch_bytes == int(0.09 * GIB)
+
+
+def test_non_torch_at_tp_by_release_and_interconnect() -> None:
+    # PCIe / NVLink pairs: 0.30 GiB up to 0.10.2 (0.6.6/0.7 fit: L40S TP 8 0.36, RTX 4090 TP 2 0.25), band 0.15-0.60;
+    # 0.09 from 0.11.0 (#25359; the A30 fit row), band 0.05 (smallest public figure) to 0.30 (the pre-0.11 figure).
+    def pcie(version: str) -> Estimate:
+        return non_torch_estimate(tensor_parallel_size=2, pipeline_parallel_size=1, total_gpu_memory_bytes=H100,
+                                  nvlink=False, nccl_in_baseline=rules_for(version).nccl_in_baseline)
+    old, new = pcie("0.10.2"), pcie("0.11.0")
+    assert (old.bytes, old.low_bytes, old.high_bytes) == (int(0.30 * GIB), int(0.15 * GIB), int(0.60 * GIB))
+    assert (new.bytes, new.low_bytes, new.high_bytes) == (int(0.09 * GIB), int(0.05 * GIB), int(0.30 * GIB))
+    assert not rules_for("0.10.2").nccl_in_baseline and rules_for("0.19.0").nccl_in_baseline
+    # NVSwitch boards keep their buffers after #25359: the 0.19 H100 logs measure 2.07 (TP 2) and 2.17-2.21 (TP 4)
+    for tp, gib in ((2, 2.08), (4, 2.15)):
+        nv = non_torch_estimate(tensor_parallel_size=tp, pipeline_parallel_size=1, total_gpu_memory_bytes=H100,
+                                nvlink=True, nccl_in_baseline=True)
+        assert nv.bytes == int(gib * GIB)
+    # A100 (SXM or PCIe, unknown): the NVLink figure, the band reaching down to the release's PCIe figure
+    a100 = non_torch_estimate(tensor_parallel_size=4, pipeline_parallel_size=1, total_gpu_memory_bytes=H100,
+                              nvlink=None, nccl_in_baseline=True)
+    assert (a100.bytes, a100.low_bytes) == (int(2.15 * GIB), int(0.09 * GIB))
 
 
 # --- the whole budget against every validated log ---------------------------------
@@ -268,26 +298,24 @@ def test_non_torch_at_tp4_without_nvswitch_after_0_11_matches_the_a30_log() -> N
 #    were tuned while the count was low. Left named rather than refitted here (calc/estimates.py).
 #  (Llama-3.1-8B on an A10, 0.7, fit half: -6.1 % before issue 9 on the nvidia-smi total less 0.55 GiB;
 #    -3.5 % with CUDA's 22.07 GiB, the same total the log prints: no longer a miss.)
-#  * Qwen3-VL-30B-A3B on 4x RTX 3090 at TP 4 (0.11.0, validation, after the fit): -7.9 %, 2.13 GiB estimated
-#    against 2.31 logged (in the band, 0.90-3.06; on the safe side). The weights are counted as vLLM lays them
-#    out (test_qwen3_vl_weights_per_gpu_at_tp4_match_the_log: 14.75 GiB against 14.77 logged). The activation
-#    follows the v0.11.0 source (test_encoder_run_per_tp_rank_splits_heads_and_mlp_but_not_the_gathered_qkv):
-#    the peak is the decoder/sampler phase with the encoder cache alive, 4.05 GiB = 153,600 padded rows 2.34 +
-#    the unpadded output still bound to ``output`` 0.19 + the held pixel values 0.14 + the sorting sampler
-#    1.38; the per-rank encoder run (1.35 GiB) is smaller. The log leaves 21.22 - 14.77 - 2.31 = 4.14 GiB for
-#    activation + non-torch, i.e. about 0.09 GiB of non-torch against the 0.30 estimated for PCIe TP (fitted on
-#    0.6.6/0.7 logs). vLLM's source (gpu_worker.py init_device, v0.6.0-v0.25.1): up to 0.10.2 the baseline is
-#    taken before init_worker_distributed_environment, so PyNccl's communicator (warmed up in its __init__), the
-#    custom all-reduce buffers and NCCL's own count as non-torch; from 0.11.0 (#25359, abad204be, first in
-#    v0.11.0rc1) they are set up before it and only what the profile run adds counts (e.g. torch's own NCCL
-#    communicator for the TP group, created at the first dist.all_gather_into_tensor: the logits all-gather).
-#    One public DEBUG log agrees: 4x A30 at TP 4 (NVLink pairs, no NVSwitch), 0.11.1.dev12, 0.09 GiB
-#    (test_non_torch_at_tp4_without_nvswitch_after_0_11_matches_the_a30_log, strict xfail). The A30 is not in the
-#    catalog, so no fit-half row supports a release-dependent size, and this log does not split the two: left named.
-#    (Before: +6.3 %, 2.45 GiB, with 3.72 GiB of activation that left out the pixel values and the unpadded
-#    output.)
+#  (Qwen3-VL-30B-A3B on 4x RTX 3090 at TP 4, 0.11.0, validation, after the fit: -7.9 % before issue 9, 2.13 GiB
+#    estimated against 2.31 logged, band 0.90-3.06; +1.1 % now, 2.34 GiB, band 1.20-3.16: no longer a miss. The
+#    weights are counted as vLLM lays them out (test_qwen3_vl_weights_per_gpu_at_tp4_match_the_log: 14.75 GiB
+#    against 14.77 logged); the activation follows the v0.11.0 source
+#    (test_encoder_run_per_tp_rank_splits_heads_and_mlp_but_not_the_gathered_qkv): 4.05 GiB = 153,600 padded rows
+#    2.34 + the unpadded output still bound to ``output`` 0.19 + the held pixel values 0.14 + the sorting sampler
+#    1.38. The log leaves 21.22 - 14.77 - 2.31 = 4.14 GiB for activation + non-torch, about 0.09 GiB of non-torch;
+#    the estimate took 0.30 for PCIe TP (fitted on 0.6.6/0.7 logs) until the term followed #25359 (gpu_worker.py
+#    init_device, abad204be, first in v0.11.0rc1: PyNccl, custom all-reduce and NCCL are set up before the start-up
+#    snapshot, so only what the profile run adds counts): 0.09 GiB from 0.11.0 without NVSwitch, fitted on the one
+#    fit-half row that prints it (4x A30 at TP 4, 0.11.1.dev12, DEBUG: fit_term non_torch_tp; this validation row
+#    was not used). It lands 0.21 GiB higher: 2.13 + 0.21 = 2.34.)
+#  (The A30 fit row itself: 17.01 GiB estimated against 17.24 logged, -1.3 %, logged above the band 16.63-17.20 on
+#    the safe side. Weights 1.2428 GiB (1.24 logged) and non-torch 0.09 (0.09 logged) match; the activation does
+#    not: the sorting sampler warm-up, 9.5 x 256 x 50,272 x 4 B = 0.455 GiB, against "torch peak memory increase:
+#    0.22GiB", which is the size of the forward alone (8192 x (3 x 10,240 / 4 + 2 x 2560) x 2 B x 1.22 = 0.24 GiB).
+#    The dev build's sampler cannot be read (5ded9e9aa is in no mirror): left as is, not refitted on one row.)
 KNOWN_BEYOND_5PCT = {
-    "v0110_qwen3vl_30b_a3b_4x3090_tp4_65k.log",
     "v0101_gpt_oss_120b_h100_negative_kv.log", "v0110_llama31_8b_l4_len32000.log",
     "llmd_v019_llama4_scout_h100_tp4.log", "v0300_qwen25_1p5b_t4_fp16_util085_4k_v2runner.log",
     "v0130nv2601_qwen25_14b_fp8dyn_gb10_util015_fp8kv_32k_no_memory.log", "v011_gpt_oss_120b_h100_kv171.log",
@@ -347,7 +375,7 @@ def test_split_rule_alternates_by_sorted_file_name() -> None:
     assert [r.split for r in before] == ["fit" if i % 2 == 0 else "validation" for i in range(len(before))]
     assert all(r.split == "validation" for r in rows if r.after_fit)
     assert all(r.split == "fit" and not r.after_fit for r in rows if r.fit_term)
-    assert {r.fit_term for r in rows if r.fit_term} == {"unified_memory"}
+    assert {r.fit_term for r in rows if r.fit_term} == {"unified_memory", "non_torch_tp"}
 
 
 # --- bands --------------------------------------------------------------------------
