@@ -15,6 +15,7 @@ from .config_defaults import with_class_defaults
 from .errors import CalcError
 from .limits import MAX_DIM, MAX_LAYERS, MAX_LEN, shorten
 from .opt_layout import OPT_MODEL_TYPE, opt_parameters, opt_unsplit_parameters
+from .rope_cache import RopeCache, rope_caches
 from .qwen2_window import QWEN2_MAX_WINDOW_LAYERS, QWEN2_MODEL_TYPES, qwen2_types, refuse_partial_window
 
 __all__ = ["LayerKind", "WeightQuant", "ModelSpec", "VisionSpec", "normalize_config", "MLA_MODEL_TYPES", "UNSUPPORTED_HYBRID_TYPES",
@@ -227,6 +228,8 @@ class ModelSpec:
     mrope_max_position: int = 0
     """``max_position_embeddings`` of a model vLLM rotates with MRoPE (rope scaling with ``mrope_section``:
     Qwen2-VL, Qwen2.5-VL, Qwen3-VL), whose cos/sin cache is sized from it (weight_share.py); 0 = plain RoPE."""
+    rope_caches: tuple[RopeCache, ...] = ()
+    """The rotary cos/sin caches vLLM allocates while loading (``kvcalc.rope_cache``); () without RoPE."""
     layer_attention: tuple[tuple[int, int, int], ...] = ()
     """Layers whose attention is not the model-level ``head_size`` × ``total_num_kv_heads``, as
     ``(layer, head_size, total_kv_heads)``: Gemma 4's full-attention layers (``global_head_dim``, and with
@@ -1124,11 +1127,13 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         rope = _int(text, "qk_rope_head_dim", required=True, minimum=0)
         head = kv_lora + rope  # type: ignore[operator]
         kv_heads = 1
+        rotary_head = rope or 0  # the rope rotates qk_rope_head_dim only (deepseek_v2.py)
         kinds: tuple[LayerKind, ...] = (LayerKind.MLA,) * layers
         window, chunk = None, None
     else:
         head = _head_size(text, hidden, heads)
         kv_heads = _kv_heads(text, heads)
+        rotary_head = head
     hybrid = _hybrid_layers(text, mt, layers, hidden) if mt in MAMBA_HYBRID_TYPES else None
     mamba: MambaConfig | None = None
     if hybrid is not None:
@@ -1164,5 +1169,6 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         moe_intermediate_size=(_int(text, "moe_intermediate_size") or 0) if expert_params else 0,
         tie_word_embeddings=bool(text.get("tie_word_embeddings") or config.get("tie_word_embeddings")),
         mrope_max_position=_mrope_max_position(text, config),
+        rope_caches=rope_caches(text, mt, rotary_head),
         qwen2_window=qwen2_window, unused_window=unused_window, unsplit_parameters=unsplit,
     )
