@@ -15,8 +15,8 @@ from .config_defaults import with_class_defaults
 from .errors import CalcError
 from .limits import MAX_DIM, MAX_LAYERS, MAX_LEN, shorten
 from .opt_layout import OPT_MODEL_TYPE, opt_parameters, opt_unsplit_parameters
-from .rope_cache import RopeCache, rope_caches
 from .qwen2_window import QWEN2_MAX_WINDOW_LAYERS, QWEN2_MODEL_TYPES, qwen2_types, refuse_partial_window
+from .rope_cache import RopeCache, rope_caches
 
 __all__ = ["LayerKind", "WeightQuant", "ModelSpec", "VisionSpec", "normalize_config", "MLA_MODEL_TYPES", "UNSUPPORTED_HYBRID_TYPES",
            "MambaMixer", "MambaConfig", "MAMBA_HYBRID_TYPES", "REMOVED_MODEL_TYPES"]
