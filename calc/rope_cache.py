@@ -15,7 +15,8 @@ instance per distinct configuration (``_ROPE_DICT``), so every layer shares it. 
 
 Gemma 3 (models/gemma3.py) builds two: its sliding layers a ``default`` rope on ``rope_local_base_freq``,
 its global layers the configured one. gpt-oss (models/gpt_oss.py) asks for ``dtype=torch.float32``.
-MLA models rotate only ``qk_rope_head_dim`` (models/deepseek_v2.py).
+MLA models rotate only ``qk_rope_head_dim`` (models/deepseek_v2.py). The cast to ``dtype`` and the rows per
+scaling type are the same in the v0.6.0 (``rotary_embedding.py``) and v0.10.1 tags: no release rule.
 """
 
 from __future__ import annotations

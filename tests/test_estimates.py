@@ -626,6 +626,22 @@ def test_allocator_slack_by_hand() -> None:
                                  pipeline_parallel_size=1) == 0
 
 
+def test_vocabulary_padding_by_hand() -> None:
+    # vocab_parallel_embedding.py pad_vocab_size(vocab, 64), split over TP; a tied head shares the embedding.
+    # CodeLlama-7B (the config copied into its validation row: vocab 32,016, hidden 4096, untied):
+    # 32,064 - 32,016 = 48 rows x 4096 x 2 B x 2 matrices = 786,432 B; at TP 2: 393,216
+    from kvcalc.weight_share import vocab_padding_bytes
+    row = next(r for r in json.loads((pathlib.Path(__file__).parents[1] / "calc" / "data" / "validation.json")
+                                     .read_text(encoding="utf-8"))["rows"] if r["file"] == "llmd_v019_codellama_7b_h100.log")
+    spec = normalize_config(row["config"], model_id="codellama/CodeLlama-7b-hf")
+    assert (spec.vocab_size, spec.hidden_size, spec.tie_word_embeddings) == (32_016, 4096, False)
+    assert vocab_padding_bytes(spec, tensor_parallel_size=1, pipeline_parallel_size=1) == 786_432
+    assert vocab_padding_bytes(spec, tensor_parallel_size=2, pipeline_parallel_size=1) == 393_216
+    # Llama-3.1's 128,256 = 64 x 2004 rows: nothing added
+    assert vocab_padding_bytes(catalog_model("meta-llama/Llama-3.1-8B-Instruct"), tensor_parallel_size=1,
+                               pipeline_parallel_size=1) == 0
+
+
 def test_loaded_weights_match_the_logged_model_loading_lines() -> None:
     # checkpoint share + rope caches + vocabulary padding + allocator slack + 1,430,528 (estimates.py), by hand,
     # against "Model loading took X GiB" in the vendored logs (tests/data/logs, sources in validation.json):
