@@ -1110,6 +1110,11 @@ def _vision_parts(config: Mapping[str, object], hidden: int, *, exact_total: boo
     return vision, _vision_spec(config, vision_cfg)
 
 
+def _rotary_head_size(text: Mapping[str, object], head: int, mla: bool) -> int:
+    """What the rope rotates: the head, or MLA's ``qk_rope_head_dim`` only (models/deepseek_v2.py)."""
+    return (_int(text, "qk_rope_head_dim") or 0) if mla else head
+
+
 def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", num_parameters: int | None = None,
                      checkpoint_bytes: int | None = None) -> ModelSpec:
     """Validate a ``config.json`` dict and resolve it the way vLLM does."""
@@ -1127,13 +1132,11 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         rope = _int(text, "qk_rope_head_dim", required=True, minimum=0)
         head = kv_lora + rope  # type: ignore[operator]
         kv_heads = 1
-        rotary_head = rope or 0  # the rope rotates qk_rope_head_dim only (deepseek_v2.py)
         kinds: tuple[LayerKind, ...] = (LayerKind.MLA,) * layers
         window, chunk = None, None
     else:
         head = _head_size(text, hidden, heads)
         kv_heads = _kv_heads(text, heads)
-        rotary_head = head
     hybrid = _hybrid_layers(text, mt, layers, hidden) if mt in MAMBA_HYBRID_TYPES else None
     mamba: MambaConfig | None = None
     if hybrid is not None:
@@ -1169,6 +1172,6 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         moe_intermediate_size=(_int(text, "moe_intermediate_size") or 0) if expert_params else 0,
         tie_word_embeddings=bool(text.get("tie_word_embeddings") or config.get("tie_word_embeddings")),
         mrope_max_position=_mrope_max_position(text, config),
-        rope_caches=rope_caches(text, mt, rotary_head),
+        rope_caches=rope_caches(text, mt, _rotary_head_size(text, head, mla)),
         qwen2_window=qwen2_window, unused_window=unused_window, unsplit_parameters=unsplit,
     )
