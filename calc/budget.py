@@ -190,7 +190,8 @@ def _given_budget(dep: Deployment, util: float) -> MemoryBudget | None:
 
 def _weights_estimate(model: ModelSpec, dep: Deployment, max_num_batched_tokens: int) -> estimates.Estimate:
     """One GPU's loaded weights with their band: its TP × PP share of the checkpoint (what TP leaves whole
-    counted on every rank: weight_share.py) and the buffers the model allocates while loading.
+    counted on every rank: weight_share.py), what vLLM allocates beyond it (rotary caches, vocabulary padding,
+    the allocator's remainders: weight_share.load_extra_bytes) and the buffers the model allocates while loading.
 
     vllm/model_executor/models/utils.py maybe_offload_to_cpu: up to ``--cpu-offload-gb``
     stays on the host, at every edge of the band alike.
@@ -204,7 +205,8 @@ def _weights_estimate(model: ModelSpec, dep: Deployment, max_num_batched_tokens:
         padding = estimates.mxfp4_padding_factor(kernel, hidden_size=model.hidden_size, intermediate_per_partition=inter)
     share = weight_share.share_bytes(weight_bytes(model), weight_share.replicated_bytes(model),
                                      tensor_parallel_size=tp, pipeline_parallel_size=pp)
-    mine = estimates.weights_estimate(share, exact=bool(model.checkpoint_bytes),
+    extra = weight_share.load_extra_bytes(model, tensor_parallel_size=tp, pipeline_parallel_size=pp)
+    mine = estimates.weights_estimate(share, exact=bool(model.checkpoint_bytes), extra_bytes=extra,
                                       mxfp4_expert_bytes=experts // max(1, tp * pp), mxfp4_padding=padding)
     buffers = weight_share.load_buffer_bytes(model, version=dep.rules.version,
                                              max_num_batched_tokens=max_num_batched_tokens,

@@ -16,6 +16,7 @@ from .errors import CalcError
 from .limits import MAX_DIM, MAX_LAYERS, MAX_LEN, shorten
 from .opt_layout import OPT_MODEL_TYPE, opt_parameters, opt_unsplit_parameters
 from .qwen2_window import QWEN2_MAX_WINDOW_LAYERS, QWEN2_MODEL_TYPES, qwen2_types, refuse_partial_window
+from .rope_cache import RopeCache, rope_caches
 
 __all__ = ["LayerKind", "WeightQuant", "ModelSpec", "VisionSpec", "normalize_config", "MLA_MODEL_TYPES", "UNSUPPORTED_HYBRID_TYPES",
            "MambaMixer", "MambaConfig", "MAMBA_HYBRID_TYPES", "REMOVED_MODEL_TYPES"]
@@ -227,6 +228,8 @@ class ModelSpec:
     mrope_max_position: int = 0
     """``max_position_embeddings`` of a model vLLM rotates with MRoPE (rope scaling with ``mrope_section``:
     Qwen2-VL, Qwen2.5-VL, Qwen3-VL), whose cos/sin cache is sized from it (weight_share.py); 0 = plain RoPE."""
+    rope_caches: tuple[RopeCache, ...] = ()
+    """The rotary cos/sin caches vLLM allocates while loading (``kvcalc.rope_cache``); () without RoPE."""
     layer_attention: tuple[tuple[int, int, int], ...] = ()
     """Layers whose attention is not the model-level ``head_size`` × ``total_num_kv_heads``, as
     ``(layer, head_size, total_kv_heads)``: Gemma 4's full-attention layers (``global_head_dim``, and with
@@ -1107,6 +1110,11 @@ def _vision_parts(config: Mapping[str, object], hidden: int, *, exact_total: boo
     return vision, _vision_spec(config, vision_cfg)
 
 
+def _rotary_head_size(text: Mapping[str, object], head: int, mla: bool) -> int:
+    """What the rope rotates: the head, or MLA's ``qk_rope_head_dim`` only (models/deepseek_v2.py)."""
+    return (_int(text, "qk_rope_head_dim") or 0) if mla else head
+
+
 def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", num_parameters: int | None = None,
                      checkpoint_bytes: int | None = None) -> ModelSpec:
     """Validate a ``config.json`` dict and resolve it the way vLLM does."""
@@ -1164,5 +1172,6 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         moe_intermediate_size=(_int(text, "moe_intermediate_size") or 0) if expert_params else 0,
         tie_word_embeddings=bool(text.get("tie_word_embeddings") or config.get("tie_word_embeddings")),
         mrope_max_position=_mrope_max_position(text, config),
+        rope_caches=rope_caches(text, mt, _rotary_head_size(text, head, mla)),
         qwen2_window=qwen2_window, unused_window=unused_window, unsplit_parameters=unsplit,
     )

@@ -24,10 +24,11 @@ All figures are parameters or integer bytes.
 
 from __future__ import annotations
 
+from .alloc_slack import allocator_slack_bytes, padded_vocab
 from .model import ModelSpec
 
 __all__ = ["replicated_parameters", "replicated_bytes", "tower_replicated_parameters", "share_bytes",
-           "load_buffer_bytes"]
+           "load_buffer_bytes", "vocab_padding_bytes", "rope_cache_bytes", "load_extra_bytes"]
 
 _ELEMENT_BYTES = 2  # norms, routers and the vision tower stay 16-bit in quantized checkpoints too
 _QK_NORM_TYPES = ("qwen3",)
@@ -38,8 +39,8 @@ _QWEN3_TOWERS = frozenset({"qwen3_vl", "qwen3_vl_moe"})
 # max_position_embeddings to 4 times to get a larger the cos and sin cache" (rotary_embedding.py from
 # v0.7.2, commit bf3b79e "[VLM] Qwen2.5-VL"; before it the cache had max_position_embeddings rows). The cache is a
 # non-persistent buffer of (positions, rotary_dim) in the model dtype, one per model (``get_rope``
-# caches instances), whole on every rank. The load overhead (estimates.weights_estimate, fitted on
-# plain-RoPE models) already stands for one plain cache; the enlargement adds three more.
+# caches instances), whole on every rank. ``rope_cache_bytes`` counts one plain cache (ModelSpec.rope_caches);
+# the enlargement adds three more.
 _MROPE_CACHE_FACTOR = 4
 _MROPE_ENLARGED_FROM = (0, 7, 2)
 
@@ -95,7 +96,7 @@ def replicated_bytes(model: ModelSpec) -> int:
 
 def load_buffer_bytes(model: ModelSpec, *, version: tuple[int, ...] | None, max_num_batched_tokens: int,
                       tower_loaded: bool) -> int:
-    """Buffers the model's constructor allocates on every GPU beyond the load overhead.
+    """Release- and deployment-dependent buffers the model's constructor allocates on every GPU.
 
     * MRoPE's enlarged cos/sin cache: 3 more copies of (max_position_embeddings, head size) (from 0.7.2);
     * Qwen3-VL's deep-stack buffers (qwen3_vl.py ``deepstack_input_embeds``, v0.11.0 to main): one
@@ -109,3 +110,28 @@ def load_buffer_bytes(model: ModelSpec, *, version: tuple[int, ...] | None, max_
     if tower_loaded and v is not None and v.family in _QWEN3_TOWERS and v.deepstack_layers:
         total += v.deepstack_layers * max(0, max_num_batched_tokens) * model.hidden_size * _ELEMENT_BYTES
     return total
+
+
+def vocab_padding_bytes(model: ModelSpec, *, tensor_parallel_size: int, pipeline_parallel_size: int) -> int:
+    """Rows vLLM adds to the embedding (and an untied output matrix) beyond the checkpoint's vocabulary.
+
+    vllm/model_executor/layers/vocab_parallel_embedding.py ``VocabParallelEmbedding`` / ``ParallelLMHead``
+    (v0.19.0): ``pad_vocab_size(vocab, DEFAULT_VOCAB_PADDING_SIZE = 64)`` rows, split over TP; a tied head
+    shares the embedding's tensor. CodeLlama's 32016 → 32064: 48 × 4096 × 2 B × 2 matrices = 786,432 B.
+    """
+    rows = padded_vocab(model.vocab_size) - model.vocab_size
+    matrices = 1 if model.tie_word_embeddings else 2
+    tp, pp = max(1, tensor_parallel_size), max(1, pipeline_parallel_size)
+    return rows * model.hidden_size * _ELEMENT_BYTES * matrices // (tp * pp)
+
+
+def rope_cache_bytes(model: ModelSpec) -> int:
+    """Every distinct rotary cos/sin cache, whole on every GPU (kvcalc.rope_cache)."""
+    return sum(c.bytes for c in model.rope_caches)
+
+
+def load_extra_bytes(model: ModelSpec, *, tensor_parallel_size: int, pipeline_parallel_size: int) -> int:
+    """What one GPU's "Model loading took" holds beyond its checkpoint share and ``load_buffer_bytes``:
+    the rotary caches, the vocabulary padding and the allocator's unsplit remainders (kvcalc.alloc_slack)."""
+    kw = {"tensor_parallel_size": tensor_parallel_size, "pipeline_parallel_size": pipeline_parallel_size}
+    return rope_cache_bytes(model) + vocab_padding_bytes(model, **kw) + allocator_slack_bytes(model, **kw)
