@@ -286,6 +286,25 @@ def test_pasted_log_fills_the_form(page: Page, lang: str) -> None:
     assert result_of(root) == expected["result"]
 
 
+#: vLLM 0.19.0, Llama-3.1-8B with PP 2 (llm-d-planner): "Available KV cache memory: 66.54 GiB" is stage 0's (vLLM prints
+#: it once per node), "GPU KV cache size: 1,075,312 tokens" the smaller stage's (65.63 GiB by the log's own breakdown).
+PP2_LOG = REPO / "tests" / "data" / "logs" / "llmd_v019_llama31_8b_h100_pp2.log"
+
+
+@pytest.mark.parametrize(("lang", "other"), [("es", "65,63 GiB"), ("zh", "65.63 GiB"), ("en", "65.63 GiB")])
+def test_pasted_multi_gpu_log_is_recomputed_at_the_gpu_with_the_least(page: Page, lang: str, other: str) -> None:
+    page.goto(f"{PREFIX[lang]}calculator/")
+    root = widget(page, "calculator")
+    wait_ready(root)
+    open_log(root)
+    field(root, "log").fill(PP2_LOG.read_text(encoding="utf-8"))
+    root.locator('[data-kvcalc-out="diagnosis"]').wait_for(state="visible", timeout=UPDATE_TIMEOUT_MS)
+    wait_result(root, "gpu_kv_cache_tokens", 1_075_312)  # line 57 of the log, not the 1,090,176 of 66.54 GiB
+    notes = root.locator('[data-kvcalc-out="notes"]').evaluate("el => el.textContent")
+    assert other in notes
+    assert field(root, "available_kv_gib").input_value() == "66.54"  # the form keeps what the log prints
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_bad_input_message_beside_the_field(page: Page, lang: str) -> None:
     page.goto(f"{PREFIX[lang]}calculator/")
