@@ -1108,11 +1108,12 @@ def _dimensions(text: Mapping[str, object]) -> tuple[int, int, int]:
     return layers, heads, hidden
 
 
-def _vision_parts(config: Mapping[str, object], hidden: int, *, exact_total: bool,
-                  exact_bytes: bool) -> tuple[int, int, VisionSpec | None]:
+def _vision_parts(config: Mapping[str, object], hidden: int, *,
+                  exact: tuple[bool, bool]) -> tuple[int, int, VisionSpec | None]:
     """The vision tower's parameters to add to a counted total (0 when an exact total already includes it),
     the tower's parameters inside the total the weights come from (``ModelSpec.tower_parameters``: an exact
-    parameter total or checkpoint size holds it) and its shape."""
+    parameter total or checkpoint size holds it) and its shape. ``exact``: (parameter total, checkpoint bytes)."""
+    exact_total, exact_bytes = exact
     vision_cfg = config.get("vision_config")
     if not isinstance(vision_cfg, Mapping):
         vision_cfg = _WRAPPER_VISION_CONFIGS.get(str(config.get("wrapper_model_type") or ""), {})
@@ -1179,8 +1180,7 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         counted = opt_parameters(text, hidden=hidden, layers=layers, vocab=vocab, ffn=inter)
         unsplit = opt_unsplit_parameters(text, hidden=hidden, layers=layers)
     experts_per_tok = _int(text, "num_experts_per_tok") or 0
-    vision, tower, vision_spec = _vision_parts(config, hidden, exact_total=bool(num_parameters),
-                                               exact_bytes=bool(checkpoint_bytes))
+    vision, tower, vision_spec = _vision_parts(config, hidden, exact=(bool(num_parameters), bool(checkpoint_bytes)))
     return ModelSpec(
         model_id=model_id, model_type=mt, num_layers=layers, layer_kinds=kinds, head_size=head,
         head_size_v=head, total_num_kv_heads=kv_heads, num_attention_heads=heads, hidden_size=hidden,
@@ -1188,8 +1188,7 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         dtype=_dtype(text, top_dtype), derived_max_model_len=_derived_max_len(text, mt),
         num_parameters=num_parameters if num_parameters else counted, num_expert_parameters=expert_params,
         quant=_v4_expert_quant(text, mt, _quant(text)), is_moe=expert_params > 0, num_experts_per_tok=experts_per_tok, mamba=mamba,
-        vision_parameters=vision, tower_parameters=tower, vision=vision_spec, checkpoint_bytes=checkpoint_bytes,
-        kv_shared_layers=_kv_shared_layers(text, layers),
+        vision_parameters=vision, vision=vision_spec, checkpoint_bytes=checkpoint_bytes, kv_shared_layers=_kv_shared_layers(text, layers),
         indexer_head_size=_indexer_head_size(text, mla or mt == "deepseek_v4"),
         layer_attention=_gemma4_layer_attention(text, mt, kinds, head, kv_heads),
         compress_ratios=_compress_ratios(text, mt, layers),
@@ -1198,5 +1197,5 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         tie_word_embeddings=bool(text.get("tie_word_embeddings") or config.get("tie_word_embeddings")),
         mrope_max_position=_mrope_max_position(text, config),
         rope_caches=rope_caches(text, mt, _rotary_head_size(text, head, mla)),
-        qwen2_window=qwen2_window, unused_window=unused_window, unsplit_parameters=unsplit,
+        qwen2_window=qwen2_window, unused_window=unused_window, unsplit_parameters=unsplit, tower_parameters=tower,
     )
