@@ -139,3 +139,14 @@ def test_gb10_qwen36_log_loaded_no_tower() -> None:
     m = catalog_model("Qwen/Qwen3.6-35B-A3B")
     assert not tower_loaded(m, _dep("0.20.0", TEXT_ONLY, gpu="GB10"))
     assert m.tower_parameters == 0  # the catalog's counted total holds no tower: nothing to subtract
+
+
+def test_language_model_only_in_a_pasted_log_limits_every_modality_to_0() -> None:
+    # the same GB10 log's args echo: {'language_model_only': True, 'limit_mm_per_prompt': {'image': 0, 'audio': 0}}:
+    # --language-model-only (0.17.0, #34120; vllm/config/multimodal.py get_limit_per_prompt returns 0 for every
+    # modality) leaves video at 0 too, which the echoed limits alone do not say.
+    from kvcalc.logparse import parse_log
+    text = (ROOT / "tests/data/logs/v0192rc1dev134_qwen36_35b_a3b_gb10_util095_131k_lmonly.log").read_text(encoding="utf-8")
+    assert "'language_model_only': True, 'limit_mm_per_prompt': {'image': 0, 'audio': 0}" in text
+    limits = json.loads(str(parse_log(text).facts["limit_mm_per_prompt"]))
+    assert limits == {"image": 0, "audio": 0, "video": 0}
