@@ -14,14 +14,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from . import encoder_tp, estimates, weight_share
+from . import encoder_tp, estimates, tower_skip, weight_share
 from .backends import gpu_major
 from .deployment import Deployment, unified_memory
 from .errors import CalcError
 from .model import ModelSpec
 
 __all__ = ["BudgetSource", "MemoryBudget", "weight_bytes", "mxfp4_expert_bytes", "requested_bytes", "memory_budget",
-           "encoder_profile_known", "encoder_profile"]
+           "encoder_profile_known", "encoder_profile", "tower_loaded"]
 
 _ELEMENT_BYTES = 2  # the model is served in 16 bits (model.py maps a float32 checkpoint to bfloat16)
 
@@ -192,6 +192,7 @@ def _weights_estimate(model: ModelSpec, dep: Deployment, max_num_batched_tokens:
     """One GPU's loaded weights with their band: its TP × PP share of the checkpoint (what TP leaves whole
     counted on every rank: weight_share.py), what vLLM allocates beyond it (rotary caches, vocabulary padding,
     the allocator's remainders: weight_share.load_extra_bytes) and the buffers the model allocates while loading.
+    In vLLM's text-only mode (``tower_loaded`` False) the tower's bytes are left out of the checkpoint.
 
     vllm/model_executor/models/utils.py maybe_offload_to_cpu: up to ``--cpu-offload-gb``
     stays on the host, at every edge of the band alike.
@@ -203,14 +204,16 @@ def _weights_estimate(model: ModelSpec, dep: Deployment, max_num_batched_tokens:
         kernel = estimates.mxfp4_kernel(gpu_major(dep), bundled_triton_kernels=dep.rules.bundled_triton_kernels)
         inter = (model.moe_intermediate_size or model.intermediate_size) // max(1, tp)
         padding = estimates.mxfp4_padding_factor(kernel, hidden_size=model.hidden_size, intermediate_per_partition=inter)
-    share = weight_share.share_bytes(weight_bytes(model), weight_share.replicated_bytes(model),
+    loaded = tower_loaded(model, dep)
+    checkpoint = weight_bytes(model) - (0 if loaded else weight_share.unloaded_tower_bytes(model))
+    share = weight_share.share_bytes(checkpoint, weight_share.replicated_bytes(model, tower_loaded=loaded),
                                      tensor_parallel_size=tp, pipeline_parallel_size=pp)
     extra = weight_share.load_extra_bytes(model, tensor_parallel_size=tp, pipeline_parallel_size=pp)
     mine = estimates.weights_estimate(share, exact=bool(model.checkpoint_bytes), extra_bytes=extra,
                                       mxfp4_expert_bytes=experts // max(1, tp * pp), mxfp4_padding=padding)
     buffers = weight_share.load_buffer_bytes(model, version=dep.rules.version,
                                              max_num_batched_tokens=max_num_batched_tokens,
-                                             tower_loaded=encoder_profile(model, dep) != "disabled")
+                                             tower_loaded=loaded)
     off = dep.cpu_offload_bytes
     return estimates.Estimate(bytes=max(mine.bytes + buffers - off, 0), low_bytes=max(mine.low_bytes + buffers - off, 0),
                               high_bytes=max(mine.high_bytes + buffers - off, 0))
@@ -254,6 +257,15 @@ _FLOOR_ENCODER_ITEMS = (0, 10, 1)
 def _disabled_modalities(dep: Deployment) -> frozenset[str]:
     """Modalities the reader limited to 0 (``--limit-mm-per-prompt``): left out of vLLM's profile run."""
     return frozenset(modality for modality, count in dep.limit_mm_per_prompt if count <= 0)
+
+
+def tower_loaded(model: ModelSpec, dep: Deployment) -> bool:
+    """Whether vLLM builds the vision tower: not when every modality it takes is limited to 0 in a release whose
+    model file skips it then (kvcalc.tower_skip)."""
+    vision = model.vision
+    return vision is None or not tower_skip.tower_skipped(
+        vision.family, dep.rules.version, modalities=estimates.encoder_modalities(vision.family),
+        disabled=_disabled_modalities(dep))
 
 
 def encoder_profile(model: ModelSpec, dep: Deployment) -> str:

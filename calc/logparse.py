@@ -426,10 +426,19 @@ def _read_non_default_args(line: str, facts: _Facts) -> None:
         return
     if not isinstance(args, dict):
         return
+    if args.get("language_model_only") is True:
+        args["limit_mm_per_prompt"] = _language_model_only_limits(args.get("limit_mm_per_prompt"))
     for key, raw in args.items():
         name = _ARG_KEYS.get(str(key))
         if name is not None:
             facts.put(name, _typed(name, raw), line, _P_ARGS)
+
+
+def _language_model_only_limits(given: object) -> dict[str, int]:
+    """``--language-model-only`` (0.17.0, #34120; vllm/config/multimodal.py ``get_limit_per_prompt`` returns 0 for
+    every modality): the echoed limits, each set to 0, with image and video at 0 too."""
+    keys = [str(k) for k in given] if isinstance(given, dict) else []
+    return {k: 0 for k in [*keys, "image", "video"]}
 
 
 def _read_command(command: str, source: str, facts: _Facts) -> None:

@@ -225,6 +225,10 @@ class ModelSpec:
     last ``num_kv_shared_layers``): they keep their kind but own no KV cache, no spec and no group."""
     vision: VisionSpec | None = None
     """The vision tower of a multimodal checkpoint (None: text only)."""
+    tower_parameters: int = 0
+    """Parameters of the vision tower and its projector held in the checkpoint total the weights are taken from
+    (``vision_parameters`` when counted; counted from the tower's shape when an exact total includes them; 0 when
+    neither holds them): what vLLM does not load in its text-only mode (kvcalc.tower_skip)."""
     mrope_max_position: int = 0
     """``max_position_embeddings`` of a model vLLM rotates with MRoPE (rope scaling with ``mrope_section``:
     Qwen2-VL, Qwen2.5-VL, Qwen3-VL), whose cos/sin cache is sized from it (weight_share.py); 0 = plain RoPE."""
@@ -889,14 +893,17 @@ _WRAPPER_VISION_CONFIGS: dict[str, dict[str, object]] = {
 # gate, patch 14 × 2 frames, merge 2; Qwen3-VL 8B/30B-A3B (tests/data/configs): 1152/4304,
 # GELU, patch 16 × 2 frames, merge 2, deep-stack layers [8, 16, 24]; Qwen3.5/3.6: the same
 # tower without deep-stack outputs.
+# Depth and position rows (counted only when an exact total holds the tower: kvcalc.tower_skip subtracts
+# them) from the copied configs: scripts/model_configs/Qwen/Qwen2.5-VL-7B-Instruct/config.json (depth 32),
+# Qwen3.5-9B, Qwen3.6-27B and Qwen3.6-35B-A3B (depth 27, num_position_embeddings 2304, no deep-stack).
 _QWEN3_TOWER: dict[str, object] = {"hidden_size": 1152, "intermediate_size": 4304, "patch_size": 16,
-                                   "temporal_patch_size": 2, "spatial_merge_size": 2}
+                                   "temporal_patch_size": 2, "spatial_merge_size": 2, "depth": 27,
+                                   "num_position_embeddings": 2304}
 _ENCODER_ONLY_TOWERS: dict[str, dict[str, object]] = {
     "qwen2_5_vl": {"hidden_size": 1280, "intermediate_size": 3420, "hidden_act": "silu", "patch_size": 14,
-                   "temporal_patch_size": 2, "spatial_merge_size": 2},
-    "qwen3_vl": {**_QWEN3_TOWER, "deepstack_visual_indexes": [8, 16, 24], "depth": 27, "num_position_embeddings": 2304},
-    "qwen3_vl_moe": {**_QWEN3_TOWER, "deepstack_visual_indexes": [8, 16, 24], "depth": 27,
-                     "num_position_embeddings": 2304},
+                   "temporal_patch_size": 2, "spatial_merge_size": 2, "depth": 32},
+    "qwen3_vl": {**_QWEN3_TOWER, "deepstack_visual_indexes": [8, 16, 24]},
+    "qwen3_vl_moe": {**_QWEN3_TOWER, "deepstack_visual_indexes": [8, 16, 24]},
     "qwen3_5": _QWEN3_TOWER,
     "qwen3_5_moe": _QWEN3_TOWER,
 }
@@ -1101,13 +1108,30 @@ def _dimensions(text: Mapping[str, object]) -> tuple[int, int, int]:
     return layers, heads, hidden
 
 
-def _vision_parts(config: Mapping[str, object], hidden: int, *, exact_total: bool) -> tuple[int, VisionSpec | None]:
-    """The vision tower's parameters (0 when an exact total already includes it) and its shape."""
+def _vision_parts(config: Mapping[str, object], hidden: int, *,
+                  exact: tuple[bool, bool]) -> tuple[int, int, VisionSpec | None]:
+    """The vision tower's parameters to add to a counted total (0 when an exact total already includes it),
+    the tower's parameters inside the total the weights come from (``ModelSpec.tower_parameters``: an exact
+    parameter total or checkpoint size holds it) and its shape. ``exact``: (parameter total, checkpoint bytes)."""
+    exact_total, exact_bytes = exact
     vision_cfg = config.get("vision_config")
     if not isinstance(vision_cfg, Mapping):
         vision_cfg = _WRAPPER_VISION_CONFIGS.get(str(config.get("wrapper_model_type") or ""), {})
+    spec = _vision_spec(config, vision_cfg)
     vision = _count_vision_parameters(vision_cfg, hidden) if vision_cfg and not exact_total else 0
-    return vision, _vision_spec(config, vision_cfg)
+    if not (exact_total or exact_bytes):
+        return vision, vision, spec
+    if vision_cfg:
+        return vision, _count_vision_parameters(vision_cfg, hidden), spec
+    # a catalog wrapper whose exact total holds a Qwen tower known only from _ENCODER_ONLY_TOWERS
+    return vision, _count_vision_parameters(_qwen_tower_config(spec, hidden), hidden), spec
+
+
+def _qwen_tower_config(spec: VisionSpec | None, hidden: int) -> dict[str, object]:
+    """A copied Qwen tower (``_ENCODER_ONLY_TOWERS``) as a ``vision_config`` to count: its merger projects to the
+    text width (``out_hidden_size`` equals the text ``hidden_size`` in every copied Qwen VL config); {} when none."""
+    tower = _ENCODER_ONLY_TOWERS.get(spec.family, {}) if spec is not None else {}
+    return {**tower, "out_hidden_size": hidden} if tower.get("depth") else {}
 
 
 def _rotary_head_size(text: Mapping[str, object], head: int, mla: bool) -> int:
@@ -1156,7 +1180,7 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         counted = opt_parameters(text, hidden=hidden, layers=layers, vocab=vocab, ffn=inter)
         unsplit = opt_unsplit_parameters(text, hidden=hidden, layers=layers)
     experts_per_tok = _int(text, "num_experts_per_tok") or 0
-    vision, vision_spec = _vision_parts(config, hidden, exact_total=bool(num_parameters))
+    vision, tower, vision_spec = _vision_parts(config, hidden, exact=(bool(num_parameters), bool(checkpoint_bytes)))
     return ModelSpec(
         model_id=model_id, model_type=mt, num_layers=layers, layer_kinds=kinds, head_size=head,
         head_size_v=head, total_num_kv_heads=kv_heads, num_attention_heads=heads, hidden_size=hidden,
@@ -1173,5 +1197,5 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         tie_word_embeddings=bool(text.get("tie_word_embeddings") or config.get("tie_word_embeddings")),
         mrope_max_position=_mrope_max_position(text, config),
         rope_caches=rope_caches(text, mt, _rotary_head_size(text, head, mla)),
-        qwen2_window=qwen2_window, unused_window=unused_window, unsplit_parameters=unsplit,
+        qwen2_window=qwen2_window, unused_window=unused_window, unsplit_parameters=unsplit, tower_parameters=tower,
     )

@@ -27,7 +27,7 @@ from __future__ import annotations
 from .alloc_slack import allocator_slack_bytes, padded_vocab
 from .model import ModelSpec
 
-__all__ = ["replicated_parameters", "replicated_bytes", "tower_replicated_parameters", "share_bytes",
+__all__ = ["replicated_parameters", "replicated_bytes", "tower_replicated_parameters", "unloaded_tower_bytes", "share_bytes",
            "load_buffer_bytes", "vocab_padding_bytes", "rope_cache_bytes", "load_extra_bytes"]
 
 _ELEMENT_BYTES = 2  # norms, routers and the vision tower stay 16-bit in quantized checkpoints too
@@ -71,14 +71,16 @@ def tower_replicated_parameters(model: ModelSpec) -> int:
     return embed + positions + blocks + mergers
 
 
-def replicated_parameters(model: ModelSpec) -> int:
+def replicated_parameters(model: ModelSpec, *, tower_loaded: bool = True) -> int:
     """Parameters every TP rank holds whole: the decoder's norms (2 per layer + the final one; Qwen3's
-    per-head q/k norms), the MoE routers, the vision tower's unsplit parts and what a family adds
-    (``ModelSpec.unsplit_parameters``: OPT's biases and learned positions, opt_layout.py)."""
+    per-head q/k norms), the MoE routers, the vision tower's unsplit parts (none when vLLM builds no tower,
+    kvcalc.tower_skip) and what a family adds (``ModelSpec.unsplit_parameters``: OPT's biases and learned
+    positions, opt_layout.py)."""
     norms = (2 * model.num_layers + 1) * model.hidden_size
     if model.model_type.startswith(_QK_NORM_TYPES):
         norms += 2 * model.num_layers * model.head_size
-    return norms + _router_parameters(model) + tower_replicated_parameters(model) + model.unsplit_parameters
+    tower = tower_replicated_parameters(model) if tower_loaded else 0
+    return norms + _router_parameters(model) + tower + model.unsplit_parameters
 
 
 def share_bytes(checkpoint_bytes: int, replicated_bytes: int, *, tensor_parallel_size: int,
@@ -89,9 +91,15 @@ def share_bytes(checkpoint_bytes: int, replicated_bytes: int, *, tensor_parallel
     return (checkpoint_bytes - replicated) // (tp * pp) + replicated // pp
 
 
-def replicated_bytes(model: ModelSpec) -> int:
+def replicated_bytes(model: ModelSpec, *, tower_loaded: bool = True) -> int:
     """``replicated_parameters`` in bytes (16-bit)."""
-    return replicated_parameters(model) * _ELEMENT_BYTES
+    return replicated_parameters(model, tower_loaded=tower_loaded) * _ELEMENT_BYTES
+
+
+def unloaded_tower_bytes(model: ModelSpec) -> int:
+    """The checkpoint bytes vLLM does not load in its text-only mode: the tower and projector the weights'
+    total holds (``ModelSpec.tower_parameters``), 16-bit as every tower here (also in quantized checkpoints)."""
+    return model.tower_parameters * _ELEMENT_BYTES
 
 
 def load_buffer_bytes(model: ModelSpec, *, version: tuple[int, ...] | None, max_num_batched_tokens: int,
@@ -101,7 +109,7 @@ def load_buffer_bytes(model: ModelSpec, *, version: tuple[int, ...] | None, max_
     * MRoPE's enlarged cos/sin cache: 3 more copies of (max_position_embeddings, head size) (from 0.7.2);
     * Qwen3-VL's deep-stack buffers (qwen3_vl.py ``deepstack_input_embeds``, v0.11.0 to main): one
       (max_num_batched_tokens, text hidden) tensor per deep-stack level, when the tower is built (it is
-      not when every modality is limited to 0: ``self.visual = None``).
+      not in vLLM's text-only mode, kvcalc.tower_skip: ``self.visual = None`` from v0.11.0, #26000).
     """
     total = 0
     if model.mrope_max_position and (version is None or version[:3] >= _MROPE_ENLARGED_FROM):

@@ -579,11 +579,17 @@ def test_qwen3_vl_weights_per_gpu_at_tp4_match_the_log() -> None:
     # before 0.7.2 the MRoPE cache was not enlarged: the deep-stack buffers alone
     from kvcalc.weight_share import load_buffer_bytes
     assert load_buffer_bytes(spec, version=(0, 7, 1), max_num_batched_tokens=2048, tower_loaded=True) == 25_165_824
-    # with every modality limited to 0 vLLM builds no tower (self.visual = None), so no deep-stack buffers:
-    # the checkpoint share, its extras and the MRoPE enlargement, 15,630,081,592 + 201,326,592
+    # with every modality limited to 0 vLLM builds no tower (self.visual = None, load_weights skips "visual.";
+    # qwen3_vl_moe.py v0.11.0, #26000), so neither the tower's weights nor the deep-stack buffers are loaded.
+    # The tower: 538,609,520 parameters (model.py count; the exact total 31,070,754,032 minus the text count
+    # 30,532,110,336 is 538,643,696) = 1,077,219,040 B, of which the 4,649,600 whole parameters above = 9,299,200 B:
+    #  (62,141,508,064 - 1,077,219,040 - (34,886,912 - 9,299,200)) // 4 + 25,587,712
+    #  = 61,038,701,312 // 4 + 25,587,712 = 15,259,675,328 + 25,587,712 = 15,285,263,040 B
+    #  + rope cache 67,108,864 + load constant 1,430,528 + MRoPE enlargement 201,326,592 = 15,555,129,024
+    #  (15,630,081,592 + 201,326,592 = 15,831,408,184 while the tower was still counted: 276,279,160 B more)
     assert _vision_budget("Qwen/Qwen3-VL-30B-A3B-Instruct", "0.11.0", gpu_id="RTX-3090", tensor_parallel_size=4,
                           max_model_len=65536, limit_mm_per_prompt=(("image", 0), ("video", 0))
-                          ).weights_bytes == 15_630_081_592 + 201_326_592
+                          ).weights_bytes == 15_285_263_040 + 67_108_864 + 1_430_528 + 201_326_592 == 15_555_129_024
 
 
 def test_rope_caches_per_model_by_hand() -> None:

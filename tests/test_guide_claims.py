@@ -384,6 +384,16 @@ def test_multimodal_limits_do_what_the_guide_says() -> None:
     for lang in LANGS:
         text = (DOCS / lang / "index.md").read_text(encoding="utf-8")
         assert """--limit-mm-per-prompt '{"image": 1, "video": 0}'""" in text, lang
+    # "vLLM then does not load the vision tower either (... 0.15.0 for Gemma 3 ...), 0.79 GiB for Gemma 3 27B":
+    # SigLIP + projector 423,055,728 parameters (tests/test_tower_skip.py) × 2 B = 846,111,456 B = 0.788 GiB
+    gemma = {"model": "google/gemma-3-27b-it", "gpu": "H100-80GB", "max_model_len": 8192}
+    for version, freed in (("0.14.1", 0), ("0.15.0", 846_111_456)):
+        on = verdict(**gemma, vllm_version=version).budget.weights_bytes
+        off = verdict(**gemma, vllm_version=version, limit_mm_per_prompt='{"image": 0}').budget.weights_bytes
+        assert on - off == freed, version
+    assert round(846_111_456 / GiB, 2) == 0.79
+    for lang, shown in (("en", "0.79 GiB"), ("es", "0,79 GiB"), ("zh", "0.79 GiB")):
+        assert shown in sections(lang)["vision-model-limits"], lang
 
 
 @pytest.mark.parametrize("lang", LANGS)
