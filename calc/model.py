@@ -887,15 +887,15 @@ _WRAPPER_VISION_CONFIGS: dict[str, dict[str, object]] = {
 }
 
 
-# Encoder profiling only (not counted into the weights: the catalog's parameter totals hold
-# them): towers of catalog wrappers whose stored config keeps only the text part, copied
+# Encoder profiling, and the weights of catalog wrappers without an exact total (_vision_parts; _TOWER_PENDING
+# excepted): towers of catalog wrappers whose stored config keeps only the text part, copied
 # from public checkpoint configs. Qwen2.5-VL-7B-Instruct ``vision_config``: 1280/3420, SiLU
 # gate, patch 14 × 2 frames, merge 2; Qwen3-VL 8B/30B-A3B (tests/data/configs): 1152/4304,
 # GELU, patch 16 × 2 frames, merge 2, deep-stack layers [8, 16, 24]; Qwen3.5/3.6: the same
 # tower without deep-stack outputs.
-# Depth and position rows (counted only when an exact total holds the tower: kvcalc.tower_skip subtracts
-# them) from the copied configs: scripts/model_configs/Qwen/Qwen2.5-VL-7B-Instruct/config.json (depth 32),
-# Qwen3.5-9B, Qwen3.6-27B and Qwen3.6-35B-A3B (depth 27, num_position_embeddings 2304, no deep-stack).
+# Depth and position rows from the copied configs: scripts/model_configs/Qwen/Qwen2.5-VL-7B-Instruct/config.json
+# (depth 32), Qwen3.5-9B/27B/122B-A10B/397B-A17B, Qwen3.6-27B/35B-A3B and the nvidia NVFP4 copies (depth 27,
+# num_position_embeddings 2304, no deep-stack; merger out_hidden_size = the text hidden_size in each).
 _QWEN3_TOWER: dict[str, object] = {"hidden_size": 1152, "intermediate_size": 4304, "patch_size": 16,
                                    "temporal_patch_size": 2, "spatial_merge_size": 2, "depth": 27,
                                    "num_position_embeddings": 2304}
