@@ -164,7 +164,7 @@ QWEN35_27B_TOWER = 460_728_944
 
 def test_catalog_qwen_wrappers_count_the_tower_vllm_loads() -> None:
     # issue 9: the catalog keeps only text-config keys; without the tower the no-log budget over-promised by its bytes
-    assert 411_466_608 + 1_769_472 + 2_654_208 + 44_838_656 == QWEN35_27B_TOWER
+    assert QWEN35_27B_TOWER == 411_466_608 + 1_769_472 + 2_654_208 + 44_838_656
     m = catalog_model("Qwen/Qwen3.5-27B")
     assert m.vision_parameters == m.tower_parameters == QWEN35_27B_TOWER
     assert _weights(m, "0.20.0", NONE) - _weights(m, "0.20.0", TEXT_ONLY) == 2 * QWEN35_27B_TOWER
