@@ -138,7 +138,9 @@ def test_gb10_qwen36_log_loaded_no_tower() -> None:
     assert 2 * 446_570_096 / GIB > 64.69 - 64.404
     m = catalog_model("Qwen/Qwen3.6-35B-A3B")
     assert not tower_loaded(m, _dep("0.20.0", TEXT_ONLY, gpu="GB10"))
-    assert m.tower_parameters == 0  # the catalog's counted total holds no tower: nothing to subtract
+    # the catalog's counted total now holds the tower (vLLM builds it by default), and text-only mode takes it out
+    assert m.tower_parameters == m.vision_parameters == 446_570_096
+    assert _weights(m, "0.20.0", NONE, gpu="GB10") - _weights(m, "0.20.0", TEXT_ONLY, gpu="GB10") == 2 * 446_570_096
 
 
 def test_language_model_only_in_a_pasted_log_limits_every_modality_to_0() -> None:
@@ -150,3 +152,37 @@ def test_language_model_only_in_a_pasted_log_limits_every_modality_to_0() -> Non
     assert "'language_model_only': True, 'limit_mm_per_prompt': {'image': 0, 'audio': 0}" in text
     limits = json.loads(str(parse_log(text).facts["limit_mm_per_prompt"]))
     assert limits == {"image": 0, "audio": 0, "video": 0}
+
+
+# Qwen3.5-27B (scripts/model_configs/Qwen/Qwen3.5-27B/config.json vision_config: depth 27, 1152/4304, GELU, patch 16 ×
+# 2 frames, 2304 positions, merge 2, no deep-stack, out_hidden_size 5120 = the text width; built by vLLM's
+# Qwen3_VisionTransformer, qwen3_5.py v0.25.1): blocks 411,466,608; patch 3·2·16²·1152 = 1,769,472; positions
+# 2304 · 1152 = 2,654,208; one merger over 4608 into 5120: 4608² + 4608 + 4608·5120 + 5120 + 2·1152
+# = 21,233,664 + 4,608 + 23,592,960 + 5,120 + 2,304 = 44,838,656. Total 460,728,944 (2 B each: 921,457,888 B, 0.86 GiB).
+QWEN35_27B_TOWER = 460_728_944
+
+
+def test_catalog_qwen_wrappers_count_the_tower_vllm_loads() -> None:
+    # issue 9: the catalog keeps only text-config keys; without the tower the no-log budget over-promised by its bytes
+    assert QWEN35_27B_TOWER == 411_466_608 + 1_769_472 + 2_654_208 + 44_838_656
+    m = catalog_model("Qwen/Qwen3.5-27B")
+    assert m.vision_parameters == m.tower_parameters == QWEN35_27B_TOWER
+    assert _weights(m, "0.20.0", NONE) - _weights(m, "0.20.0", TEXT_ONLY) == 2 * QWEN35_27B_TOWER
+    # the others, merger into their text width (config copies' out_hidden_size): 122B 3072, 397B 4096, 35B 2048;
+    # Qwen3-VL-235B (trimmed copy) takes the Qwen3-VL-8B tower (deep-stack, merger into 4096)
+    towers = {"Qwen/Qwen3.5-122B-A10B": 411_466_608 + 1_769_472 + 2_654_208 + (21_233_664 + 4_608 + 4608 * 3072 + 3072 + 2_304),
+              "Qwen/Qwen3.5-397B-A17B": 411_466_608 + 1_769_472 + 2_654_208 + 40_119_040,
+              "nvidia/Qwen3.5-397B-A17B-NVFP4": 411_466_608 + 1_769_472 + 2_654_208 + 40_119_040,
+              "Qwen/Qwen3.6-35B-A3B": 446_570_096, "nvidia/Qwen3.6-35B-A3B-NVFP4": 446_570_096,
+              "Qwen/Qwen3-VL-235B-A22B-Thinking": QWEN3_VL_8B_TOWER}
+    for model_id, tower in towers.items():
+        assert catalog_model(model_id).vision_parameters == tower, model_id
+
+
+@pytest.mark.xfail(strict=True, reason="Qwen2.5-VL-7B's catalog total still leaves out the 1.26 GiB tower "
+                   "(model.py _TOWER_PENDING): counting it moves the 0.23.0 video-profile log check 0.94 GiB off "
+                   "until the video encoder estimate (about 0.7 GiB high) is fixed by the source")
+def test_catalog_qwen25_vl_counts_its_tower() -> None:
+    # tests/data/logs/v0230_qwen25vl_7b_a100_util022_default_len_video_profile.log: "Model loading took 15.67 GiB";
+    # 14.32 GiB estimated without the tower + 2 × 676,523,904 = 1,353,047,808 B (1.26 GiB) = 15.58 GiB
+    assert catalog_model("Qwen/Qwen2.5-VL-7B-Instruct").vision_parameters == QWEN25_VL_7B_TOWER
