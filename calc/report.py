@@ -441,7 +441,8 @@ def _log_figures(lang: str, d: Diagnosis) -> list[dict[str, object]]:
 
 
 def build_log_report(lang: str, d: Diagnosis) -> dict[str, object] | None:
-    """A log that names no model: what its own numbers answer, and a request to choose the model.
+    """A log without a model the core can plan (none named, or one it cannot plan): what its own numbers
+    answer, and a request to choose the model.
 
     None when the log holds no number to show.
     """
@@ -468,7 +469,8 @@ def build_log_report(lang: str, d: Diagnosis) -> dict[str, object] | None:
         "serve_recommended": None,
         "feasible": {"caption": "", "columns": [], "rows": []},
         "charts": {"budget_svg": "", "concurrency_svg": ""},
-        "notes": [t(lang, "note.choose_model")],
+        "notes": [t(lang, "note.model_not_planned" if "model" in d.inputs or "config" in d.inputs
+                    else "note.choose_model")],
     }
 
 

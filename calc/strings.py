@@ -47,6 +47,7 @@ EN: dict[str, str] = {
     "chart.you_at": "you: {length}",
     "rec.result.choose_model": "Choose your model (or paste its config.json) to compute this",
     "verdict.log_only.summary": "These figures come from your log alone. Choose the model it serves (or paste its config.json) for the full plan: memory budget, blocks, concurrency and every fix computed.",
+    "note.model_not_planned": "The calculator could not plan the model this log names: choose the model it is built on, or paste its config.json, for the full plan.",
     "note.choose_model": "The log names no model: choose it above, or paste its config.json, for the full plan.",
     "fig.kv_per_token_from_log": "KV cache per token (from the log's rounded GiB)",
     # figures
@@ -261,6 +262,7 @@ ES: dict[str, str] = {
     "chart.you_at": "usted: {length}",
     "rec.result.choose_model": "Elija su modelo (o pegue su config.json) para calcularlo",
     "verdict.log_only.summary": "Estas cifras salen solo de su registro. Elija el modelo que sirve (o pegue su config.json) para el plan completo: presupuesto de memoria, bloques, concurrencia y cada solución calculada.",
+    "note.model_not_planned": "La calculadora no pudo planificar el modelo que nombra el registro: elija el modelo en que se basa, o pegue su config.json, para el plan completo.",
     "note.choose_model": "El registro no nombra el modelo: elíjalo arriba, o pegue su config.json, para el plan completo.",
     "fig.kv_per_token_from_log": "Caché KV por token (a partir de los GiB redondeados del registro)",
     "fig.kv_per_token": "Caché KV por token (por GPU, todas las capas)",
@@ -469,6 +471,7 @@ ZH: dict[str, str] = {
     "chart.you_at": "你的设置：{length}",
     "rec.result.choose_model": "选择模型（或粘贴它的 config.json）后才能算出",
     "verdict.log_only.summary": "这些数字只来自你的日志。选择它所服务的模型（或粘贴 config.json），即可得到完整方案：显存预算、块数、并发以及每条修复建议的计算结果。",
+    "note.model_not_planned": "计算器无法为日志中的模型制定方案：请选择它所基于的模型，或粘贴其 config.json，以得到完整方案。",
     "note.choose_model": "日志里没有模型名：请在上方选择模型或粘贴 config.json，以得到完整方案。",
     "fig.kv_per_token_from_log": "每 token 的 KV 缓存（按日志中四舍五入的 GiB 估算）",
     "fig.kv_per_token": "每个 token 的 KV 缓存（每张 GPU，所有层）",

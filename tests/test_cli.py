@@ -621,3 +621,15 @@ def test_log_gpu_flag_completes_a_log_without_memory_figures() -> None:
     code, payload = run_json(["log", "-", "--gpu", "H100-80GB"], stdin=log)
     assert payload["plan"]["gpu"] == "H100-80GB" and payload["plan"]["max_model_len"] == 32_768
     assert payload["plan"]["budget"]["source"] == "profiled"
+
+
+def test_log_naming_a_model_outside_the_catalog_says_so() -> None:
+    # The GB10 log (NVIDIA's 0.13 build) names huihui-ai's gpt-oss-20b derivative, not in the catalog: the note
+    # must not claim that the log names no model, and the reason comes with it.
+    path = Path(__file__).parent / "data" / "logs" / "v0130nv2601_gpt_oss_20b_mxfp4_gb10_util025_8k.log"
+    for lang, text in (("en", "could not plan the model this log names"), ("es", "no pudo planificar el modelo"),
+                       ("zh", "无法为日志中的模型制定方案")):
+        out = io.StringIO()
+        assert main(["log", str(path), "--lang", lang], stdout=out, stderr=io.StringIO()) == 0
+        assert text in out.getvalue()
+        assert "names no model" not in out.getvalue() and "no nombra el modelo" not in out.getvalue()
