@@ -91,8 +91,40 @@ class FullAttentionSpec:
                 self.page_size_padded)
 
 
+class _CompressedPage:
+    """DeepSeek-V4's page rule, shared by its MLA and sliding-window specs (kv_cache_interface.py): one
+    stored entry per ``compress_ratio`` tokens, ``state_content_bytes`` per entry when given (else the
+    heads' K), and the page rounded up to ``alignment`` unless a padded size is set."""
+
+    block_size: int
+    num_kv_heads: int
+    head_size: int
+    dtype_bytes: int
+    page_size_padded: int | None
+    compress_ratio: int
+    alignment: int | None
+    state_content_bytes: int | None
+
+    @property
+    def storage_block_size(self) -> int:
+        return self.block_size // self.compress_ratio
+
+    @property
+    def real_page_size_bytes(self) -> int:
+        per_entry = self.state_content_bytes if self.state_content_bytes is not None else (
+            self.num_kv_heads * self.head_size * self.dtype_bytes)
+        return self.storage_block_size * per_entry
+
+    @property
+    def page_size_bytes(self) -> int:
+        if self.page_size_padded is not None:
+            return self.page_size_padded
+        real = self.real_page_size_bytes
+        return round_up(real, self.alignment) if self.alignment is not None else real
+
+
 @dataclass(frozen=True, kw_only=True)
-class MLAAttentionSpec(FullAttentionSpec):
+class MLAAttentionSpec(_CompressedPage, FullAttentionSpec):
     """Multi-head latent attention: one latent vector per token, no K/V factor 2."""
 
     cache_dtype_str: str = "auto"
@@ -106,23 +138,11 @@ class MLAAttentionSpec(FullAttentionSpec):
     kind = LayerKind.MLA
 
     @property
-    def storage_block_size(self) -> int:
-        return self.block_size // self.compress_ratio
-
-    @property
     def real_page_size_bytes(self) -> int:
         # kv_cache_interface.py MLAAttentionSpec: no K/V factor 2 (head_size_v = 0 for MLA since #51704).
-        if self.state_content_bytes is not None:
-            return self.storage_block_size * self.state_content_bytes
-        if self.cache_dtype_str == "fp8_ds_mla":
+        if self.state_content_bytes is None and self.cache_dtype_str == "fp8_ds_mla":
             return self.block_size * FP8_DS_MLA_BYTES_PER_TOKEN
-        return self.storage_block_size * self.num_kv_heads * self.head_size * self.dtype_bytes
-
-    @property
-    def page_size_bytes(self) -> int:
-        if self.page_size_padded is None and self.alignment is not None:
-            return round_up(self.real_page_size_bytes, self.alignment)
-        return super().page_size_bytes
+        return super().real_page_size_bytes
 
     def merge_key(self) -> tuple[object, ...]:
         return super().merge_key() + (self.cache_dtype_str, self.compress_ratio, self.alignment,
@@ -149,7 +169,7 @@ class SlidingWindowSpec(FullAttentionSpec):
 
 
 @dataclass(frozen=True, kw_only=True)
-class SlidingWindowMLASpec(SlidingWindowSpec):
+class SlidingWindowMLASpec(_CompressedPage, SlidingWindowSpec):
     """DeepSeek-V4's sliding-window caches with one vector per token (kv_cache_interface.py
     ``SlidingWindowMLASpec``): the SWA KV of every layer (sparse_swa.py ``DeepseekV4SWACache``) and the
     compressors' fp32 states (compressor.py ``CompressorStateCache``)."""
@@ -158,19 +178,6 @@ class SlidingWindowMLASpec(SlidingWindowSpec):
     alignment: int | None = None
     state_content_bytes: int | None = None
     kind = LayerKind.SLIDING
-
-    @property
-    def real_page_size_bytes(self) -> int:
-        storage = self.block_size // self.compress_ratio
-        if self.state_content_bytes is not None:
-            return storage * self.state_content_bytes
-        return storage * self.num_kv_heads * self.head_size * self.dtype_bytes
-
-    @property
-    def page_size_bytes(self) -> int:
-        if self.page_size_padded is None and self.alignment is not None:
-            return round_up(self.real_page_size_bytes, self.alignment)
-        return super().page_size_bytes
 
     def merge_key(self) -> tuple[object, ...]:
         return super().merge_key() + (self.compress_ratio, self.alignment, self.state_content_bytes)
