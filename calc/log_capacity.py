@@ -166,10 +166,12 @@ def fit_capacity(scenario: Scenario, facts: Mapping[str, object]) -> CapacityFit
         return CapacityFit(status=FitStatus.EXACT, logged_gib=gib, available_kv_bytes=nearest,
                            low_bytes=low, high_bytes=high)
     recomputed = _blocks(at(mid))
-    logged = _logged_blocks(facts, at, reached, within)
+    first = _first(reached, 0, _WIDE_BYTES)
+    matching = first if first is not None and within(first) else None  # the fewest bytes that give the log's lines
+    logged = _logged_blocks(facts, at, matching)
     status = FitStatus.UNREACHABLE if logged is None or recomputed is None or logged == recomputed \
         else FitStatus.DISAGREES
-    least = _least_worker_bytes(dep, reached, within, mid) if status == FitStatus.DISAGREES else None
+    least = _least_worker_bytes(dep, within, matching, mid) if status == FitStatus.DISAGREES else None
     if least is not None and logged is not None and recomputed is not None and logged < recomputed:
         return CapacityFit(status=FitStatus.LEAST_WORKER, logged_gib=gib, available_kv_bytes=least, low_bytes=low,
                            high_bytes=high, logged_blocks=logged, recomputed_blocks=recomputed)
@@ -177,7 +179,7 @@ def fit_capacity(scenario: Scenario, facts: Mapping[str, object]) -> CapacityFit
                        logged_blocks=logged, recomputed_blocks=recomputed)
 
 
-def _least_worker_bytes(dep: Deployment, reached: Callable[[int], bool], within: Callable[[int], bool],
+def _least_worker_bytes(dep: Deployment, within: Callable[[int], bool], matching: int | None,
                         mid: int) -> int | None:
     """On several GPUs, the middle of the bytes below the printed figure that give the logged capacity.
 
@@ -185,23 +187,16 @@ def _least_worker_bytes(dep: Deployment, reached: Callable[[int], bool], within:
     vllm/v1/worker/gpu_worker.py, 0.11.1+; each worker printed its own before #25164), but sizes the cache
     for the worker with the least (``get_kv_cache_configs``: the smallest ``num_blocks`` of all workers).
     """
-    if dep.tensor_parallel_size * dep.pipeline_parallel_size <= 1:
+    if dep.tensor_parallel_size * dep.pipeline_parallel_size <= 1 or matching is None or matching > mid:
         return None
-    first = _first(reached, 0, mid)
-    if first is None or not within(first):
-        return None
-    last = _last(within, first, mid) or first
-    return (first + last) // 2
+    last = _last(within, matching, mid) or matching
+    return (matching + last) // 2
 
 
-def _logged_blocks(facts: Mapping[str, object], at: Callable[[int], Verdict], reached: Callable[[int], bool],
-                   within: Callable[[int], bool]) -> int | None:
-    """The block count behind the log's capacity: printed (``# GPU blocks``), or the one that gives its
-    tokens and concurrency at any available memory; None when no memory gives them."""
+def _logged_blocks(facts: Mapping[str, object], at: Callable[[int], Verdict], matching: int | None) -> int | None:
+    """The block count behind the log's capacity: printed (``# GPU blocks``), or the one at ``matching``, the
+    fewest bytes that give its tokens and concurrency; None when no memory gives them."""
     blocks = facts.get("num_gpu_blocks")
     if isinstance(blocks, int) and not isinstance(blocks, bool):
         return blocks
-    first = _first(reached, 0, _WIDE_BYTES)
-    if first is None or not within(first):
-        return None
-    return _blocks(at(first))
+    return None if matching is None else _blocks(at(matching))
