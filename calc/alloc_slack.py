@@ -18,6 +18,7 @@ quantized layouts: not counted (their slack falls in the load constant's band, e
 from __future__ import annotations
 
 from .model import LayerKind, ModelSpec
+from .units import round_up
 
 __all__ = ["segment_slack", "dense_weight_shapes", "allocator_slack_bytes", "padded_vocab"]
 
@@ -33,20 +34,16 @@ _PLAIN_MLP_TYPES = frozenset({"phi", "gpt2", "gpt_bigcode", "opt", "starcoder2",
 """Models whose MLP is fc1 → activation → fc2 (no gate): models/phi.py, gpt2.py, opt.py, starcoder2.py …"""
 
 
-def _round_up(n: int, to: int) -> int:
-    return -(-n // to) * to
-
-
 def padded_vocab(vocab_size: int) -> int:
     """``pad_vocab_size``: the vocabulary rounded up to 64 rows (embedding and output matrices)."""
-    return _round_up(vocab_size, _VOCAB_PADDING)
+    return round_up(vocab_size, _VOCAB_PADDING)
 
 
 def segment_slack(size: int) -> int:
     """Bytes a fresh request of ``size`` bytes holds beyond its size (module docstring); 0 up to 10 MiB."""
     if size < _MIN_LARGE_ALLOC:
         return 0
-    remaining = _round_up(size, _ROUND_LARGE) - _round_up(size, _MIN_BLOCK)
+    remaining = round_up(size, _ROUND_LARGE) - round_up(size, _MIN_BLOCK)
     return remaining if remaining <= _SMALL_SIZE else 0
 
 

@@ -24,7 +24,7 @@ from enum import StrEnum
 from .deployment import Deployment
 from .inputs import Scenario
 from .logparse import parse_log
-from .units import GiB, gib_to_bytes
+from .units import GiB, cdiv, gib_to_bytes
 from .verdict import Verdict, plan
 
 __all__ = ["CAPACITY_KEYS", "CapacityFit", "FitStatus", "fit_capacity", "printed_capacity"]
@@ -118,7 +118,7 @@ def _gib_interval(gib: float) -> tuple[int, int]:
     whole, _, decimals = text.partition(".")
     num, den = int(whole + decimals), 10 ** len(decimals)   # gib = num / den
     low_num, high_num = (200 * num - den) * GiB, (200 * num + den) * GiB  # (gib ∓ 1/200) × GiB × 200 den
-    return -(-low_num // (200 * den)), high_num // (200 * den)
+    return cdiv(low_num, 200 * den), high_num // (200 * den)
 
 
 def _applies(scenario: Scenario, facts: Mapping[str, object]) -> float | None:
