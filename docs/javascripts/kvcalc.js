@@ -154,6 +154,8 @@ async function gunzipped(stream) {
 
 /** localStorage: how fast this reader's last download of the runtime's wasm was ("fast" or "slow"). */
 const LINK_KEY = "kvcalc-link"
+/** localStorage: a pinned snapshot decision ("fast": fetch it, "slow": skip it), never overwritten. */
+const LINK_PIN_KEY = "kvcalc-link-pinned"
 
 /**
  * Which wasm to fetch, and its download (started here, or already by the calculator page's
@@ -178,6 +180,11 @@ function wasmDownload(assetsUrl) {
  * remembered, else the page's own count (`downloaded`).
  */
 function linkWasFast(url, downloaded) {
+  // A pinned decision ("fast" or "slow") wins over any timing: the reader's or a test's
+  // choice, so that neither path depends on how busy the machine is.
+  let pinned = null
+  try { pinned = localStorage.getItem(LINK_PIN_KEY) } catch {}
+  if (pinned === "fast" || pinned === "slow") return pinned === "fast"
   const entry = performance.getEntriesByName(url, "resource").at(-1)
   if (entry && entry.encodedBodySize && entry.transferSize >= entry.encodedBodySize) {
     // the body's transfer time (first byte to last): the link's throughput, not the server's

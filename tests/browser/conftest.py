@@ -190,11 +190,12 @@ def watch(
             foreign_requests.append(request.url)
 
     def on_request_failed(request: Request) -> None:
-        # Chromium fetches the favicon lazily after load and cancels it (net::ERR_ABORTED) when the test
-        # navigates on: the browser's own cancellation, not a failure of the site (a missing favicon
-        # still shows up as an HTTP error in on_response).
-        cancelled_favicon = request.url.endswith("/favicon.svg") and request.failure == "net::ERR_ABORTED"
-        if not is_foreign(request.url) and not cancelled_favicon:
+        # net::ERR_ABORTED is a request the browser or the page cancelled: the lazy favicon, or the
+        # start-up snapshot still downloading when the test navigates on. Not a failure of the site:
+        # a missing file still shows up as an HTTP error in on_response, a refused connection as
+        # net::ERR_CONNECTION_REFUSED here.
+        cancelled = request.failure == "net::ERR_ABORTED"
+        if not is_foreign(request.url) and not cancelled:
             failed_requests.append(f"{request.url}: {request.failure}")
 
     def on_response(response: Response) -> None:

@@ -367,7 +367,9 @@ def test_page_without_calculator_never_loads_pyodide(page: Page) -> None:
 def test_worker_starts_from_the_snapshot_and_the_pages_compiled_wasm(page: Page) -> None:
     """The worker restores the build's memory snapshot (no fallback to an ordinary start)
     and instantiates the wasm the page compiled, so the wasm is fetched once (a first
-    visit fetches its gzip copy, ``pyodide.asm.wasm.gz``)."""
+    visit fetches its gzip copy, ``pyodide.asm.wasm.gz``). The link-speed decision is
+    pinned "fast": on a loaded machine the measured speed of a local download varies."""
+    page.context.add_init_script("localStorage.setItem('kvcalc-link-pinned', 'fast')")
     requested: list[str] = []
     page.context.on("request", lambda request: requested.append(urlsplit(request.url).path))
     page.goto("en/calculator/")
@@ -380,6 +382,23 @@ def test_worker_starts_from_the_snapshot_and_the_pages_compiled_wasm(page: Page)
     assert len([path for path in requested if path.endswith(("/pyodide.asm.wasm", "/pyodide.asm.wasm.gz"))]) == 1
     assert len([path for path in requested if path.endswith(".snapshot")]) == 1
     # the restored runtime answers as the CLI does (Qwen3-8B on an RTX 4090, the page's default)
+    assert result_of(root) == cli_plan({"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090"})
+
+
+def test_worker_without_the_snapshot_answers_the_same(page: Page) -> None:
+    """The other path of the same decision, pinned "slow": no snapshot is fetched, the
+    worker starts Python the ordinary way (trimmed standard library) and answers as the CLI."""
+    page.context.add_init_script("localStorage.setItem('kvcalc-link-pinned', 'slow')")
+    requested: list[str] = []
+    page.context.on("request", lambda request: requested.append(urlsplit(request.url).path))
+    page.goto("en/calculator/")
+    root = widget(page, "calculator")
+    wait_ready(root)
+    marks = page.evaluate("performance.getEntriesByType('mark').map(m => m.name)")
+    assert "kvcalc:worker:snapshot-skipped" in marks
+    assert "kvcalc:worker:snapshot-fetched" not in marks
+    assert not [path for path in requested if path.endswith(".snapshot")]
+    assert [path for path in requested if path.endswith("/python_stdlib_kvcalc.zip")]
     assert result_of(root) == cli_plan({"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090"})
 
 
