@@ -45,14 +45,16 @@ web-assets: venv node_modules
 site: web-assets
 	$(MKDOCS) build --strict
 
-serve: site
-	$(MKDOCS) serve --dev-addr $(HOST)
+# mkdocs serve builds the site itself (strict, like `make site`): building it first as well built it twice.
+serve: web-assets
+	$(MKDOCS) serve --strict --dev-addr $(HOST)
 
 # Every test: unit, property, vLLM's own cases, docs build, Pyodide under Node, real browser.
 test: venv node_modules chromium cjk-fonts lint site
 	$(PY) -m pytest
 
-test-core: venv lint
+# The Pyodide and trimmed-stdlib tests need the web assets (the runtime copy, the wheel, the trimmed zip).
+test-core: venv node_modules lint web-assets
 	$(PY) -m pytest tests --ignore=tests/browser -q
 
 bench: venv site
