@@ -33,9 +33,11 @@ chromium:
 cjk-fonts:
 	@fc-list :lang=zh 2>/dev/null | grep -q . || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk >/dev/null; }
 
-# Static checks: ruff (lint and import order) and mypy --strict on the core, zero findings.
+# Static checks: ruff (lint and import order) and mypy --strict on every Python tree but tests/, zero findings.
 lint: venv
 	$(VENV)/bin/ruff check calc kvguide_macros tests scripts bench hooks.py
+	@mkdir -p build/mypy && ln -sfn ../../calc build/mypy/kvcalc
+	$(VENV)/bin/mypy -p kvcalc
 	$(VENV)/bin/mypy
 
 # The core as a py3-none-any wheel and the self-hosted Pyodide runtime, into docs/assets/.

@@ -20,13 +20,15 @@ import sys
 import tempfile
 import time
 import zipfile
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from kvcalc import plan
 from kvcalc.cli import main as cli_main
 from kvcalc.diagnose import diagnose
 from kvcalc.errors import CalcError
-from kvcalc.inputs import scenario_from_inputs
+from kvcalc.inputs import Scenario, scenario_from_inputs
 from kvcalc.limits import check_json_depth, python_literal_ok
 from kvcalc.logparse import parse_log
 from kvcalc.units import parse_human_int
@@ -36,7 +38,7 @@ from kvcalc.web import compute
 #: The real vLLM log the guide's "paste your log" presets show (the site's file, not the wheel's).
 SAMPLE_LOG = Path(__file__).resolve().parents[1] / "kvguide_macros" / "data" / "sample.log"
 
-SCENARIOS = {
+SCENARIOS: dict[str, dict[str, object]] = {
     "dense Qwen3-8B / RTX-4090 / 32K": {"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090", "max_model_len": "32k"},
     "MLA DeepSeek-V3 / H200 / TP8": {"model": "deepseek-ai/DeepSeek-V3", "gpu": "H200", "tensor_parallel_size": 8},
     "hybrid Gemma 3 27B / H100": {"model": "google/gemma-3-27b-it", "gpu": "H100-80GB"},
@@ -46,7 +48,7 @@ SCENARIOS = {
 }
 
 
-def _median_ms(fn, runs: int, inner: int = 1) -> float:
+def _median_ms(fn: Callable[[], object], runs: int, inner: int = 1) -> float:
     samples = []
     for _ in range(runs):
         t0 = time.perf_counter()
@@ -87,7 +89,11 @@ def main(argv: list[str] | None = None) -> None:
     print("\nplan() per call, uncached (median of 30 runs × 50 calls):")
     for name, inputs in SCENARIOS.items():
         s = scenario_from_inputs(inputs)
-        ms = _median_ms(lambda s=s: uncached(s.model, s.deployment), runs=30, inner=50)
+
+        def uncached_plan(s: Scenario = s) -> object:
+            return uncached(s.model, s.deployment)
+
+        ms = _median_ms(uncached_plan, runs=30, inner=50)
         print(f"  {name:36s} {ms:7.3f} ms (target < 1 ms)")
     print("\nweb.compute() per call, plan + advice + report (median of 15 runs):")
     for name, inputs in SCENARIOS.items():
@@ -98,7 +104,7 @@ def main(argv: list[str] | None = None) -> None:
             compute(req)
 
         print(f"  {name:36s} {_median_ms(cold, runs=15):7.2f} ms with an empty plan cache, "
-              f"{_median_ms(lambda req=req: compute(req), runs=15):6.2f} ms repeated")
+              f"{_median_ms(partial(compute, req), runs=15):6.2f} ms repeated")
     text = SAMPLE_LOG.read_text(encoding="utf-8")
     print("\nlog reading (median of 30 runs):")
     print(f"  parse_log(sample, {len(text):,} chars)          {_median_ms(lambda: parse_log(text), runs=30):7.2f} ms")
@@ -156,7 +162,7 @@ def adversarial_parse() -> None:
         "compute(log)": lambda t: compute(json.dumps({"action": "log", "log": t})),
     }
 
-    def guarded(fn, text):
+    def guarded(fn: Callable[[str], object], text: str) -> Callable[[], None]:
         def run() -> None:
             try:
                 fn(text)

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 __all__ = ["define_env", "page_language"]
 
@@ -49,36 +50,51 @@ def page_language(env: Any) -> str:
     return str(env.conf["theme"]["language"])
 
 
+_Macro = TypeVar("_Macro", bound=Callable[..., Any])
+
+
+def _registrar(env: Any) -> Callable[[_Macro], _Macro]:
+    """``env.macro`` with a type: mkdocs-macros is untyped, so its decorator would erase each macro's."""
+
+    def register(function: _Macro) -> _Macro:
+        env.macro(function)
+        return function
+
+    return register
+
+
 def define_env(env: Any) -> None:
     """Register the guide's macros with mkdocs-macros."""
     from . import sections, tables, validation, widget
 
-    @env.macro
+    macro = _registrar(env)
+
+    @macro
     def plan(**inputs: Any) -> Any:
         """Formatted figures of one scenario: ``{{ plan(model=…, gpu=…).needed_kv_gib }}``."""
         return tables.plan_figures(page_language(env), **inputs)
 
-    @env.macro
+    @macro
     def vllm_lines(**inputs: Any) -> str:
         """A fenced ``text`` block with the lines vLLM would print for a scenario."""
         return tables.vllm_lines(page_language(env), **inputs)
 
-    @env.macro
+    @macro
     def kv_bytes_table() -> str:
         """Markdown table: KV bytes per token for the catalog's models."""
         return tables.kv_bytes_table(page_language(env))
 
-    @env.macro
+    @macro
     def starting_point_table() -> str:
         """Markdown table: starting max_model_len / max_num_seqs by model class and GPU."""
         return tables.starting_point_table(page_language(env))
 
-    @env.macro
+    @macro
     def concurrency_table(**inputs: Any) -> str:
         """Markdown table: maximum concurrency by context length."""
         return tables.concurrency_table(page_language(env), **inputs)
 
-    @env.macro
+    @macro
     def validation_table(split: str) -> str:
         """Markdown table: the budget estimate against each public log of one half (fit / validation).
 
@@ -86,22 +102,22 @@ def define_env(env: Any) -> None:
         return f'<div data-search-exclude markdown="1">\n\n{validation.validation_table(page_language(env), split)}\n\n</div>'
 
 
-    @env.macro
+    @macro
     def validation_summary() -> str:
         """Markdown table: median and worst error, over-optimistic and band misses, per half."""
         return validation.validation_summary_table(page_language(env))
 
-    @env.macro
+    @macro
     def plan_validation() -> Any:
         """Formatted summary figures of the validation half: ``{{ plan_validation().median }}``."""
         return validation.summary_figures(page_language(env))
 
-    @env.macro
+    @macro
     def validation_excluded() -> str:
         """Markdown table: the public logs read but left out, with the reason."""
         return validation.excluded_table(page_language(env))
 
-    @env.macro
+    @macro
     def calculator(**kwargs: Any) -> str:
         """The interactive calculator widget (HTML), rendered by ``widget.calculator``.
 

@@ -103,7 +103,7 @@ def install() -> bool:
     Returns False when the plugin is not the one this wraps (then nothing changes).
     """
     try:
-        from material.plugins.search.plugin import SearchIndex
+        from material.plugins.search.plugin import SearchIndex  # type: ignore[import-untyped]
     except ImportError:  # pragma: no cover - Material is a dependency of the docs
         return False
     original: Callable[[Any, Any], None] = SearchIndex.add_entry_from_context
@@ -119,7 +119,7 @@ def install() -> bool:
             page.content = content
 
     add_entry_from_context._kvguide = True  # type: ignore[attr-defined]
-    SearchIndex.add_entry_from_context = add_entry_from_context  # type: ignore[method-assign]
+    SearchIndex.add_entry_from_context = add_entry_from_context
     return True
 
 

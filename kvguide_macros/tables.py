@@ -12,11 +12,11 @@ import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from kvcalc import CalcError, catalog, plan
+from kvcalc import CalcError, Verdict, catalog, plan
 from kvcalc import numfmt as num
 from kvcalc.advice import readable_length
 from kvcalc.analysis import FEASIBLE_LENGTHS
-from kvcalc.inputs import scenario_from_inputs
+from kvcalc.inputs import Scenario, scenario_from_inputs
 from kvcalc.units import GiB, format_gib
 
 from .strings import t
@@ -63,7 +63,7 @@ class PlanFigures:
     """The round length the advice ladder proposes in that range."""
 
 
-def _plan(inputs: dict[str, object]):
+def _plan(inputs: dict[str, object]) -> tuple[Scenario, Verdict]:
     s = scenario_from_inputs(inputs)
     return s, plan(s.model, s.deployment)
 

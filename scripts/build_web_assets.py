@@ -119,7 +119,7 @@ def copy_pyodide(node_modules: Path, out_dir: Path) -> str:
     manifest = package / "package.json"
     if not manifest.is_file():
         raise SystemExit(f"{package} is missing: run `npm ci` first")
-    version = json.loads(manifest.read_text(encoding="utf-8"))["version"]
+    version = str(json.loads(manifest.read_text(encoding="utf-8"))["version"])
     out_dir.mkdir(parents=True, exist_ok=True)
     for name in PYODIDE_RUNTIME_FILES:
         source = package / name
