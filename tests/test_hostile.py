@@ -20,11 +20,13 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from scaling import GROWTH_BOUND, growth_ratio
 
 from kvcalc import catalog
 from kvcalc.errors import CalcError
@@ -42,7 +44,6 @@ FATAL = ("ValueError: To serve at least one request with the models's max seq le
          "needed, which is larger than the available KV cache memory (4.0 GiB). Based on the available memory, the "
          "estimated maximum model length is 29120. Try increasing `gpu_memory_utilization` or decreasing "
          "`max_model_len` when initializing the engine.\n")
-CLI_SECONDS = 2.0
 CLI_PEAK_BYTES = 200 * 2**20
 BIG = "9" * 400
 GOOD = ["--model", "Qwen/Qwen3-8B", "--gpu", "L4"]
@@ -369,7 +370,7 @@ def run_cli(argv: list[str], stdin: object, files: dict[str, Path], tmp_path: Pa
 @pytest.mark.parametrize(("name", "argv", "stdin", "codes"), CLI_CORPUS, ids=[c[0] for c in CLI_CORPUS])
 def test_cli_refuses_hostile_input_cleanly(name: str, argv: list[str], stdin: object, codes: set[int],
                                            files: dict[str, Path], tmp_path: Path) -> None:
-    code, out, err, seconds, peak = run_cli(argv, stdin, files, tmp_path)
+    code, out, err, _seconds, peak = run_cli(argv, stdin, files, tmp_path)
     assert code in codes, (code, err[-2000:])
     assert "Traceback" not in err and "internal error" not in err.lower(), err[-2000:]
     lines = err.splitlines()
@@ -379,7 +380,8 @@ def test_cli_refuses_hostile_input_cleanly(name: str, argv: list[str], stdin: ob
         assert all(line.startswith("kvcalc: note: ") for line in lines), err[-2000:]
         if "--json" in argv:
             strict_loads(out)
-    assert seconds < CLI_SECONDS, seconds
+    # no wall-clock bound here (a loaded machine took 2.41 s): a hang is killed by run_cli's
+    # watchdog (exit -9, not an expected code); the parsers' growth is checked below
     assert peak < CLI_PEAK_BYTES, peak
 
 
@@ -484,32 +486,63 @@ ADVERSARIAL = {
 }
 
 
+def _adversarial(name: str, n: int) -> str:
+    """The adversarial string ``name`` built at about ``n`` characters (its pattern repeated)."""
+    return _ADVERSARIAL_MAKERS[name](n)
+
+
+_ADVERSARIAL_MAKERS: dict[str, Callable[[int], str]] = {
+    "digits": lambda n: "9" * n, "dots": lambda n: "." * n, "digit_dots": lambda n: "1." * (n // 2),
+    "rc": lambda n: "0.1" + "rc" * (n // 2), "dev_zeros": lambda n: "0.10.1.dev" + "0" * n,
+    "local": lambda n: "0.1+" + "a." * (n // 2), "spaces": lambda n: " " * n, "word": lambda n: "a" * n,
+    "pairs": lambda n: "a=" * (n // 2), "quotes": lambda n: "a='" * (n // 3),
+    "escaped_quotes": lambda n: '"' + '\\"' * (n // 2), "brackets": lambda n: "[" * n, "signs": lambda n: "-" * n,
+    "gib": lambda n: "Available KV cache memory: " + "1" * n, "kv_error": lambda n: "max seq len (" + "1" * n,
+    "gib_spaces": lambda n: "model weights take" + " " * n + "x",
+    "engine": lambda n: "Initializing a V1 LLM engine (v" + "1." * (n // 2),
+    "blocks": lambda n: "# GPU blocks: " + "1" * n,
+    "util_table": lambda n: "worker gpu_memory_utilization" + " " * n + "x",
+    "keyval": lambda n: "total_gpu_memory=" * (n // 17), "banner": lambda n: "█" + " " * n + "version",
+    "ansi": lambda n: "\x1b[" + "1;" * (n // 2), "size": lambda n: "1" * n + "G",
+}
+
+
+def test_adversarial_makers_build_the_corpus() -> None:
+    assert {name: _adversarial(name, N) for name in ADVERSARIAL} == ADVERSARIAL
+
+
+def _quietly(parse: Callable[[str], object]) -> Callable[[str], object]:
+    def run(text: str) -> object:
+        try:
+            return parse(text)
+        except (CalcError, LookupError):
+            return None
+    return run
+
+
+_PARSERS: dict[str, Callable[[str], object]] = {
+    "parse_log": parse_log, "parse_log twice": lambda t: parse_log(t + "\n" + t),
+    "parse_version": parse_version, "rules_for": rules_for,
+    "parse_human_int": lambda t: parse_human_int(t, field="x"), "parse_max_model_len": parse_max_model_len,
+    "parse_float": lambda t: parse_float(t, field="x"),
+    "check_json_depth": lambda t: check_json_depth(t, field="config"), "python_literal_ok": python_literal_ok,
+    "find_gpu": lambda t: catalog.find_gpu(t[:300]),
+    "compute(log)": lambda t: compute(json.dumps({"action": "log", "log": t})),
+    "compute(config)": lambda t: compute(json.dumps(plan_request(config=t, model=None))),
+}
+
+
 @pytest.mark.parametrize("name", sorted(ADVERSARIAL))
 def test_every_parser_is_linear_on_adversarial_text(name: str) -> None:
-    """Each parser on a 100,000-character adversarial string, with a generous 2 s bound per input.
+    """Each parser on an adversarial string of 100,000 and of 800,000 characters: 8x the input
+    must take well under 64x the time (what a quadratic regex would take); see tests/scaling.py.
 
-    A wall-clock assert at the real target (50 ms) would be flaky on a shared 2-core machine,
-    so the 50 ms measurement lives in bench/core_bench.py ("adversarial parse"); this test
-    only catches a quadratic regex, which takes minutes on these inputs, not milliseconds.
+    The absolute target (50 ms at 100,000 characters) is measured in bench/core_bench.py
+    ("adversarial parse"): a wall-clock assert would depend on how loaded the machine is.
     """
-    text = ADVERSARIAL[name]
-    parsers = [
-        lambda: parse_log(text), lambda: parse_log(text + "\n" + text),
-        lambda: parse_version(text), lambda: rules_for(text),
-        lambda: parse_human_int(text, field="x"), lambda: parse_max_model_len(text),
-        lambda: parse_float(text, field="x"), lambda: check_json_depth(text, field="config"),
-        lambda: python_literal_ok(text),
-        lambda: catalog.find_gpu(text[:300]),
-        lambda: compute(json.dumps({"action": "log", "log": text})),
-        lambda: compute(json.dumps(plan_request(config=text, model=None))),
-    ]
-    for parse in parsers:
-        start = time.perf_counter()
-        try:
-            parse()
-        except (CalcError, LookupError):
-            pass
-        assert time.perf_counter() - start < 2.0, name
+    small, large = _adversarial(name, N), _adversarial(name, 8 * N)
+    ratios = {parser: growth_ratio(_quietly(parse), small, large) for parser, parse in _PARSERS.items()}
+    assert max(ratios.values()) < GROWTH_BOUND, (name, ratios)
 
 
 # ---------------------------------------------------------------------------------------
