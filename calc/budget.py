@@ -19,6 +19,7 @@ from .backends import gpu_major
 from .deployment import Deployment, unified_memory
 from .errors import CalcError
 from .model import ModelSpec
+from .versions import RuleSet
 
 __all__ = ["BudgetSource", "MemoryBudget", "weight_bytes", "mxfp4_expert_bytes", "requested_bytes", "memory_budget",
            "encoder_profile_known", "encoder_profile", "tower_loaded"]
@@ -211,7 +212,7 @@ def _weights_estimate(model: ModelSpec, dep: Deployment, max_num_batched_tokens:
     extra = weight_share.load_extra_bytes(model, tensor_parallel_size=tp, pipeline_parallel_size=pp)
     mine = estimates.weights_estimate(share, exact=bool(model.checkpoint_bytes), extra_bytes=extra,
                                       mxfp4_expert_bytes=experts // max(1, tp * pp), mxfp4_padding=padding)
-    buffers = weight_share.load_buffer_bytes(model, version=dep.rules.version,
+    buffers = weight_share.load_buffer_bytes(model, rules=dep.rules,
                                              max_num_batched_tokens=max_num_batched_tokens,
                                              tower_loaded=loaded)
     off = dep.cpu_offload_bytes
@@ -239,19 +240,9 @@ def _activation_estimate(model: ModelSpec, dep: Deployment, max_num_batched_toke
     return _with_encoder(model, dep, base, tokens, seqs)
 
 
-_PADDED_TO_BUDGET = ((0, 11, 0), (0, 12, 0))
-"""Releases padding each kept encoder output to the whole budget (``expanded_outputs`` of shape (encoder_budget,
-width): the v0.11.0–v0.11.2 tags of vllm/v1/worker/gpu_model_runner.py; v0.10.2 keeps the outputs as they are)."""
-_PADDED_TO_ITEM = ((0, 12, 0), (0, 13, 0))
-"""Releases padding each kept output to the item's counted size (``max_mm_tokens_per_item``: v0.12.0; gone in v0.13.0)."""
-
-
-_QWEN3_VIDEO_TEXT = ((0, 11, 0), (0, 13, 0))
-"""Releases counting a Qwen3-VL video token as 12.5 in the encoder budget (estimates.encoder_item)."""
-_FUSED_QWEN_ROTARY = (0, 13, 0)
-"""First release rotating the Qwen ViTs' q and k with the fused ``ApplyRotaryEmb`` op (estimates.py)."""
-_FLOOR_ENCODER_ITEMS = (0, 10, 1)
-"""First release taking ``budget // tokens per item`` encoder items (``cdiv`` in the v0.8.0–v0.10.0 tags)."""
+# Release rules of the encoder profiling run (RuleSet, data/vllm_releases.json): kept outputs padded to the
+# whole budget (0.11.x) or to the item's counted size (0.12.0), Qwen3-VL video tokens counted as 12.5 (0.11.0 to
+# 0.12.x), the fused rotary op of the Qwen ViTs (0.13.0), floor division of the items (0.10.1).
 
 
 def _disabled_modalities(dep: Deployment) -> frozenset[str]:
@@ -302,30 +293,23 @@ def _encoder_item(model: ModelSpec, dep: Deployment) -> estimates.EncoderItem | 
     if vision is None:
         return None
     length = dep.max_model_len if dep.max_model_len and dep.max_model_len > 0 else model.derived_max_model_len
-    version = dep.rules.version
     return estimates.encoder_item(vision.family, patch_size=vision.patch_size, merge=vision.spatial_merge_size,
                                   image_size=vision.image_size, max_model_len=length,
-                                  qwen3_video_timestamps=version is not None and _QWEN3_VIDEO_TEXT[0] <= version[:3]
-                                  < _QWEN3_VIDEO_TEXT[1], disabled=_disabled_modalities(dep))
+                                  qwen3_video_timestamps=dep.rules.qwen3_vl_video_timestamps,
+                                  disabled=_disabled_modalities(dep))
 
 
-def _kept_rows(item: estimates.EncoderItem, budget: int, version: tuple[int, ...] | None) -> int:
+def _kept_rows(item: estimates.EncoderItem, budget: int, rules: RuleSet) -> int:
     """Rows each kept encoder output takes in the encoder cache during the profile run (release rules above)."""
-    release = version[:3] if version is not None else None
-    if release is not None and _PADDED_TO_BUDGET[0] <= release < _PADDED_TO_BUDGET[1]:
+    if rules.encoder_outputs_padded_to_budget:
         return max(item.tokens, budget)
-    if release is not None and _PADDED_TO_ITEM[0] <= release < _PADDED_TO_ITEM[1]:
+    if rules.encoder_outputs_padded_to_item:
         return max(item.tokens, item.counted)
     return item.tokens
 
 
-_CAST_MM_INPUTS = (0, 9, 1)
-"""First release casting the processor's floating outputs (pixel values) to the model dtype (#18862:
-vllm/inputs/registry.py ``maybe_cast_dtype``; vllm/multimodal/processing.py ``_postprocess_output`` from 0.11.0)."""
-
-
 def _held_with_the_cache(*, items: int, item: estimates.EncoderItem, padded_rows: int, row_bytes: int,
-                         version: tuple[int, ...] | None, patch_values: int) -> int:
+                         rules: RuleSet, patch_values: int) -> int:
     """What ``profile_run`` still holds beside the encoder cache through the decoder run and the sampler
     warm-up (vllm/v1/worker/gpu_model_runner.py, tags v0.8.0, v0.10.2, v0.11.0, v0.12.0, v0.13.0, v0.19.0):
 
@@ -336,8 +320,8 @@ def _held_with_the_cache(*, items: int, item: estimates.EncoderItem, padded_rows
       it is a ``split`` view (qwen3_vl.py, gemma3_mm.py, mistral3.py), so the whole batch's output stays.
     Both are whole on every TP rank (each rank gets every input; the outputs are all-reduced).
     """
-    release = version[:3] if version is not None else None
-    pixel_bytes = _ELEMENT_BYTES if release is None or release >= _CAST_MM_INPUTS else 4
+    # #18862 (0.9.1) casts the processor's pixel values to the model dtype; fp32 before
+    pixel_bytes = _ELEMENT_BYTES if rules.mm_inputs_in_model_dtype else 4
     held = items * item.patches * patch_values * pixel_bytes
     if padded_rows > item.tokens:  # only the padding releases keep more rows than the item has
         held += items * item.tokens * row_bytes
@@ -357,22 +341,22 @@ def _with_encoder(model: ModelSpec, dep: Deployment, base: estimates.Estimate, t
     if not known or item is None or vision is None:
         return estimates.widen_for_unknown_encoder(base)
     length = dep.max_model_len if dep.max_model_len and dep.max_model_len > 0 else model.derived_max_model_len
-    version = dep.rules.version
+    rules = dep.rules
     budget, items = estimates.mm_items_per_batch(tokens_per_item=item.counted, max_num_batched_tokens=tokens,
                                                  max_num_seqs=seqs, max_model_len=length,
                                                  limit_per_prompt=dep.mm_limit(item.modality),
-                                                 round_up=version is not None and version[:3] < _FLOOR_ENCODER_ITEMS)
+                                                 round_up=not rules.encoder_items_floor)
     row_bytes = model.hidden_size * (1 + vision.deepstack_layers) * _ELEMENT_BYTES
-    padded = _kept_rows(item, budget, version)
+    padded = _kept_rows(item, budget, rules)
     kept = items * padded * row_bytes + _held_with_the_cache(
-        items=items, item=item, padded_rows=padded, row_bytes=row_bytes, version=version,
+        items=items, item=item, padded_rows=padded, row_bytes=row_bytes, rules=rules,
         patch_values=vision.in_channels * vision.temporal_patch_size * vision.patch_size ** 2)
     run = estimates.encoder_run_bytes(
         patches=items * item.patches, width=vision.hidden_size, intermediate=vision.intermediate_size,
         gated_mlp=vision.gated_mlp, rotary=vision.family != "gemma3",
-        fused_rotary=vision.family.startswith("qwen") and (version is None or version[:3] >= _FUSED_QWEN_ROTARY),
+        fused_rotary=vision.family.startswith("qwen") and rules.fused_qwen_vit_rotary,
         patch_values=vision.in_channels * vision.temporal_patch_size * vision.patch_size ** 2, dtype_bytes=_ELEMENT_BYTES,
-        tensor_parallel_size=dep.tensor_parallel_size, qkv_all_gather=encoder_tp.qkv_all_gather(vision.family, version))
+        tensor_parallel_size=dep.tensor_parallel_size, qkv_all_gather=encoder_tp.qkv_all_gather(vision.family, rules))
     return estimates.combine_encoder(base, encoder_run=run, kept_outputs=kept)
 
 

@@ -133,7 +133,7 @@ def _state(head_dim: int, ratio: int, ds: bool) -> SlidingWindowMLASpec:
     """CompressorStateCache: kv and score states (``2 × coff × head_dim`` fp32 values per token, coff = 2 when
     the windows overlap (C4), else 1), window ``coff × ratio``, 4- or 8-token blocks."""
     if ratio not in _STATE_BLOCK:
-        raise CalcError("config_bad_value", f"config.json: compress ratio {ratio} is not one vLLM supports (0, 4, 128)",
+        raise CalcError("config_bad_value", f"config.json: compress ratio {ratio} is not one vLLM supports (0, 4 or 128)",
                         field="config", key="compress_ratios", value=ratio)
     coff = 2 if ratio == 4 else 1
     return _sliding(_STATE_BLOCK[ratio], 2 * coff * head_dim, 4, coff * ratio, ds, None)

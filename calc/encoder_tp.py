@@ -32,26 +32,22 @@ and the MLP's: max(2 + k·I / t, 4 + I / t) (k = 2, or 3 with a SiLU gate; I in 
 
 from __future__ import annotations
 
+from .versions import RuleSet
+
 __all__ = ["qkv_all_gather", "attention_units", "mlp_units"]
 
 _QWEN2_VL = ("qwen2_vl",)
 _QWEN_VL_SHARED_ATTENTION = ("qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe")
-_GATHER_REMOVED = (0, 11, 1)
-"""#28271 ("Remove redundant TP gather/split in split_qkv in QwenVL"), first tagged in v0.11.1."""
-_QWEN2_VL_GATHER_BACK = (0, 13, 0)
-"""qwen2_vl.py ``split_qkv`` all-gathers again in the v0.13.0 tag (and every later tag read, to v0.25.1)."""
 
 
-def qkv_all_gather(family: str, version: tuple[int, ...] | None) -> bool:
-    """Whether the family's ViT attention all-gathers the qkv projection on every TP rank in this release.
-
-    ``version`` None: the newest rules (qwen2_vl.py gathers, qwen2_5_vl.py does not).
-    """
-    release = version[:3] if version is not None else None
+def qkv_all_gather(family: str, rules: RuleSet) -> bool:
+    """Whether the family's ViT attention all-gathers the qkv projection on every TP rank in this release:
+    until #28271 (0.11.1) every Qwen ViT does; qwen2_vl.py ``split_qkv`` gathers again from the v0.13.0 tag
+    (and every later tag read, to v0.25.1), qwen2_5_vl.py does not."""
     if family in _QWEN2_VL:
-        return release is None or not (_GATHER_REMOVED <= release < _QWEN2_VL_GATHER_BACK)
+        return rules.qwen2_vl_gathers_qkv
     if family in _QWEN_VL_SHARED_ATTENTION:
-        return release is not None and release < _GATHER_REMOVED
+        return rules.qwen_vit_gathers_qkv
     return False  # SigLIP (Gemma 3) and Pixtral (Mistral 3): heads split, no gather
 
 

@@ -237,11 +237,8 @@ def _measured(inputs: Mapping[str, object]) -> Measured:
 #    ``BaseDummyOptions``, count ≥ 0, default 999): the count is read; the dummy-size options change the
 #    profiled item and are refused here as not modelled.
 # Modalities a model does not take are ignored by vLLM (``allowed_mm_limits``), and so here.
-_MM_JSON_FROM: tuple[int, ...] = (0, 8, 5)
-_MM_PAIRS_UNTIL: tuple[int, ...] = (0, 10, 0)
-_MM_OPTIONS_FROM: tuple[int, ...] = (0, 11, 1)
-_SKIP_MM_PROFILING_FROM: tuple[int, ...] = (0, 10, 1)
-"""First release with ``--skip-mm-profiling`` (vllm/engine/arg_utils.py, v0.10.1rc1; argparse refuses it before)."""
+# (RuleSet: mm_limit_json, mm_limit_pairs, mm_limit_options; skip_mm_profiling, vllm/engine/arg_utils.py from
+# v0.10.1rc1, which argparse refuses before.)
 _MM_DEFAULT_COUNT = 999
 _MM_MAX_CHARS = 1000
 _MM_MAX_ENTRIES = 16
@@ -254,13 +251,18 @@ def _mm_bad(value: object, why: str) -> CalcError:
                      'such as {"image": 2, "video": 0}', field="limit_mm_per_prompt", value=shorten(value))
 
 
-def _mm_count(key: str, value: object, release: tuple[int, ...] | None) -> int:
+def _release_text(rules: RuleSet) -> str:
+    """The release as its rules know it (``0.10.2``; ``latest`` for the pinned commit), for messages."""
+    return ".".join(map(str, rules.version[:3])) if rules.version is not None else "latest"
+
+
+def _mm_count(key: str, value: object, rules: RuleSet) -> int:
     """One modality's count: an integer, or (0.11.1 on) a dict whose only key read is ``count``."""
     if isinstance(value, Mapping):
-        if release is not None and release < _MM_OPTIONS_FROM:
+        if not rules.mm_limit_options:
             raise CalcError("mm_limit_options_release", f"limit_mm_per_prompt: a dict per modality needs vLLM 0.11.1 or "
-                            f"newer; {'.'.join(map(str, release))} takes whole numbers only",
-                            field="limit_mm_per_prompt", value=".".join(map(str, release)))
+                            f"newer; {_release_text(rules)} takes whole numbers only",
+                            field="limit_mm_per_prompt", value=_release_text(rules))
         extra = sorted(str(k) for k in value if k != "count")
         if extra:
             raise CalcError("mm_limit_options", f"limit_mm_per_prompt: the dummy-size options ({shorten(', '.join(extra))}) "
@@ -302,7 +304,6 @@ def _limit_mm_per_prompt(inputs: Mapping[str, object], rules: RuleSet) -> tuple[
     if not _present(inputs, "limit_mm_per_prompt"):
         return ()
     raw = inputs["limit_mm_per_prompt"]
-    release = rules.version[:3] if rules.version is not None else None
     if isinstance(raw, Mapping):
         parsed: object = raw
     else:
@@ -310,11 +311,11 @@ def _limit_mm_per_prompt(inputs: Mapping[str, object], rules: RuleSet) -> tuple[
         if len(text) > _MM_MAX_CHARS:
             raise _mm_bad(text, f"longer than {_MM_MAX_CHARS} characters")
         as_json = text.startswith(("{", "["))
-        version = ".".join(map(str, release)) if release is not None else "latest"
-        if as_json and release is not None and release < _MM_JSON_FROM and text.startswith("{"):
+        version = _release_text(rules)
+        if as_json and not rules.mm_limit_json and text.startswith("{"):
             raise CalcError("mm_limit_json_release", f"limit_mm_per_prompt: vLLM {version} reads only the "
                             "image=2,video=0 form (JSON from 0.8.5)", field="limit_mm_per_prompt", value=version)
-        if not as_json and (release is None or release >= _MM_PAIRS_UNTIL):
+        if not as_json and not rules.mm_limit_pairs:
             raise CalcError("mm_limit_pairs_release", f"limit_mm_per_prompt: vLLM {version} reads only a JSON object "
                             '(the image=2,video=0 form was removed in 0.10.0), such as {"image": 2, "video": 0}',
                             field="limit_mm_per_prompt", value=version)
@@ -324,14 +325,13 @@ def _limit_mm_per_prompt(inputs: Mapping[str, object], rules: RuleSet) -> tuple[
     for key in parsed:
         if not isinstance(key, str) or not _MM_KEY.fullmatch(key):
             raise _mm_bad(key, f"{shorten(key)!r} is not a modality name")
-    return tuple((key, _mm_count(key, value, release)) for key, value in parsed.items())
+    return tuple((key, _mm_count(key, value, rules)) for key, value in parsed.items())
 
 
 def _skip_mm_profiling(inputs: Mapping[str, object], rules: RuleSet) -> bool:
     skip = _flag(inputs, "skip_mm_profiling")
-    release = rules.version[:3] if rules.version is not None else None
-    if skip and release is not None and release < _SKIP_MM_PROFILING_FROM:
-        version = ".".join(map(str, release))
+    if skip and not rules.skip_mm_profiling:
+        version = _release_text(rules)
         raise CalcError("skip_mm_profiling_release", f"--skip-mm-profiling needs vLLM 0.10.1 or newer; vLLM {version} "
                         "refuses the flag (unrecognized arguments)", field="skip_mm_profiling", value=version)
     return skip

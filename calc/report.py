@@ -184,8 +184,7 @@ def _current_flags(s: Scenario) -> dict[str, object]:
 
 def _limit_mm_text(d: Deployment) -> str:
     """``--limit-mm-per-prompt`` as the release reads it: shell-quoted JSON, or ``image=2,video=0`` before 0.8.5."""
-    version = d.rules.version
-    if version is not None and version[:3] < (0, 8, 5):
+    if not d.rules.mm_limit_json:
         return ",".join(f"{k}={v}" for k, v in d.limit_mm_per_prompt)
     return "'" + json.dumps(dict(d.limit_mm_per_prompt)) + "'"
 

@@ -306,6 +306,36 @@ class RuleSet:
     def deepseek_v4_slots(self) -> bool: return self._has("44454")
     @property
     def deepseek_v4_packed(self) -> bool: return self._has("48993")
+    # multimodal models: the encoder profiling run and --limit-mm-per-prompt (budget.py, inputs.py)
+    @property
+    def mrope_enlarged_cache(self) -> bool: return self._has("mrope_enlarged_cache")
+    @property
+    def mm_limit_json(self) -> bool: return self._has("mm_limit_json")
+    @property
+    def mm_limit_pairs(self) -> bool: return not self._has("mm_limit_json_only")
+    @property
+    def mm_limit_options(self) -> bool: return self._has("mm_limit_options")
+    @property
+    def skip_mm_profiling(self) -> bool: return self._has("skip_mm_profiling")
+    @property
+    def mm_inputs_in_model_dtype(self) -> bool: return self._has("18862")
+    @property
+    def encoder_items_floor(self) -> bool: return self._has("encoder_items_floor")
+    @property
+    def encoder_outputs_padded_to_budget(self) -> bool:
+        return self._has("encoder_outputs_padded_to_budget") and not self._has("encoder_outputs_padded_to_item")
+    @property
+    def encoder_outputs_padded_to_item(self) -> bool:
+        return self._has("encoder_outputs_padded_to_item") and not self._has("encoder_outputs_unpadded")
+    @property
+    def qwen3_vl_video_timestamps(self) -> bool:
+        return self._has("qwen3_vl_video_timestamps_counted") and not self._has("qwen3_vl_video_timestamps_dropped")
+    @property
+    def fused_qwen_vit_rotary(self) -> bool: return self._has("fused_qwen_vit_rotary")
+    @property
+    def qwen_vit_gathers_qkv(self) -> bool: return not self._has("28271")
+    @property
+    def qwen2_vl_gathers_qkv(self) -> bool: return self.qwen_vit_gathers_qkv or self._has("qwen2_vl_gather_back")
     # MLA block size (backends.py): forced per platform, then the backend's preference
     @property
     def flashmla_forced_block(self) -> bool: return self._has("flashmla_forced_block")

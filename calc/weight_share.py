@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from .alloc_slack import allocator_slack_bytes, padded_vocab
 from .model import ModelSpec
+from .versions import RuleSet
 
 __all__ = ["replicated_parameters", "replicated_bytes", "tower_replicated_parameters", "unloaded_tower_bytes", "share_bytes",
            "load_buffer_bytes", "vocab_padding_bytes", "rope_cache_bytes", "load_extra_bytes"]
@@ -42,7 +43,6 @@ _QWEN3_TOWERS = frozenset({"qwen3_vl", "qwen3_vl_moe"})
 # caches instances), whole on every rank. ``rope_cache_bytes`` counts one plain cache (ModelSpec.rope_caches);
 # the enlargement adds three more.
 _MROPE_CACHE_FACTOR = 4
-_MROPE_ENLARGED_FROM = (0, 7, 2)
 
 
 def _router_parameters(model: ModelSpec) -> int:
@@ -102,7 +102,7 @@ def unloaded_tower_bytes(model: ModelSpec) -> int:
     return model.tower_parameters * _ELEMENT_BYTES
 
 
-def load_buffer_bytes(model: ModelSpec, *, version: tuple[int, ...] | None, max_num_batched_tokens: int,
+def load_buffer_bytes(model: ModelSpec, *, rules: RuleSet, max_num_batched_tokens: int,
                       tower_loaded: bool) -> int:
     """Release- and deployment-dependent buffers the model's constructor allocates on every GPU.
 
@@ -112,7 +112,7 @@ def load_buffer_bytes(model: ModelSpec, *, version: tuple[int, ...] | None, max_
       not in vLLM's text-only mode, kvcalc.tower_skip: ``self.visual = None`` from v0.11.0, #26000).
     """
     total = 0
-    if model.mrope_max_position and (version is None or version[:3] >= _MROPE_ENLARGED_FROM):
+    if model.mrope_max_position and rules.mrope_enlarged_cache:
         total += (_MROPE_CACHE_FACTOR - 1) * model.mrope_max_position * model.head_size * _ELEMENT_BYTES
     v = model.vision
     if tower_loaded and v is not None and v.family in _QWEN3_TOWERS and v.deepstack_layers:

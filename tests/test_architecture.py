@@ -81,3 +81,14 @@ def _long_functions(path: Path) -> list[str]:
 def test_no_long_functions_in_the_core() -> None:
     long = [f for p in _modules() for f in _long_functions(p)]
     assert long == []
+
+
+_VERSION_TUPLE = re.compile(r"\(0, [0-9]+, [0-9]+\)")
+
+
+@pytest.mark.parametrize("path", [p for p in _modules() if p.name != "versions.py"], ids=lambda p: p.name)
+def test_release_cut_offs_live_in_the_release_table(path: Path) -> None:
+    """Every release boundary is a named rule of ``versions.RuleSet``, read from ``data/vllm_releases.json``:
+    no module compares a version with a bare tuple (CONTRIBUTING.md §4)."""
+    hits = [n for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if _VERSION_TUPLE.search(line)]
+    assert not hits, f"{path.name}: lines {hits}"

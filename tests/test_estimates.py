@@ -578,7 +578,7 @@ def test_qwen3_vl_weights_per_gpu_at_tp4_match_the_log() -> None:
     assert share_bytes(100, 10, tensor_parallel_size=2, pipeline_parallel_size=2) == 27
     # before 0.7.2 the MRoPE cache was not enlarged: the deep-stack buffers alone
     from kvcalc.weight_share import load_buffer_bytes
-    assert load_buffer_bytes(spec, version=(0, 7, 1), max_num_batched_tokens=2048, tower_loaded=True) == 25_165_824
+    assert load_buffer_bytes(spec, rules=rules_for("0.7.1"), max_num_batched_tokens=2048, tower_loaded=True) == 25_165_824
     # with every modality limited to 0 vLLM builds no tower (self.visual = None, load_weights skips "visual.";
     # qwen3_vl_moe.py v0.11.0, #26000), so neither the tower's weights nor the deep-stack buffers are loaded.
     # The tower: 538,609,520 parameters (model.py count; the exact total 31,070,754,032 minus the text count
@@ -879,11 +879,11 @@ def test_encoder_run_per_tp_rank_splits_heads_and_mlp_but_not_the_gathered_qkv()
     # split_qkv all-gathers qkv to full width on every rank (qwen2_5_vl.py all_gather_interleave until v0.11.0,
     # removed by #28271 in v0.11.1; qwen2_vl.py tensor_model_parallel_all_gather, absent only in v0.11.1-v0.12.x).
     from kvcalc.encoder_tp import attention_units, mlp_units, qkv_all_gather
-    assert qkv_all_gather("qwen3_vl_moe", (0, 11, 0)) and not qkv_all_gather("qwen3_vl_moe", (0, 11, 1))
-    assert qkv_all_gather("qwen2_5_vl", (0, 10, 2)) and not qkv_all_gather("qwen2_5_vl", None)
-    assert qkv_all_gather("qwen2_vl", (0, 10, 2)) and not qkv_all_gather("qwen2_vl", (0, 12, 0))
-    assert qkv_all_gather("qwen2_vl", (0, 13, 0)) and qkv_all_gather("qwen2_vl", None)
-    assert not qkv_all_gather("gemma3", (0, 11, 0)) and not qkv_all_gather("mistral3", None)
+    assert qkv_all_gather("qwen3_vl_moe", rules_for("0.11.0")) and not qkv_all_gather("qwen3_vl_moe", rules_for("0.11.1"))
+    assert qkv_all_gather("qwen2_5_vl", rules_for("0.10.2")) and not qkv_all_gather("qwen2_5_vl", rules_for(None))
+    assert qkv_all_gather("qwen2_vl", rules_for("0.10.2")) and not qkv_all_gather("qwen2_vl", rules_for("0.12.0"))
+    assert qkv_all_gather("qwen2_vl", rules_for("0.13.0")) and qkv_all_gather("qwen2_vl", rules_for(None))
+    assert not qkv_all_gather("gemma3", rules_for("0.11.0")) and not qkv_all_gather("mistral3", rules_for(None))
     # TP 1 keeps the fitted tallies: 13 / 11 / 9 widths; 2 + 2 x 4304 / 1152 for the MLP
     assert attention_units(13, 1, all_gather=True) == 13.0
     assert mlp_units(4304 / 1152, 1, gated=False) == 2 + 2 * 4304 / 1152

@@ -73,3 +73,34 @@ def test_pr_table_has_one_home() -> None:
     assert first_release("v1_default") == (0, 8, 0)
     assert first_release("29431") == tuple(int(x) for x in table["29431"].split("."))
     assert "_FALLBACK" not in (ROOT / "calc" / "versions.py").read_text(encoding="utf-8")
+
+
+# The multimodal release rules, each at the tags its evidence in data/vllm_releases.json names:
+# the boundary release and the one before it (a latest/pinned build has every change).
+@pytest.mark.parametrize(("rule", "before", "first"), [
+    ("mrope_enlarged_cache", "0.7.1", "0.7.2"),           # commit bf3b79e '[VLM] Qwen2.5-VL'
+    ("mm_limit_json", "0.8.4", "0.8.5"),
+    ("mm_inputs_in_model_dtype", "0.9.0", "0.9.1"),        # #18862
+    ("encoder_items_floor", "0.10.0", "0.10.1"),
+    ("skip_mm_profiling", "0.10.0", "0.10.1"),
+    ("mm_limit_options", "0.11.0", "0.11.1"),
+    ("fused_qwen_vit_rotary", "0.12.0", "0.13.0"),
+])
+def test_multimodal_rules_start_at_their_release(rule: str, before: str, first: str) -> None:
+    assert (getattr(rules_for(before), rule), getattr(rules_for(first), rule), getattr(rules_for(None), rule)) == (
+        False, True, True)
+
+
+@pytest.mark.parametrize(("rule", "releases"), [
+    # kept encoder outputs padded to the whole budget in the v0.11.0-v0.11.2 tags, to the item in v0.12.0
+    ("encoder_outputs_padded_to_budget", {"0.10.2": False, "0.11.0": True, "0.11.2": True, "0.12.0": False}),
+    ("encoder_outputs_padded_to_item", {"0.11.2": False, "0.12.0": True, "0.13.0": False}),
+    ("qwen3_vl_video_timestamps", {"0.10.2": False, "0.11.0": True, "0.12.0": True, "0.13.0": False}),
+    # the image=2,video=0 form of --limit-mm-per-prompt until 0.10.0 removed it
+    ("mm_limit_pairs", {"0.9.2": True, "0.10.0": False}),
+    # qkv all-gathered on every TP rank until #28271 (0.11.1); qwen2_vl.py gathers again from v0.13.0
+    ("qwen_vit_gathers_qkv", {"0.11.0": True, "0.11.1": False}),
+    ("qwen2_vl_gathers_qkv", {"0.11.0": True, "0.11.1": False, "0.12.0": False, "0.13.0": True}),
+])
+def test_multimodal_rules_that_end(rule: str, releases: dict[str, bool]) -> None:
+    assert {v: getattr(rules_for(v), rule) for v in releases} == releases
