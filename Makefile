@@ -9,7 +9,7 @@ PIP     := $(VENV)/bin/pip
 MKDOCS  := NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs
 HOST    ?= 127.0.0.1:8000
 
-.PHONY: all venv node_modules chromium cjk-fonts web-assets site serve lint test test-core bench catalog clean
+.PHONY: all venv node_modules chromium cjk-fonts web-assets site serve lint test test-core bench behaviour catalog clean
 
 all: site
 
@@ -62,6 +62,11 @@ test-core: venv node_modules lint web-assets
 bench: venv site
 	$(PY) bench/core_bench.py
 	$(PY) bench/web_bench.py
+
+# Re-record what the core answers for the behaviour corpus (tests/test_behaviour.py); read
+# `$(PY) scripts/record_behaviour.py --diff` first: the changed cases are the review of the change.
+behaviour: venv
+	$(PY) scripts/record_behaviour.py
 
 catalog: venv
 	HF_HUB_OFFLINE=1 TRANSFORMERS_VERBOSITY=error $(PY) scripts/build_catalog.py
