@@ -16,13 +16,13 @@ from enum import StrEnum
 
 from . import encoder_tp, estimates, tower_skip, weight_share
 from .backends import gpu_major
-from .deployment import Deployment, unified_memory
+from .deployment import INTERCONNECTS, Deployment, batch_defaults, unified_memory
 from .errors import CalcError
 from .model import ModelSpec
 from .versions import RuleSet
 
 __all__ = ["BudgetSource", "MemoryBudget", "weight_bytes", "mxfp4_expert_bytes", "requested_bytes", "memory_budget",
-           "encoder_profile_known", "encoder_profile", "tower_loaded"]
+           "encoder_profile_known", "encoder_profile", "tower_loaded", "ASSUMED_INTERCONNECT", "interconnect_assumed"]
 
 _ELEMENT_BYTES = 2  # the model is served in 16 bits (model.py maps a float32 checkpoint to bfloat16)
 
@@ -361,9 +361,11 @@ def _with_encoder(model: ModelSpec, dep: Deployment, base: estimates.Estimate, t
 
 
 def _non_torch_estimate(dep: Deployment, total_bytes: int) -> estimates.Estimate:
-    # A100 comes as SXM (NVLink) and PCIe boards: its band spans both.
+    # A100 comes as SXM (NVLink) and PCIe boards: its band spans both. A reader's --interconnect decides.
     nvlink: bool | None = None if dep.gpu_id in ("A100-40GB", "A100-80GB") else (
         dep.gpu_id in estimates.NVLINK_GPU_IDS if dep.gpu_id else None)
+    if dep.interconnect != "unknown":
+        nvlink = dep.interconnect == "nvswitch"
     base = estimates.non_torch_estimate(tensor_parallel_size=dep.tensor_parallel_size,
                                         pipeline_parallel_size=dep.pipeline_parallel_size,
                                         total_gpu_memory_bytes=total_bytes, nvlink=nvlink, v0_engine=dep.rules.v0_engine,
@@ -384,7 +386,47 @@ def _cudagraph_estimate(model: ModelSpec, dep: Deployment, max_num_batched_token
         dtype_bytes=_ELEMENT_BYTES, is_moe=model.is_moe, max_num_batched_tokens=max_num_batched_tokens)
 
 
+ASSUMED_INTERCONNECT = "nvswitch"
+"""The central figure's interconnect for a GPU given by its memory only: NVSwitch-class buffers are the
+largest non-torch figure (2.08 GiB at TP 2 against 0.09 GiB over PCIe), so the central estimate does not
+promise the memory a PCIe machine would leave."""
+
+
+def interconnect_assumed(dep: Deployment) -> str | None:
+    """The interconnect the budget assumed (``ASSUMED_INTERCONNECT``) when the reader gave neither a catalog GPU
+    nor ``--interconnect``; None when it is known (a catalog GPU knows its own; GB10 is unified)."""
+    if dep.interconnect != "unknown" or dep.gpu_id is not None or unified_memory(dep):
+        return None
+    return ASSUMED_INTERCONNECT
+
+
 def _memory_budget(model: ModelSpec, dep: Deployment, *, max_num_batched_tokens: int, max_num_seqs: int) -> MemoryBudget:
+    """The budget; a GPU of unknown interconnect is estimated as ``ASSUMED_INTERCONNECT`` with a band that also
+    covers the central figure of each other interconnect (each computed as if the reader had given it)."""
+    assumed = interconnect_assumed(dep)
+    if assumed is None or dep.gpu_memory_bytes is None or _given_budget(dep, dep.effective_utilization) is not None:
+        return _known_interconnect_budget(model, dep, max_num_batched_tokens=max_num_batched_tokens,
+                                          max_num_seqs=max_num_seqs)
+    central = _known_interconnect_budget(model, replace(dep, interconnect=assumed),
+                                         max_num_batched_tokens=max_num_batched_tokens, max_num_seqs=max_num_seqs)
+    if not central.estimated:
+        return central
+    figures = [central.available_kv_bytes]
+    for other in INTERCONNECTS:
+        if other in ("unknown", assumed):
+            continue
+        alt = replace(dep, interconnect=other)
+        # the caller sized the batch from vLLM's defaults for this GPU; unified memory has its own (batch_defaults)
+        tokens, seqs = batch_defaults(alt) if batch_defaults(dep) == (max_num_batched_tokens, max_num_seqs) else (
+            max_num_batched_tokens, max_num_seqs)
+        figures.append(_known_interconnect_budget(model, alt, max_num_batched_tokens=tokens,
+                                                  max_num_seqs=seqs).available_kv_bytes)
+    return replace(central, available_kv_bytes_low=min(central.available_kv_bytes_low, *figures),
+                   available_kv_bytes_high=max(central.available_kv_bytes_high, *figures))
+
+
+def _known_interconnect_budget(model: ModelSpec, dep: Deployment, *, max_num_batched_tokens: int,
+                               max_num_seqs: int) -> MemoryBudget:
     util = dep.effective_utilization
     given = _given_budget(dep, util)
     if given is not None:

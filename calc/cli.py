@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn, TextIO
 
 from . import catalog
 from .analysis import analyze
+from .deployment import INTERCONNECTS
 from .errors import CalcError
 from .inputs import scenario_from_inputs
 from .kv_spec import KV_CACHE_DTYPES, MAMBA_DTYPES, MambaCacheMode
@@ -74,6 +75,9 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--enable-prefix-caching", action=argparse.BooleanOptionalAction, default=None)
     pl.add_argument("--mamba-cache-mode", choices=tuple(MambaCacheMode))
     pl.add_argument("--mamba-ssm-cache-dtype", choices=MAMBA_DTYPES)
+    pl.add_argument("--interconnect", choices=INTERCONNECTS,
+                    help="how the GPUs are joined (sizes non-torch memory at TP > 1); default: the catalog GPU's, "
+                         "or for --gpu-memory-gib nvswitch with a band covering the others")
     pl.add_argument("--lang", default="en", choices=("en", "es", "zh"))
     pl.add_argument("--json", action="store_true", help="print one JSON object")
     lg = sub.add_parser("log", help="read a pasted vLLM log")
@@ -236,7 +240,7 @@ _PLAN_KEYS = ("model", "gpu", "gpu_memory_gib", "tensor_parallel_size", "pipelin
             "max_num_seqs", "max_num_batched_tokens", "kv_cache_dtype", "gpu_memory_utilization",
             "kv_cache_memory_bytes", "block_size", "num_gpu_blocks_override", "vllm_version", "available_kv_bytes",
             "available_kv_gib", "weights_gib", "activation_gib", "non_torch_gib", "cudagraph_gib", "cpu_offload_gb",
-            "decode_context_parallel_size", "limit_mm_per_prompt")
+            "decode_context_parallel_size", "limit_mm_per_prompt", "interconnect")
 
 
 def _form(args: argparse.Namespace, stdin: TextIO) -> dict[str, object]:

@@ -6,9 +6,11 @@ from dataclasses import dataclass, field
 from .units import GiB
 from .versions import RuleSet, rules_for
 
-__all__ = ["Measured", "Deployment", "batch_defaults", "DEFAULT_BLOCK_SIZE"]
+__all__ = ["Measured", "Deployment", "batch_defaults", "DEFAULT_BLOCK_SIZE", "INTERCONNECTS"]
 
 DEFAULT_BLOCK_SIZE = 16  # vllm/config/cache.py CacheConfig.DEFAULT_BLOCK_SIZE
+INTERCONNECTS = ("unknown", "nvswitch", "pcie", "unified")
+"""``--interconnect`` values; ``unknown`` (the default) first."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -81,6 +83,10 @@ class Deployment:
     budget_edge: str = "central"
     """Which edge of an estimated budget's band to plan on: ``central`` (the estimate) or ``low``
     (the pessimistic edge; the advice's what-ifs use it so a fix holds whatever vLLM measures)."""
+    interconnect: str = "unknown"
+    """``--interconnect`` (``INTERCONNECTS``): how the GPUs are joined, which sizes the non-torch memory at TP > 1
+    (``nvswitch``, ``pcie``) and whether the host's memory counts (``unified``). ``unknown``: a catalog GPU's own;
+    for a GPU given by its memory only the budget assumes ``nvswitch`` and its band covers the others."""
 
     @property
     def effective_block_size(self) -> int:
@@ -107,6 +113,8 @@ def unified_memory(dep: Deployment) -> bool:
     which on these parts also reports the system's free memory. Either way host allocations between the
     start-up snapshot and the end of profiling are non-torch memory; from v0.11.1 the budget adds a size
     fitted on public GB10 logs for them (estimates.unified_memory_estimate)."""
+    if dep.interconnect == "unified":
+        return True
     name = (dep.gpu_name or dep.gpu_id or "").lower()
     return "gb10" in name or "dgx spark" in name
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from . import catalog
-from .deployment import Deployment, Measured
+from .deployment import INTERCONNECTS, Deployment, Measured
 from .errors import CalcError
 from .kv_spec import KV_CACHE_DTYPES, MAMBA_DTYPES, MambaCacheMode
 from .limits import MAX_BYTES, MAX_CONFIG_BYTES, MAX_GIB, MAX_ID_CHARS, MAX_LEN, check_json_depth, shorten
@@ -30,7 +30,7 @@ INPUT_KEYS = (
     "block_size", "num_gpu_blocks_override", "vllm_version", "available_kv_gib", "available_kv_bytes", "weights_gib",
     "activation_gib", "non_torch_gib", "cudagraph_gib", "enforce_eager", "disable_hybrid_kv_cache_manager",
     "no_async_scheduling", "enable_prefix_caching", "mamba_cache_mode", "mamba_ssm_cache_dtype", "cpu_offload_gb",
-    "decode_context_parallel_size", "limit_mm_per_prompt", "skip_mm_profiling",
+    "decode_context_parallel_size", "limit_mm_per_prompt", "skip_mm_profiling", "interconnect",
 )
 _Entry = TypeVar("_Entry")
 BLOCK_SIZES = (1, 8, 16, 32, 64, 128, 256)  # vllm/config/cache.py BlockSize
@@ -383,6 +383,7 @@ def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
         rules=rules,
         enable_prefix_caching=prefix_caching, mamba_cache_mode=mamba_mode, mamba_ssm_cache_dtype=ssm_dtype,
         measured=measured,
+        interconnect=_choice(inputs, "interconnect", INTERCONNECTS) if _present(inputs, "interconnect") else "unknown",
     )
     return Scenario(model=model, deployment=dep, model_label=label)
 

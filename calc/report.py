@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from . import charts
 from .analysis import Analysis, BandVerdict, FeasibleGrid, Recommendation, Verdict
-from .budget import BudgetSource, MemoryBudget
+from .budget import BudgetSource, MemoryBudget, interconnect_assumed
 from .deployment import Deployment, unified_memory
 from .errors import CalcError
 from .inputs import Scenario
@@ -133,6 +133,8 @@ def result_dict(a: Analysis) -> dict[str, object]:
         "recommendations": [recommendation_dict(r) for r in a.recommendations],
         "limit_mm_per_prompt": dict(d.limit_mm_per_prompt) or None,
         "skip_mm_profiling": d.skip_mm_profiling,
+        "interconnect": d.interconnect,
+        "interconnect_assumed": interconnect_assumed(d) if "non_torch" in v.budget.estimated else None,
     }
 
 
@@ -366,6 +368,8 @@ def _notes(lang: str, a: Analysis) -> list[str]:
         notes.append(t(lang, f"note.encoder_{b.encoder_profile}"))
     if b.estimated and unified_memory(v.deployment):
         notes.append(t(lang, "note.unified_memory"))
+    if b.source == BudgetSource.PROFILED and "non_torch" in b.estimated and interconnect_assumed(v.deployment):
+        notes.append(t(lang, "note.interconnect_assumed", non_torch=gib_text(b.non_torch_bytes, lang)))
     if b.source == BudgetSource.MEASURED:
         notes.append(t(lang, "note.measured"))
     if b.source == BudgetSource.KV_CACHE_MEMORY_BYTES:

@@ -223,6 +223,7 @@ EN: dict[str, str] = {
     "err.mm_limit_pairs_release": "{field}: vLLM {value} reads only a JSON object, such as {{\"image\": 2, \"video\": 0}} (the form image=2,video=0 was removed in 0.10.0).",
     "err.skip_mm_profiling_release": "--skip-mm-profiling needs vLLM 0.10.1 or newer; vLLM {value} refuses the flag.",
     "note.unified_memory": "This GPU shares its memory with the host (unified memory): what the system and other processes take while vLLM starts counts against the cache. From vLLM 0.11.1 the estimate counts 1.6 GiB for it, the middle of the 1.3–2.7 GiB measured in public GB10 logs; the real figure changes from one start to the next, so give the figure from your own log.",
+    "note.interconnect_assumed": "The GPU is given by its memory only, so how the GPUs are joined is not known: the central figure assumes NVSwitch-class GPUs ({non_torch} of non-torch memory per GPU here); the range also covers PCIe and unified memory. Give --interconnect (nvswitch, pcie or unified) for the figure of your machine.",
 }
 
 ES: dict[str, str] = {
@@ -432,6 +433,7 @@ ES: dict[str, str] = {
     "err.mm_limit_pairs_release": "{field}: vLLM {value} solo lee un objeto JSON, como {{\"image\": 2, \"video\": 0}} (la forma image=2,video=0 desapareció en 0.10.0).",
     "err.skip_mm_profiling_release": "--skip-mm-profiling requiere vLLM 0.10.1 o posterior; vLLM {value} rechaza la opción.",
     "note.unified_memory": "Esta GPU comparte la memoria con el sistema (memoria unificada): lo que el sistema y otros procesos ocupan mientras vLLM arranca se descuenta de la caché. Desde vLLM 0.11.1 la estimación cuenta 1,6 GiB por ello, el centro de los 1,3–2,7 GiB medidos en registros públicos de GB10; la cifra real cambia de un arranque a otro, así que indique la de su propio registro.",
+    "note.interconnect_assumed": "La GPU se indica solo por su memoria, así que no se sabe cómo se conectan las GPU: la cifra central supone GPU de clase NVSwitch ({non_torch} de memoria fuera de PyTorch por GPU aquí); el intervalo cubre también PCIe y memoria unificada. Indique --interconnect (nvswitch, pcie o unified) para la cifra de su máquina.",
 }
 
 ZH: dict[str, str] = {
@@ -641,6 +643,7 @@ ZH: dict[str, str] = {
     "err.mm_limit_pairs_release": "{field}：vLLM {value} 只读取 JSON 对象，例如 {{\"image\": 2, \"video\": 0}}（image=2,video=0 形式已在 0.10.0 移除）。",
     "err.skip_mm_profiling_release": "--skip-mm-profiling 需要 vLLM 0.10.1 或更新版本；vLLM {value} 不接受该选项。",
     "note.unified_memory": "这块 GPU 与主机共用内存（统一内存）：vLLM 启动期间系统和其他进程占用的内存都会从缓存中扣除。自 vLLM 0.11.1 起，估算为此计入 1.6 GiB，即公开 GB10 日志实测 1.3–2.7 GiB 的中间值；实际数值每次启动都不同，请填入你自己日志中的数值。",
+    "note.interconnect_assumed": "只按显存大小给出 GPU，无法得知 GPU 之间如何互连：中心值按 NVSwitch 级 GPU 估算（此处每块 GPU {non_torch} 的非 torch 显存）；区间同时涵盖 PCIe 和统一内存。请用 --interconnect（nvswitch、pcie 或 unified）给出你机器的互连方式，得到对应数值。",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}

@@ -142,6 +142,9 @@ EN: dict[str, str] = {
     "validation.reason": "Why it is left out",
     "table.latent": "1 (latent)",
     "table.caption.sep": ". ",
+    "widget.interconnect": "GPU interconnect (interconnect)",
+    "widget.interconnect_hint": "Sizes non-torch memory at TP > 1. Default: the catalog GPU's own; for a GPU given by its memory, NVSwitch with a range covering the others.",
+    "widget.interconnect_unknown": "unknown",
 }
 
 ES: dict[str, str] = {
@@ -271,6 +274,9 @@ ES: dict[str, str] = {
     "validation.reason": "Por qué se deja fuera",
     "table.latent": "1 (latente)",
     "table.caption.sep": ". ",
+    "widget.interconnect": "Interconexión de las GPU (interconnect)",
+    "widget.interconnect_hint": "Determina la memoria fuera de PyTorch con TP > 1. Por defecto: la de la GPU del catálogo; para una GPU indicada por su memoria, NVSwitch con un intervalo que cubre las demás.",
+    "widget.interconnect_unknown": "desconocida",
 }
 
 ZH: dict[str, str] = {
@@ -400,6 +406,9 @@ ZH: dict[str, str] = {
     "validation.reason": "未采用的原因",
     "table.latent": "1（潜向量）",
     "table.caption.sep": "。",
+    "widget.interconnect": "GPU 互连方式（interconnect）",
+    "widget.interconnect_hint": "决定 TP > 1 时的非 torch 显存。默认：目录中 GPU 自身的互连；只给出显存大小时按 NVSwitch 估算，区间涵盖其他方式。",
+    "widget.interconnect_unknown": "未知",
 }
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}
 

@@ -25,6 +25,7 @@ from urllib.parse import urlencode
 
 from kvcalc import catalog, web
 from kvcalc import strings as core_strings
+from kvcalc.deployment import INTERCONNECTS
 from kvcalc.inputs import INPUT_KEYS
 from kvcalc.kv_spec import MAMBA_DTYPES, MambaCacheMode
 from kvcalc.units import GiB
@@ -57,7 +58,7 @@ MAMBA_SSM_CACHE_DTYPES: tuple[str, ...] = ("", *(d for d in MAMBA_DTYPES if d !=
 ADVANCED_NAMES: tuple[str, ...] = (
     "block_size", "vllm_version", "kv_cache_memory_bytes", "num_gpu_blocks_override", "decode_context_parallel_size",
     "enable_prefix_caching", "mamba_cache_mode", "mamba_ssm_cache_dtype", "enforce_eager",
-    "disable_hybrid_kv_cache_manager", "limit_mm_per_prompt", "skip_mm_profiling",
+    "disable_hybrid_kv_cache_manager", "limit_mm_per_prompt", "skip_mm_profiling", "interconnect",
 )
 MEASURED_NAMES: tuple[str, ...] = ("available_kv_gib", "weights_gib", "activation_gib", "non_torch_gib", "cudagraph_gib")
 
@@ -263,6 +264,11 @@ def _form(s: Label, uid: str, values: Mapping[str, str], catalog: Mapping[str, A
         _field(s, uid, "limit_mm_per_prompt", text("limit_mm_per_prompt"), hint=s("limit_mm_per_prompt_hint"),
                form_id=form_id),
         _checkbox(s, uid, "skip_mm_profiling", values.get("skip_mm_profiling", ""), form_id=form_id),
+        _field(s, uid, "interconnect",
+               _select(uid, "interconnect", values.get("interconnect", ""),
+                       tuple((i, _e(i)) if i != "unknown" else ("", s("interconnect_unknown")) for i in INTERCONNECTS),
+                       default_is="unknown"),
+               hint=s("interconnect_hint"), form_id=form_id),
     ]
     measured = [_field(s, uid, name, text(name, dec), form_id=form_id) for name in MEASURED_NAMES]
     has_advanced = any(values.get(n) for n in ADVANCED_NAMES + MEASURED_NAMES)

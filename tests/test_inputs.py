@@ -75,6 +75,7 @@ BAD_CASES = [
     ("available_kv_bytes", "sixty", "not_an_integer"),
     ("enable_prefix_caching", "maybe", "not_a_boolean"),
     ("mamba_cache_mode", "ALIGN", "bad_choice"),           # vLLM's choices are lower case: none, align, all
+    ("interconnect", "nvlink", "bad_choice"),              # nvswitch, pcie, unified or unknown
     ("mamba_ssm_cache_dtype", "fp8", "bad_choice"),        # MambaDType: auto, float32, float16, bfloat16
     ("weights_gib", "-0.5", "out_of_range"),
     ("activation_gib", "x", "not_a_number"),

@@ -34,6 +34,7 @@ RESULT_KEYS = [
     "max_concurrency", "estimated_max_model_len",
     "kv_cache_groups", "budget", "vllm_log", "vllm_error", "recommendations",
     "limit_mm_per_prompt", "skip_mm_profiling",           # the reader's multimodal profiling flags
+    "interconnect", "interconnect_assumed",              # --interconnect, and what the budget assumed without it
 ]
 RECOMMENDATION_KEYS = [
     "code", "anchor", "settings", "fits", "max_model_len", "available_kv_bytes", "needed_kv_bytes", "num_gpu_blocks",
@@ -95,6 +96,7 @@ def test_result_values_for_the_worked_example():
         "kv_cache_groups": 1,
         "vllm_error": None,
         "limit_mm_per_prompt": None, "skip_mm_profiling": False,   # not given (vLLM's defaults)
+        "interconnect": "unknown", "interconnect_assumed": None,   # not given; a measured budget assumes nothing
     }
     assert r["vllm_log"] == ["Available KV cache memory: 60.0 GiB",
                              "GPU KV cache size: 436,896 tokens, Maximum concurrency for 32,768 tokens per request: 13.33x"]
