@@ -27,7 +27,8 @@ from .model import ModelSpec, normalize_config
 from .units import GiB
 from .versions import rules_for
 
-__all__ = ["ValidationRow", "ValidationSummary", "validation_rows", "validation_summary", "excluded_logs"]
+__all__ = ["ValidationRow", "ValidationSummary", "validation_rows", "validation_summary", "excluded_logs", "row_model",
+           "row_deployment", "validation_row"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -145,6 +146,21 @@ def _row(row: Row) -> ValidationRow:
                          logged_gib=float(row["logged_available_gib"]),
                          estimate_gib=b.available_kv_bytes / GiB, low_gib=b.available_kv_bytes_low / GiB,
                          high_gib=b.available_kv_bytes_high / GiB, note=str(row.get("note", "")))
+
+
+def row_model(row: Row) -> ModelSpec:
+    """The model of a row in this file's schema (also ``data/holdout.json``'s)."""
+    return _model(row)
+
+
+def row_deployment(row: Row) -> Deployment:
+    """The deployment of a row in this file's schema, with the release's rules."""
+    return _deployment(row)
+
+
+def validation_row(row: Row) -> ValidationRow:
+    """A row in this file's schema estimated as the calculator would."""
+    return _row(row)
 
 
 @lru_cache(maxsize=1)

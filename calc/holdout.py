@@ -1,0 +1,145 @@
+"""The no-log budget estimate against public logs that played no part in building it.
+
+``data/holdout.json`` records the protocol (decided 2026-12-01, before any of its rows was
+estimated): logs are grouped by source (a repository, a thread, a site, an author), every source
+that gave a row of ``data/validation.json`` is development, every other source is held out whole.
+This module estimates each held-out row exactly as the calculator would (catalog model and GPU,
+the release's rules, ``memory_budget``) and measures what a reader with a new log gets: the error
+of the available KV memory, whether the logged figure lies in the band, and whether the verdict at
+the log's ``max_model_len`` (fits / borderline / does not fit) would have been right.
+"""
+from __future__ import annotations
+
+import json
+import statistics
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any
+
+from .analysis import BandVerdict, band_verdict
+from .data_files import read_data
+from .deployment import Measured
+from .inputs import Scenario
+from .units import GiB
+from .validation import ValidationRow, row_deployment, row_model, validation_row
+from .verdict import plan
+
+__all__ = ["HeldOutRow", "HeldOutSummary", "Protocol", "heldout_rows", "heldout_summary", "protocol",
+           "OVER_PROMISE_GIB", "DATA_CENTRE_GPUS"]
+
+OVER_PROMISE_GIB = 0.25
+"""An estimate above the logged figure by more than this promises memory vLLM will not give."""
+
+DATA_CENTRE_GPUS = frozenset({"H100-80GB", "H100-NVL", "H200", "B200", "B300", "GH200", "H20", "A100-40GB",
+                              "A100-80GB", "V100-32GB", "MI300X", "MI325X", "MI355X"})
+"""The rest (RTX cards, A10/A10G, A30, L4, L40S, T4, GB10) form the consumer and workstation subset."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Protocol:
+    """How the held-out rows were chosen (``data/holdout.json``)."""
+
+    decided: str
+    rule: str
+    development_sources: tuple[str, ...]
+    held_out_sources: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class HeldOutRow:
+    """One held-out log: the validation figures plus its source and the verdict check."""
+
+    row: ValidationRow
+    source: str
+    max_model_len: int
+    estimated_verdict: BandVerdict
+    """The calculator's answer from the estimate (over its band) at the log's ``max_model_len``."""
+    logged_fits: bool
+    """vLLM's start-up check with the logged available memory."""
+
+    @property
+    def consumer(self) -> bool:
+        return self.row.gpu not in DATA_CENTRE_GPUS
+
+    @property
+    def verdict_right(self) -> bool:
+        """``fits`` / ``does_not_fit`` agree with the logged outcome; ``borderline`` is right when the
+        logged figure lies inside the band the verdict warns about."""
+        if self.estimated_verdict == BandVerdict.BORDERLINE:
+            return self.row.in_band
+        return (self.estimated_verdict == BandVerdict.FITS) == self.logged_fits
+
+    @property
+    def over_promise(self) -> bool:
+        return self.row.error_gib > OVER_PROMISE_GIB
+
+
+@dataclass(frozen=True, kw_only=True)
+class HeldOutSummary:
+    """What the held-out rows (or a subset) measure."""
+
+    count: int
+    median_abs_error_pct: float | None
+    in_band: int
+    verdict_right: int
+    over_promise: int
+    """Rows whose estimate is above the logged figure by more than ``OVER_PROMISE_GIB``."""
+    above: int
+    """Rows whose estimate is above the logged figure (optimistic), of any size."""
+    below: int
+    worst_over_gib: float
+    """The largest estimate-minus-logged (0 when no row is above)."""
+    worst_over_pct: float
+    worst_under_pct: float
+    """The most negative error in % (0 when no row is below)."""
+
+
+Row = Mapping[str, Any]
+
+
+@lru_cache(maxsize=1)
+def _document() -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads(read_data("holdout.json"))
+    return doc
+
+
+def protocol() -> Protocol:
+    doc = _document()
+    return Protocol(decided=str(doc["decided"]), rule=str(doc["rule"]),
+                    development_sources=tuple(map(str, doc["development_sources"])),
+                    held_out_sources=tuple(map(str, doc["held_out_sources"])))
+
+
+def _held_out(row: Row) -> HeldOutRow:
+    model, dep = row_model(row), row_deployment(row)
+    length = int(row["max_model_len"])
+    dep = replace(dep, max_model_len=length)
+    estimated = plan(model, dep)
+    scenario = Scenario(model=model, deployment=dep, model_label=str(row["model"]))
+    logged = int(round(float(row["logged_available_gib"]) * GiB))
+    truth = plan(model, replace(dep, measured=Measured(available_kv_bytes=max(0, logged))))
+    return HeldOutRow(row=validation_row({**row, "split": "held_out"}), source=str(row["source"]),
+                      max_model_len=length, estimated_verdict=band_verdict(scenario, estimated),
+                      logged_fits=truth.fits)
+
+
+@lru_cache(maxsize=1)
+def heldout_rows() -> tuple[HeldOutRow, ...]:
+    """Every held-out log, sorted by file name."""
+    rows = tuple(_held_out(r) for r in _document()["rows"])
+    return tuple(sorted(rows, key=lambda h: h.row.file))
+
+
+def heldout_summary(rows: tuple[HeldOutRow, ...]) -> HeldOutSummary:
+    """The published figures of ``rows`` (an empty subset gives a count of 0 and no median)."""
+    errors = [r.row.error_pct for r in rows]
+    return HeldOutSummary(
+        count=len(rows),
+        median_abs_error_pct=statistics.median(abs(e) for e in errors) if rows else None,
+        in_band=sum(r.row.in_band for r in rows), verdict_right=sum(r.verdict_right for r in rows),
+        over_promise=sum(r.over_promise for r in rows), above=sum(r.row.error_gib > 0 for r in rows),
+        below=sum(r.row.error_gib < 0 for r in rows),
+        worst_over_gib=max([r.row.error_gib for r in rows if r.row.error_gib > 0], default=0.0),
+        worst_over_pct=max([e for e in errors if e > 0], default=0.0),
+        worst_under_pct=min([e for e in errors if e < 0], default=0.0))
