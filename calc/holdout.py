@@ -11,6 +11,7 @@ the log's ``max_model_len`` (fits / borderline / does not fit) would have been r
 from __future__ import annotations
 
 import json
+import re
 import statistics
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -25,7 +26,7 @@ from .units import GiB
 from .validation import ValidationRow, row_deployment, row_model, validation_row
 from .verdict import plan
 
-__all__ = ["HeldOutRow", "HeldOutSummary", "Protocol", "heldout_rows", "heldout_summary", "protocol",
+__all__ = ["HeldOutRow", "HeldOutSummary", "Protocol", "heldout_rows", "heldout_summary", "protocol", "source_of",
            "OVER_PROMISE_GIB", "DATA_CENTRE_GPUS"]
 
 OVER_PROMISE_GIB = 0.25
@@ -34,6 +35,21 @@ OVER_PROMISE_GIB = 0.25
 DATA_CENTRE_GPUS = frozenset({"H100-80GB", "H100-NVL", "H200", "B200", "B300", "GH200", "H20", "A100-40GB",
                               "A100-80GB", "V100-32GB", "MI300X", "MI325X", "MI355X"})
 """The rest (RTX cards, A10/A10G, A30, L4, L40S, T4, GB10) form the consumer and workstation subset."""
+
+
+_THREAD = re.compile(r"https://github\.com/([^/]+/[^/]+)/(?:issues|pull)/([0-9]+)")
+_REPO = re.compile(r"https://github\.com/([^/]+/[^/]+)/")
+_SITE = re.compile(r"https?://([^/]+)/")
+
+
+def source_of(url: str) -> str:
+    """The source a log's address belongs to under the protocol's rule: ``owner/repo#N`` for an issue or pull
+    request, ``owner/repo`` for a file in a repository, the host name for a web page."""
+    for pattern, fmt in ((_THREAD, "{}#{}"), (_REPO, "{}"), (_SITE, "{}")):
+        m = pattern.match(url)
+        if m:
+            return fmt.format(*m.groups())
+    return url
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -113,6 +113,36 @@ def define_env(env: Any) -> None:
         return validation.summary_figures(page_language(env))
 
     @macro
+    def validation_heldout() -> str:
+        """Markdown table: the estimate against each held-out public log, with the verdict check (out of the index)."""
+        return f'<div data-search-exclude markdown="1">\n\n{validation.heldout_table(page_language(env))}\n\n</div>'
+
+    @macro
+    def validation_heldout_summary() -> str:
+        """Markdown table: the held-out figures, all logs and the consumer / workstation subset."""
+        return validation.heldout_summary_table(page_language(env))
+
+    @macro
+    def heldout_sentence() -> str:
+        """The held-out figures in one sentence, in the page's language."""
+        return validation.heldout_sentence(page_language(env))
+
+    @macro
+    def heldout_protocol() -> str:
+        """How the held-out logs were chosen (date, rule, sources on each side)."""
+        return validation.heldout_protocol(page_language(env))
+
+    @macro
+    def plan_development() -> Any:
+        """Why the old validation half is development now: ``{{ plan_development().same_source }}``."""
+        return validation.development_overlap(page_language(env))
+
+    @macro
+    def plan_heldout() -> Any:
+        """Formatted held-out figures: ``{{ plan_heldout().median }}``."""
+        return validation.heldout_figures(page_language(env))
+
+    @macro
     def validation_excluded() -> str:
         """Markdown table: the public logs read but left out, with the reason."""
         return validation.excluded_table(page_language(env))

@@ -145,6 +145,20 @@ EN: dict[str, str] = {
     "widget.interconnect": "GPU interconnect (interconnect)",
     "widget.interconnect_hint": "Sizes non-torch memory at TP > 1. Default: the catalog GPU's own; for a GPU given by its memory, NVSwitch with a range covering the others.",
     "widget.interconnect_unknown": "unknown",
+    "validation.holdout.log": "Log (source)", "validation.holdout.model": "Model", "validation.holdout.gpu": "GPU × n", "validation.holdout.release": "vLLM",
+    "validation.holdout.max_model_len": "max_model_len", "validation.holdout.logged": "Logged KV GiB", "validation.holdout.estimate": "Estimate GiB",
+    "validation.holdout.band": "Band GiB", "validation.holdout.error_gib": "Error GiB", "validation.holdout.error_pct": "Error", "validation.holdout.in_band": "Inside the band",
+    "validation.holdout.verdict": "Verdict from the estimate", "validation.holdout.right": "Verdict right", "validation.holdout.yes": "yes", "validation.holdout.no": "no",
+    "validation.holdout.verdict.fits": "fits", "validation.holdout.verdict.borderline": "borderline", "validation.holdout.verdict.does_not_fit": "does not fit",
+    "validation.holdout.subset": "Logs", "validation.holdout.count": "Count", "validation.holdout.median": "Median absolute error",
+    "validation.holdout.above": "Estimate above the log", "validation.holdout.below": "Estimate below the log",
+    "validation.holdout.over": "Over-promise > 0.25 GiB", "validation.holdout.worst_over": "Largest over-promise GiB",
+    "validation.holdout.worst_under": "Worst shortfall", "validation.holdout.subset.all": "all held-out logs",
+    "validation.holdout.subset.consumer": "consumer and workstation cards",
+    "validation.holdout.sentence": "On the {count} held-out logs (from {sources} sources; {consumer} on consumer or workstation cards) the estimate lands a median {median} % from the available KV memory the log printed; {in_band} of {count} lie inside the band; the estimate is above the logged figure for {above} and below it for {below}; {over} over-promise by more than 0.25 GiB (the largest excess is {worst_over_gib} GiB) and the worst shortfall is {worst_under} %; the verdict at the log's max_model_len would have been right for {right} of {count}.",
+    "validation.holdout.no_consumer": "None of them is a consumer or workstation card, where the estimate is least tested: these figures say nothing about such cards yet.",
+    "validation.holdout.protocol": "Protocol, decided on {decided} before any held-out log was estimated: logs are grouped by source (the repository, issue thread, site or author they come from) and a source goes wholly to one side. The {development} sources that gave a row of the tables further down are development: the estimate was built looking at them, its validation half included. Logs from the {held_out} other sources are held out, and no estimate term was changed after they were first estimated.",
+    "validation.holdout.index_hit": "code-index hit {hit}; its repository is not named",
 }
 
 ES: dict[str, str] = {
@@ -277,6 +291,20 @@ ES: dict[str, str] = {
     "widget.interconnect": "Interconexión de las GPU (interconnect)",
     "widget.interconnect_hint": "Determina la memoria fuera de PyTorch con TP > 1. Por defecto: la de la GPU del catálogo; para una GPU indicada por su memoria, NVSwitch con un intervalo que cubre las demás.",
     "widget.interconnect_unknown": "desconocida",
+    "validation.holdout.log": "Registro (fuente)", "validation.holdout.model": "Modelo", "validation.holdout.gpu": "GPU × n", "validation.holdout.release": "vLLM",
+    "validation.holdout.max_model_len": "max_model_len", "validation.holdout.logged": "GiB KV en el registro", "validation.holdout.estimate": "GiB estimados",
+    "validation.holdout.band": "Banda GiB", "validation.holdout.error_gib": "Error GiB", "validation.holdout.error_pct": "Error", "validation.holdout.in_band": "Dentro de la banda",
+    "validation.holdout.verdict": "Veredicto de la estimación", "validation.holdout.right": "Veredicto acertado", "validation.holdout.yes": "sí", "validation.holdout.no": "no",
+    "validation.holdout.verdict.fits": "cabe", "validation.holdout.verdict.borderline": "dudoso", "validation.holdout.verdict.does_not_fit": "no cabe",
+    "validation.holdout.subset": "Registros", "validation.holdout.count": "Cantidad", "validation.holdout.median": "Mediana del error absoluto",
+    "validation.holdout.above": "Estimación por encima del registro", "validation.holdout.below": "Estimación por debajo del registro",
+    "validation.holdout.over": "Promete de más > 0,25 GiB", "validation.holdout.worst_over": "Mayor exceso GiB",
+    "validation.holdout.worst_under": "Peor defecto", "validation.holdout.subset.all": "todos los registros reservados",
+    "validation.holdout.subset.consumer": "tarjetas de consumo y de estación de trabajo",
+    "validation.holdout.sentence": "En los {count} registros reservados (de {sources} fuentes; {consumer} en tarjetas de consumo o de estación de trabajo) la estimación queda a una mediana del {median} % de la memoria KV disponible que imprimió el registro; {in_band} de {count} caen dentro de la banda; la estimación queda por encima de la cifra del registro en {above} y por debajo en {below}; {over} prometen más de 0,25 GiB de más (el mayor exceso es de {worst_over_gib} GiB) y el peor defecto es del {worst_under} %; el veredicto con el max_model_len del registro habría acertado en {right} de {count}.",
+    "validation.holdout.no_consumer": "Ninguno es de una tarjeta de consumo o de estación de trabajo, donde la estimación está menos probada: estas cifras aún no dicen nada de esas tarjetas.",
+    "validation.holdout.protocol": "Protocolo, fijado el {decided} antes de estimar ningún registro reservado: los registros se agrupan por fuente (el repositorio, el hilo de la incidencia, el sitio o el autor de donde vienen) y cada fuente va entera a un lado. Las {development} fuentes que dieron alguna fila de las tablas de más abajo son de desarrollo: la estimación se construyó mirándolas, también su mitad de validación. Los registros de las otras {held_out} fuentes quedan reservados, y ningún término de la estimación cambió después de estimarlos por primera vez.",
+    "validation.holdout.index_hit": "resultado {hit} del índice de código; no nombra su repositorio",
 }
 
 ZH: dict[str, str] = {
@@ -409,6 +437,20 @@ ZH: dict[str, str] = {
     "widget.interconnect": "GPU 互连方式（interconnect）",
     "widget.interconnect_hint": "决定 TP > 1 时的非 torch 显存。默认：目录中 GPU 自身的互连；只给出显存大小时按 NVSwitch 估算，区间涵盖其他方式。",
     "widget.interconnect_unknown": "未知",
+    "validation.holdout.log": "日志（来源）", "validation.holdout.model": "模型", "validation.holdout.gpu": "GPU × 数量", "validation.holdout.release": "vLLM",
+    "validation.holdout.max_model_len": "max_model_len", "validation.holdout.logged": "日志中的 KV GiB", "validation.holdout.estimate": "估算 GiB",
+    "validation.holdout.band": "区间 GiB", "validation.holdout.error_gib": "误差 GiB", "validation.holdout.error_pct": "误差", "validation.holdout.in_band": "落在区间内",
+    "validation.holdout.verdict": "按估算得出的结论", "validation.holdout.right": "结论正确", "validation.holdout.yes": "是", "validation.holdout.no": "否",
+    "validation.holdout.verdict.fits": "放得下", "validation.holdout.verdict.borderline": "临界", "validation.holdout.verdict.does_not_fit": "放不下",
+    "validation.holdout.subset": "日志", "validation.holdout.count": "数量", "validation.holdout.median": "误差绝对值中位数",
+    "validation.holdout.above": "估算高于日志", "validation.holdout.below": "估算低于日志",
+    "validation.holdout.over": "多报超过 0.25 GiB", "validation.holdout.worst_over": "最大多报 GiB",
+    "validation.holdout.worst_under": "最大少报", "validation.holdout.subset.all": "全部留出日志",
+    "validation.holdout.subset.consumer": "消费级与工作站显卡",
+    "validation.holdout.sentence": "在 {count} 份留出日志上（来自 {sources} 个来源；其中 {consumer} 份为消费级或工作站显卡），估算与日志打印的可用 KV 显存相差的中位数为 {median}%；{count} 份中有 {in_band} 份落在区间内；估算高于日志数值的有 {above} 份，低于的有 {below} 份；多报超过 0.25 GiB 的有 {over} 份（最大多报 {worst_over_gib} GiB），最大少报为 {worst_under}%；按日志的 max_model_len，结论在 {count} 份中有 {right} 份正确。",
+    "validation.holdout.no_consumer": "其中没有消费级或工作站显卡，而估算在这类显卡上验证最少：这些数字目前不能说明这类显卡上的情况。",
+    "validation.holdout.protocol": "协议于 {decided} 确定，早于对任何留出日志的估算：日志按来源分组（来自的仓库、issue 讨论串、网站或作者），一个来源整体归入一侧。为下文表格提供过数据行的 {development} 个来源属于开发集：估算是看着它们构建的，包括其中的验证组。其余 {held_out} 个来源的日志作为留出集，首次估算之后没有修改任何估算项。",
+    "validation.holdout.index_hit": "代码索引结果 {hit}；未注明仓库",
 }
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}
 

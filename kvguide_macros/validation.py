@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kvcalc.holdout import HeldOutRow, HeldOutSummary, heldout_rows, heldout_summary, protocol, source_of
 from kvcalc.numfmt import fmt_fixed, fmt_int
 from kvcalc.validation import ValidationRow, excluded_logs, validation_rows, validation_summary
 
 from .strings import t
 
-__all__ = ["SummaryFigures", "validation_table", "validation_summary_table", "excluded_table", "summary_figures"]
+__all__ = ["SummaryFigures", "validation_table", "validation_summary_table", "excluded_table", "summary_figures",
+           "HeldOutFigures", "heldout_table", "heldout_summary_table", "heldout_figures", "heldout_sentence",
+           "heldout_protocol", "DevelopmentOverlap", "development_overlap"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -73,3 +76,120 @@ def summary_figures(lang: str) -> SummaryFigures:
     s = validation_summary(validation_rows("validation"))
     return SummaryFigures(count=fmt_int(s.count, lang), median=fmt_fixed(s.median_abs_error_pct, 1, lang),
                           worst=fmt_fixed(s.worst_error_pct, 1, lang))
+
+
+# --- held-out logs (kvcalc.holdout) ---------------------------------------------------------------
+
+@dataclass(frozen=True, kw_only=True)
+class HeldOutFigures:
+    """The held-out figures as the prose quotes them (the page's rounding)."""
+
+    count: str
+    sources: str
+    consumer: str
+    median: str
+    in_band: str
+    above: str
+    below: str
+    over: str
+    worst_over_gib: str
+    worst_under: str
+    right: str
+
+
+def _source_cell(lang: str, file: str, url: str) -> str:
+    """A link where the source has an address; the index hit id as text where it has none."""
+    if url.startswith("https://"):
+        return f"[{file}]({url})"
+    hit = url.removeprefix("find_string hit id ").split(" ", 1)[0]
+    return f"{file} ({t(lang, 'validation.holdout.index_hit', hit=hit)})"
+
+
+def _yes(lang: str, value: bool) -> str:
+    return t(lang, "validation.holdout.yes" if value else "validation.holdout.no")
+
+
+def _heldout_row(lang: str, h: HeldOutRow) -> list[str]:
+    r = h.row
+    gpus = f"{r.gpu} × {r.num_gpus}" if r.num_gpus > 1 else r.gpu
+    sign = "+" if r.error_gib > 0 else ""
+    return [_source_cell(lang, r.file, r.source_url), r.model, gpus, r.vllm_version, fmt_int(h.max_model_len, lang),
+            _gib(lang, r.logged_gib), _gib(lang, r.estimate_gib), f"{_gib(lang, r.low_gib)}–{_gib(lang, r.high_gib)}",
+            sign + _gib(lang, r.error_gib), f"{sign}{fmt_fixed(r.error_pct, 1, lang)} %", _yes(lang, r.in_band),
+            t(lang, f"validation.holdout.verdict.{h.estimated_verdict.value}"), _yes(lang, h.verdict_right)]
+
+
+def heldout_table(lang: str) -> str:
+    """Every held-out log: logged and estimated GiB, the error in GiB and %, the band, and the verdict check."""
+    keys = ("log", "model", "gpu", "release", "max_model_len", "logged", "estimate", "band", "error_gib", "error_pct",
+            "in_band", "verdict", "right")
+    return _md([t(lang, f"validation.holdout.{k}") for k in keys], [_heldout_row(lang, h) for h in heldout_rows()],
+               "llllrrrrrrlll")
+
+
+def _summary_cells(lang: str, label: str, s: HeldOutSummary) -> list[str]:
+    median = f"{fmt_fixed(s.median_abs_error_pct, 1, lang)} %" if s.median_abs_error_pct is not None else "–"
+    return [label, fmt_int(s.count, lang), median, fmt_int(s.in_band, lang), fmt_int(s.verdict_right, lang),
+            fmt_int(s.above, lang), fmt_int(s.below, lang), fmt_int(s.over_promise, lang),
+            _gib(lang, s.worst_over_gib), f"{fmt_fixed(s.worst_under_pct, 1, lang)} %"]
+
+
+def heldout_summary_table(lang: str) -> str:
+    """All held-out rows and the consumer / workstation subset."""
+    keys = ("subset", "count", "median", "in_band", "right", "above", "below", "over", "worst_over", "worst_under")
+    rows = heldout_rows()
+    consumer = tuple(h for h in rows if h.consumer)
+    return _md([t(lang, f"validation.holdout.{k}") for k in keys],
+               [_summary_cells(lang, t(lang, "validation.holdout.subset.all"), heldout_summary(rows)),
+                _summary_cells(lang, t(lang, "validation.holdout.subset.consumer"), heldout_summary(consumer))], "lrrrrrrrrr")
+
+
+def heldout_figures(lang: str) -> HeldOutFigures:
+    rows = heldout_rows()
+    s = heldout_summary(rows)
+    return HeldOutFigures(count=fmt_int(s.count, lang), sources=fmt_int(len({h.source for h in rows}), lang),
+                          consumer=fmt_int(sum(h.consumer for h in rows), lang),
+                          median=fmt_fixed(s.median_abs_error_pct or 0.0, 1, lang), in_band=fmt_int(s.in_band, lang),
+                          above=fmt_int(s.above, lang), below=fmt_int(s.below, lang), over=fmt_int(s.over_promise, lang),
+                          worst_over_gib=_gib(lang, s.worst_over_gib), worst_under=fmt_fixed(s.worst_under_pct, 1, lang),
+                          right=fmt_int(s.verdict_right, lang))
+
+
+def heldout_sentence(lang: str) -> str:
+    """The held-out summary in one sentence (plus the caveat when no consumer card is held out)."""
+    f = heldout_figures(lang)
+    text = t(lang, "validation.holdout.sentence", **vars(f))
+    if f.consumer == fmt_int(0, lang):
+        text += " " + t(lang, "validation.holdout.no_consumer")
+    return text
+
+
+def heldout_protocol(lang: str) -> str:
+    """The protocol in the page's language: the date, the number of sources on each side."""
+    p = protocol()
+    return t(lang, "validation.holdout.protocol", decided=p.decided, development=fmt_int(len(p.development_sources), lang),
+             held_out=fmt_int(len(p.held_out_sources), lang))
+
+
+@dataclass(frozen=True, kw_only=True)
+class DevelopmentOverlap:
+    """Why the old validation half no longer holds out (counts, formatted)."""
+
+    validation: str
+    """Validation rows."""
+    same_source: str
+    """Validation rows whose source also gave fit rows."""
+    fit_same_source: str
+    """Fit rows from those shared sources."""
+    same_model: str
+    """Validation rows whose model is also a fit row's."""
+
+
+def development_overlap(lang: str) -> DevelopmentOverlap:
+    fit, val = validation_rows("fit"), validation_rows("validation")
+    fit_sources, val_sources = {source_of(r.source_url) for r in fit}, {source_of(r.source_url) for r in val}
+    fit_models = {r.model for r in fit}
+    return DevelopmentOverlap(validation=fmt_int(len(val), lang),
+                              same_source=fmt_int(sum(source_of(r.source_url) in fit_sources for r in val), lang),
+                              fit_same_source=fmt_int(sum(source_of(r.source_url) in val_sources for r in fit), lang),
+                              same_model=fmt_int(sum(r.model in fit_models for r in val), lang))

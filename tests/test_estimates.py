@@ -349,7 +349,8 @@ def test_budget_against_logs_fit_and_validation_halves() -> None:
     assert len(fit) >= 15 and len(val) >= 15
     assert {r.file for r in fit}.isdisjoint(r.file for r in val)
     summary = validation_summary(val)
-    assert summary.median_abs_error_pct <= 3.0
+    assert summary.median_abs_error_pct < 0.35  # README and the page print 0.3 %: a worse median fails
+    assert summary.in_band == summary.count     # "all inside the band", as published
     assert {r.file for r in val if abs(r.error_pct) > 5.0} <= KNOWN_BEYOND_5PCT
     assert {r.file for r in val if r.below_low_pct > 2.0} <= KNOWN_BELOW_BAND
     assert {r.file for r in fit if abs(r.error_pct) > 5.0} <= KNOWN_BEYOND_5PCT

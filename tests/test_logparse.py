@@ -362,6 +362,18 @@ EXPECTED: dict[str, tuple[str, dict[str, object]]] = {
     "v0130nv2601_qwen25_14b_fp8dyn_gb10_util015_fp8kv_32k_no_memory.log": ("no_memory_for_cache_blocks", {
         "vllm_version": "0.13.0+faa43dbf.nv26.01", "model": "neuralmagic/Qwen2.5-14B-Instruct-FP8-dynamic",
         "max_model_len": 32768, "kv_cache_dtype": "fp8", "model_weights_gib": 15.2227, "available_kv_gib": -1.3}),
+    # the held-out logs (calc/data/holdout.json); every value is printed in the log
+    "v092_qwen3_8b_a100_40gb_defaults_40k.log": ("started", {
+        "vllm_version": "0.9.2", "model": "Qwen/Qwen3-8B", "max_model_len": 40960, "max_num_batched_tokens": 2048,
+        "model_weights_gib": 15.2683, "available_kv_gib": 18.69, "gpu_kv_cache_tokens": 136080, "max_concurrency": 3.32,
+        "num_gpu_blocks": 8505}),
+    "v0191_qwen3_8b_a100_40gb_defaults_40k.log": ("started", {
+        "vllm_version": "0.19.1", "model": "Qwen/Qwen3-8B", "max_model_len": 40960, "model_weights_gib": 15.27,
+        "available_kv_gib": 19.36, "gpu_kv_cache_tokens": 140960, "max_concurrency": 3.44}),
+    "v0102_qwen3_next_80b_2xh200_tp2_defaults_262k.log": ("started", {
+        "vllm_version": "0.10.2", "tensor_parallel_size": 2, "max_model_len": 262144, "max_num_batched_tokens": 8192,
+        "available_kv_gib": 44.59, "gpu_kv_cache_tokens": 973760, "max_concurrency": 14.77, "total_gpu_memory_gib": 139.81,
+        "gpu_memory_utilization": 0.9, "activation_peak_gib": 5.58, "non_torch_gib": 1.38}),
 }
 
 

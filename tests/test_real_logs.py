@@ -316,6 +316,10 @@ RECOMPUTED: dict[str, Case] = {
         "kv_cache_too_small", model="deepseek-ai/DeepSeek-V4-Flash",
         inputs={"vllm_version": "0.22.0", "tensor_parallel_size": "2", "kv_cache_dtype": "fp8", "block_size": "256",
                 "max_num_batched_tokens": "16384"}),
+    # the held-out logs (calc/data/holdout.json): defaults, so the log states every setting
+    "v092_qwen3_8b_a100_40gb_defaults_40k.log": Case("started"),
+    "v0191_qwen3_8b_a100_40gb_defaults_40k.log": Case("started"),
+    "v0102_qwen3_next_80b_2xh200_tp2_defaults_262k.log": Case("started", model="Qwen/Qwen3-Next-80B-A3B-Instruct"),
 }
 
 # Every other log: the diagnosis its lines give (the reasons are in the table above).

@@ -1,0 +1,127 @@
+"""The held-out protocol (calc/data/holdout.json, kvcalc.holdout) and the figures the guide and README publish.
+
+The held-out rows' logged figures are read here from the vendored logs themselves (tests/data/logs), not
+from the data file, so a mistyped figure in the data fails. The published figures are asserted at the
+page's rounding: a change to the estimate that worsens any of them fails this file.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from kvcalc.analysis import BandVerdict
+from kvcalc.holdout import OVER_PROMISE_GIB, heldout_rows, heldout_summary, protocol, source_of
+from kvcalc.validation import validation_rows
+from kvguide_macros import validation as page
+
+REPO = Path(__file__).resolve().parents[1]
+LOGS = REPO / "tests" / "data" / "logs"
+LANGS = ("es", "zh", "en")
+AVAILABLE = re.compile(r"Available KV cache memory: (-?[0-9]+\.[0-9]+) GiB")
+
+
+def test_the_split_is_by_source_and_recorded() -> None:
+    p = protocol()
+    assert p.decided == "2026-12-01"
+    assert "before any held-out row was estimated" in p.rule
+    # every source of a development row (both halves of validation.json) is development, and only those
+    assert set(p.development_sources) == {source_of(r.source_url) for r in validation_rows()}
+    assert not set(p.development_sources) & set(p.held_out_sources)
+    held = heldout_rows()
+    assert {h.source for h in held} == set(p.held_out_sources)
+    # no held-out log is also a development log, by file or by address
+    assert not {h.row.file for h in held} & {r.file for r in validation_rows()}
+    assert all(source_of(h.row.source_url) not in p.development_sources for h in held
+               if h.row.source_url.startswith("https://"))
+
+
+def test_source_of_follows_the_rule() -> None:
+    assert source_of("https://github.com/vllm-project/vllm/issues/10517") == "vllm-project/vllm#10517"
+    assert source_of("https://github.com/vllm-project/vllm/pull/10511") == "vllm-project/vllm#10511"
+    assert source_of("https://github.com/a/b/blob/0123/logs/x.log") == "a/b"
+    assert source_of("https://myoceane.fr/index.php/ai-vllm-a100-gemma-4/") == "myoceane.fr"
+
+
+@pytest.mark.parametrize("held", heldout_rows(), ids=lambda h: h.row.file)
+def test_held_out_rows_are_vendored_with_their_source_and_figure(held) -> None:  # type: ignore[no-untyped-def]
+    index = {e["file"]: e for e in json.loads((LOGS / "sources.json").read_text(encoding="utf-8"))}
+    r = held.row
+    assert index[r.file]["source_url"] == r.source_url
+    printed = {float(x) for x in AVAILABLE.findall((LOGS / r.file).read_text(encoding="utf-8"))}
+    assert printed == {r.logged_gib}, (r.file, printed)
+    # the log's max_model_len ("Maximum concurrency for N tokens per request") is the one the verdict is checked at
+    text = (LOGS / r.file).read_text(encoding="utf-8")
+    assert f"Maximum concurrency for {held.max_model_len:,} tokens per request" in text
+
+
+def test_the_verdict_check() -> None:
+    # every held-out log started (vLLM printed its capacity), so with the logged memory the plan fits
+    for h in heldout_rows():
+        assert h.logged_fits
+        assert h.estimated_verdict in tuple(BandVerdict)
+
+
+def test_published_held_out_figures() -> None:
+    """The figures the page, the FAQ and README print (page rounding: 1 decimal for %, 2 for GiB)."""
+    rows = heldout_rows()
+    s = heldout_summary(rows)
+    assert s.count == len(rows) == 3
+    assert s.median_abs_error_pct is not None and s.median_abs_error_pct < 0.75          # published "0.7 %"
+    assert s.in_band == s.count                                                          # "3 of 3 inside the band"
+    assert s.verdict_right == s.count                                                    # "right for 3 of 3"
+    assert s.over_promise == 0                                                           # none above by > 0.25 GiB
+    assert s.worst_over_gib < 0.015                                                      # "0.01 GiB"
+    assert s.worst_under_pct > -1.45                                                     # "−1.4 %"
+    assert (s.above, s.below) == (1, 2)
+    consumer = heldout_summary(tuple(h for h in rows if h.consumer))
+    assert consumer.count == 0 and consumer.median_abs_error_pct is None
+    assert OVER_PROMISE_GIB == 0.25
+
+
+def test_the_old_validation_half_is_pinned_too() -> None:
+    # what README keeps quoting about the old validation half (now development): 0.3 %, all inside the band
+    val = validation_rows("validation")
+    from kvcalc.validation import validation_summary
+    s = validation_summary(val)
+    assert s.median_abs_error_pct < 0.35 and s.in_band == s.count == 22
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_page_lists_every_held_out_log_and_the_figures(lang: str) -> None:
+    table = page.heldout_table(lang)
+    body = [line for line in table.splitlines()[2:] if line.startswith("| ")]
+    assert len(body) == len(heldout_rows())
+    for h in heldout_rows():
+        assert h.row.file in table
+    f = page.heldout_figures(lang)
+    sentence = page.heldout_sentence(lang)
+    for value in (f.count, f.median, f.in_band, f.right, f.worst_over_gib, f.worst_under):
+        assert value in sentence
+    if lang == "es":
+        assert f.median == "0,7" and f.worst_over_gib == "0,01"
+    else:
+        assert f.median == "0.7" and f.worst_over_gib == "0.01"
+    summary = page.heldout_summary_table(lang)
+    assert summary.count("\n") == 3                                   # header, rule, all logs, consumer subset
+    for name in ("validation.md", "faq.md"):
+        text = (REPO / "docs" / lang / name).read_text(encoding="utf-8")
+        assert "plan_heldout()" in text or "heldout_sentence()" in text, (lang, name)
+    assert "{ #held-out }" in (REPO / "docs" / lang / "validation.md").read_text(encoding="utf-8")
+
+
+def test_readme_repeats_the_computed_figures() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    f = page.heldout_figures("en")
+    o = page.development_overlap("en")
+    assert f"On the {f.count} held-out logs" in readme
+    assert f"the median error is {f.median} %" in readme
+    assert f"{f.in_band} of {f.count} lie\ninside the band" in readme
+    assert f"{f.above} is above the logged figure and {f.below} below" in readme
+    assert f"{f.over} over-promise by more than 0.25 GiB (the largest excess\n{f.worst_over_gib} GiB)" in readme
+    assert f"the worst shortfall is −{f.worst_under.lstrip('-')} %" in readme
+    assert f"right for {f.right} of {f.count}" in readme
+    assert f"{o.same_source} of its {o.validation} rows share a source with {o.fit_same_source} fit rows, {o.same_model} a model" \
+        in readme
