@@ -27,7 +27,7 @@ from .validation import ValidationRow, row_deployment, row_model, validation_row
 from .verdict import plan
 
 __all__ = ["HeldOutRow", "HeldOutSummary", "Protocol", "heldout_rows", "heldout_summary", "protocol", "source_of",
-           "OVER_PROMISE_GIB", "DATA_CENTRE_GPUS"]
+           "OVER_PROMISE_GIB", "DATA_CENTRE_GPUS", "TermResidual", "term_residuals", "MIN_TERM_ROWS", "term_row_counts"]
 
 OVER_PROMISE_GIB = 0.25
 """An estimate above the logged figure by more than this promises memory vLLM will not give."""
@@ -159,3 +159,80 @@ def heldout_summary(rows: tuple[HeldOutRow, ...]) -> HeldOutSummary:
         worst_over_gib=max([r.row.error_gib for r in rows if r.row.error_gib > 0], default=0.0),
         worst_over_pct=max([e for e in errors if e > 0], default=0.0),
         worst_under_pct=min([e for e in errors if e < 0], default=0.0))
+
+
+# --- per-term residuals ------------------------------------------------------------------------------
+
+MIN_TERM_ROWS = 5
+"""Fewer logs than this printing a term: its residual spread is not a band, and the page says so."""
+
+_TERMS = ("weights", "activation", "non_torch", "cudagraph")
+
+
+@dataclass(frozen=True, kw_only=True)
+class TermResidual:
+    """Estimate minus logged of one budget term over the rows whose log prints it (GiB per GPU)."""
+
+    term: str
+    rows: int
+    median_gib: float
+    p5_gib: float
+    """5th percentile (inclusive method); with fewer than two rows, the one residual."""
+    p95_gib: float
+
+    @property
+    def enough(self) -> bool:
+        return self.rows >= MIN_TERM_ROWS
+
+
+def _estimated_terms(row: Row) -> dict[str, float]:
+    from .budget import memory_budget
+    from .deployment import batch_defaults
+
+    model, dep = row_model(row), row_deployment(row)
+    tokens, seqs = batch_defaults(dep)
+    b = memory_budget(model, dep, max_num_batched_tokens=tokens, max_num_seqs=seqs)
+    return {"weights": b.weights_bytes / GiB, "activation": b.activation_bytes / GiB,
+            "non_torch": b.non_torch_bytes / GiB, "cudagraph": b.cudagraph_bytes / GiB}
+
+
+def _percentiles(values: list[float]) -> tuple[float, float]:
+    if len(values) < 2:
+        return values[0], values[0]
+    cuts = statistics.quantiles(values, n=20, method="inclusive")
+    return cuts[0], cuts[-1]
+
+
+@lru_cache(maxsize=4)
+def term_residuals(split: str = "fit") -> tuple[TermResidual, ...]:
+    """Per estimated term, the residuals of ``split``'s rows of data/validation.json whose log prints the term."""
+    rows = [r for r in json.loads(read_data("validation.json"))["rows"] if r["split"] == split]
+    residuals: dict[str, list[float]] = {term: [] for term in _TERMS}
+    for row in rows:
+        logged: Mapping[str, float] = row.get("logged_breakdown_gib") or {}
+        wanted = [term for term in _TERMS if term in logged]
+        if not wanted:
+            continue
+        estimated = _estimated_terms(row)
+        for term in wanted:
+            residuals[term].append(estimated[term] - float(logged[term]))
+    out = []
+    for term in _TERMS:
+        values = residuals[term]
+        if not values:
+            continue
+        lo, hi = _percentiles(values)
+        out.append(TermResidual(term=term, rows=len(values), median_gib=statistics.median(values), p5_gib=lo, p95_gib=hi))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1)
+def term_row_counts() -> Mapping[str, int]:
+    """How many fit rows of data/validation.json print each term (cheap: no estimate is run)."""
+    counts = dict.fromkeys(_TERMS, 0)
+    for row in json.loads(read_data("validation.json"))["rows"]:
+        if row["split"] == "fit":
+            for term in row.get("logged_breakdown_gib") or {}:
+                if term in counts:
+                    counts[term] += 1
+    return counts

@@ -15,6 +15,7 @@ from .analysis import Analysis, BandVerdict, FeasibleGrid, Recommendation, Verdi
 from .budget import BudgetSource, MemoryBudget, interconnect_assumed
 from .deployment import Deployment, unified_memory
 from .errors import CalcError
+from .holdout import MIN_TERM_ROWS, term_row_counts
 from .inputs import Scenario
 from .numfmt import fmt_fixed, fmt_int, fmt_printed, gib_gb_text, gib_text
 from .strings import STRINGS, lang_or_default, t
@@ -370,6 +371,12 @@ def _notes(lang: str, a: Analysis) -> list[str]:
         notes.append(t(lang, "note.unified_memory"))
     if b.source == BudgetSource.PROFILED and "non_torch" in b.estimated and interconnect_assumed(v.deployment):
         notes.append(t(lang, "note.interconnect_assumed", non_torch=gib_text(b.non_torch_bytes, lang)))
+    if b.source == BudgetSource.PROFILED:
+        counts = term_row_counts()
+        for term, size in (("weights", b.weights_bytes), ("activation", b.activation_bytes),
+                           ("non_torch", b.non_torch_bytes), ("cudagraph", b.cudagraph_bytes)):
+            if term in b.estimated and size > 0 and counts.get(term, 0) < MIN_TERM_ROWS:
+                notes.append(t(lang, "note.term_few_rows", term=t(lang, f"fig.{term}"), rows=counts.get(term, 0)))
     if b.source == BudgetSource.MEASURED:
         notes.append(t(lang, "note.measured"))
     if b.source == BudgetSource.KV_CACHE_MEMORY_BYTES:

@@ -133,6 +133,11 @@ def define_env(env: Any) -> None:
         return validation.heldout_protocol(page_language(env))
 
     @macro
+    def validation_term_residuals() -> str:
+        """Markdown table: per estimated term, the fit rows printing it and the spread of estimate − logged."""
+        return validation.term_residuals_table(page_language(env))
+
+    @macro
     def plan_development() -> Any:
         """Why the old validation half is development now: ``{{ plan_development().same_source }}``."""
         return validation.development_overlap(page_language(env))

@@ -159,6 +159,9 @@ EN: dict[str, str] = {
     "validation.holdout.no_consumer": "None of them is a consumer or workstation card, where the estimate is least tested: these figures say nothing about such cards yet.",
     "validation.holdout.protocol": "Protocol, decided on {decided} before any held-out log was estimated: logs are grouped by source (the repository, issue thread, site or author they come from) and a source goes wholly to one side. The {development} sources that gave a row of the tables further down are development: the estimate was built looking at them, its validation half included. Logs from the {held_out} other sources are held out, and no estimate term was changed after they were first estimated.",
     "validation.holdout.index_hit": "code-index hit {hit}; its repository is not named",
+    "validation.term.term": "Term", "validation.term.rows": "Fit logs printing it", "validation.term.median": "Median GiB",
+    "validation.term.p5": "5th percentile GiB", "validation.term.p95": "95th percentile GiB", "validation.term.enough": "–", "validation.term.note": "Note",
+    "validation.term.few": "fewer than five logs: the spread is not a band",
 }
 
 ES: dict[str, str] = {
@@ -305,6 +308,9 @@ ES: dict[str, str] = {
     "validation.holdout.no_consumer": "Ninguno es de una tarjeta de consumo o de estación de trabajo, donde la estimación está menos probada: estas cifras aún no dicen nada de esas tarjetas.",
     "validation.holdout.protocol": "Protocolo, fijado el {decided} antes de estimar ningún registro reservado: los registros se agrupan por fuente (el repositorio, el hilo de la incidencia, el sitio o el autor de donde vienen) y cada fuente va entera a un lado. Las {development} fuentes que dieron alguna fila de las tablas de más abajo son de desarrollo: la estimación se construyó mirándolas, también su mitad de validación. Los registros de las otras {held_out} fuentes quedan reservados, y ningún término de la estimación cambió después de estimarlos por primera vez.",
     "validation.holdout.index_hit": "resultado {hit} del índice de código; no nombra su repositorio",
+    "validation.term.term": "Término", "validation.term.rows": "Registros de ajuste que lo imprimen", "validation.term.median": "Mediana GiB",
+    "validation.term.p5": "Percentil 5 GiB", "validation.term.p95": "Percentil 95 GiB", "validation.term.enough": "–", "validation.term.note": "Nota",
+    "validation.term.few": "menos de cinco registros: la dispersión no es una banda",
 }
 
 ZH: dict[str, str] = {
@@ -451,6 +457,9 @@ ZH: dict[str, str] = {
     "validation.holdout.no_consumer": "其中没有消费级或工作站显卡，而估算在这类显卡上验证最少：这些数字目前不能说明这类显卡上的情况。",
     "validation.holdout.protocol": "协议于 {decided} 确定，早于对任何留出日志的估算：日志按来源分组（来自的仓库、issue 讨论串、网站或作者），一个来源整体归入一侧。为下文表格提供过数据行的 {development} 个来源属于开发集：估算是看着它们构建的，包括其中的验证组。其余 {held_out} 个来源的日志作为留出集，首次估算之后没有修改任何估算项。",
     "validation.holdout.index_hit": "代码索引结果 {hit}；未注明仓库",
+    "validation.term.term": "估算项", "validation.term.rows": "打印该项的拟合日志数", "validation.term.median": "中位数 GiB",
+    "validation.term.p5": "第 5 百分位 GiB", "validation.term.p95": "第 95 百分位 GiB", "validation.term.enough": "–", "validation.term.note": "说明",
+    "validation.term.few": "不足五份日志：这一分布还不能当作区间",
 }
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}
 

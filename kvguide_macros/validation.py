@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kvcalc.holdout import HeldOutRow, HeldOutSummary, heldout_rows, heldout_summary, protocol, source_of
+from kvcalc.holdout import HeldOutRow, HeldOutSummary, heldout_rows, heldout_summary, protocol, source_of, term_residuals
 from kvcalc.numfmt import fmt_fixed, fmt_int
+from kvcalc.strings import t as core_t
 from kvcalc.validation import ValidationRow, excluded_logs, validation_rows, validation_summary
 
 from .strings import t
 
 __all__ = ["SummaryFigures", "validation_table", "validation_summary_table", "excluded_table", "summary_figures",
            "HeldOutFigures", "heldout_table", "heldout_summary_table", "heldout_figures", "heldout_sentence",
-           "heldout_protocol", "DevelopmentOverlap", "development_overlap"]
+           "heldout_protocol", "DevelopmentOverlap", "development_overlap", "term_residuals_table"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -193,3 +194,19 @@ def development_overlap(lang: str) -> DevelopmentOverlap:
                               same_source=fmt_int(sum(source_of(r.source_url) in fit_sources for r in val), lang),
                               fit_same_source=fmt_int(sum(source_of(r.source_url) in val_sources for r in fit), lang),
                               same_model=fmt_int(sum(r.model in fit_models for r in val), lang))
+
+
+def term_residuals_table(lang: str) -> str:
+    """Per estimated term: how many fit rows print it and the spread of estimate − logged (5th–95th percentile)."""
+    keys = ("term", "rows", "median", "p5", "p95", "note")
+    rows = [[core_t(lang, f"fig.{r.term}"), fmt_int(r.rows, lang), _signed(lang, r.median_gib), _signed(lang, r.p5_gib),
+             _signed(lang, r.p95_gib), t(lang, "validation.term.enough" if r.enough else "validation.term.few")]
+            for r in term_residuals("fit")]
+    return _md([t(lang, f"validation.term.{k}") for k in keys], rows, "lrrrrl")
+
+
+def _signed(lang: str, x: float) -> str:
+    """Two decimals with the sign of what they show (a residual under 0.005 GiB prints as 0.00)."""
+    if abs(x) < 0.005:
+        return _gib(lang, 0.0)
+    return ("+" if x > 0 else "") + _gib(lang, x)

@@ -125,3 +125,42 @@ def test_readme_repeats_the_computed_figures() -> None:
     assert f"right for {f.right} of {f.count}" in readme
     assert f"{o.same_source} of its {o.validation} rows share a source with {o.fit_same_source} fit rows, {o.same_model} a model" \
         in readme
+
+
+def test_term_residuals_and_the_few_rows_note() -> None:
+    from kvcalc.holdout import MIN_TERM_ROWS, term_residuals, term_row_counts
+
+    doc = json.loads((REPO / "calc" / "data" / "validation.json").read_text(encoding="utf-8"))
+    printed: dict[str, int] = {}
+    for row in doc["rows"]:
+        if row["split"] == "fit":
+            for term in row.get("logged_breakdown_gib") or {}:
+                printed[term] = printed.get(term, 0) + 1
+    residuals = {r.term: r for r in term_residuals("fit")}
+    for term, r in residuals.items():
+        assert r.rows == printed[term] == term_row_counts()[term]
+        assert r.p5_gib <= r.median_gib <= r.p95_gib
+    few = {term for term, r in residuals.items() if r.rows < MIN_TERM_ROWS}
+    assert few == {"cudagraph"}                                   # 3 fit logs print the CUDA-graph estimate
+    for lang in LANGS:
+        table = page.term_residuals_table(lang)
+        assert table.count(page.t(lang, "validation.term.few")) == len(few)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_result_says_which_term_rests_on_few_logs(lang: str) -> None:
+    import io
+
+    from kvcalc.cli import main
+    from kvcalc.strings import t as core_t
+
+    out = io.StringIO()
+    # 0.24.0 subtracts the CUDA-graph estimate (#38284, 0.20.0 on); 0.19.0 does not, so no graph term is used
+    main(["plan", "--model", "Qwen/Qwen3-8B", "--gpu", "RTX-4090", "--vllm-version", "0.24.0", "--lang", lang],
+         stdout=out, stderr=io.StringIO())
+    note = core_t(lang, "note.term_few_rows", term=core_t(lang, "fig.cudagraph"), rows=3)
+    assert note in out.getvalue()
+    older = io.StringIO()
+    main(["plan", "--model", "Qwen/Qwen3-8B", "--gpu", "RTX-4090", "--vllm-version", "0.19.0", "--lang", lang],
+         stdout=older, stderr=io.StringIO())
+    assert note not in older.getvalue()
