@@ -18,7 +18,8 @@ from .deployment import DEFAULT_BLOCK_SIZE, Deployment
 from .errors import CalcError
 from .model import ModelSpec
 
-__all__ = ["BlockSizeChoice", "default_block_size", "gpu_major", "sparse_mla_kv_cache_dtype"]
+__all__ = ["BlockSizeChoice", "default_block_size", "gpu_major", "sparse_mla_kv_cache_dtype", "compute_capability",
+           "is_rocm"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -45,6 +46,38 @@ def gpu_major(dep: Deployment) -> int:
         if any(f in name for f in fragments):
             return major
     return 8
+
+
+# The catalog's CUDA GPUs → compute capability (NVIDIA's CUDA GPU table), for the backends' capability checks
+# (the nvfp4 KV cache, kv_dtypes.py); longest fragments first so "rtx pro 6000" is not read as "rtx 6000 ada".
+_CAPABILITY_BY_NAME = (
+    (("gb10",), (12, 1)),
+    (("rtx pro 6000", "5090", "5080", "5070", "5060"), (12, 0)),
+    (("b300",), (10, 3)),
+    (("gb200", "b200"), (10, 0)),
+    (("gh200", "h100", "h200", "h800", "h20"), (9, 0)),
+    (("4090", "4080", "4070", "4060", "rtx 6000 ada", "l40s", "l4"), (8, 9)),
+    (("3090", "3080", "3070", "3060", "a10", "a40", "a5000", "a6000"), (8, 6)),
+    (("a100", "a30"), (8, 0)),
+    (("t4",), (7, 5)),
+    (("v100",), (7, 0)),
+)
+
+
+def compute_capability(dep: Deployment) -> tuple[int, int] | None:
+    """The GPU's CUDA compute capability from its catalog product name; None for a custom size or ROCm."""
+    if dep.gpu_name is None or is_rocm(dep):
+        return None
+    name = dep.gpu_name.lower()
+    for fragments, cc in _CAPABILITY_BY_NAME:
+        if any(f in name for f in fragments):
+            return cc
+    return None
+
+
+def is_rocm(dep: Deployment) -> bool:
+    """An AMD Instinct GPU (vLLM's ROCm platform)."""
+    return (dep.gpu_name or "").lower().startswith("amd")
 
 
 def _forced(block: int, backend: str) -> BlockSizeChoice:

@@ -25,11 +25,16 @@ __all__ = [
 
 # The --kv-cache-dtype values of the CLI contract, plus fp8_inc and the MLA layout
 # (vllm/config/cache.py CacheDType; vllm/utils/torch_utils.py STR_DTYPE_TO_TORCH_DTYPE).
-KV_CACHE_DTYPES = ("auto", "bfloat16", "float16", "float32", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc", "fp8_ds_mla")
+# Then the quantized layouts of 0.20+ (kv_dtypes.py: the releases and GPUs that take them; turboquant is
+# accepted as input and refused as not modelled, naming why).
+KV_CACHE_DTYPES = ("auto", "bfloat16", "float16", "float32", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc", "fp8_ds_mla",
+                   "nvfp4", "int8_per_token_head", "fp8_per_token_head", "int4_per_token_head", "turboquant_k8v4",
+                   "turboquant_4bit_nc", "turboquant_k3v4_nc", "turboquant_3bit_nc")
 UNQUANTIZED_KV_DTYPES = KV_CACHE_DTYPES[:4]
 """The ones an fp8 KV cache would shrink (``auto`` follows the model's 16-bit dtype)."""
 _DTYPE_BYTES = {"bfloat16": 2, "float16": 2, "float32": 4, "fp8": 1, "fp8_e4m3": 1, "fp8_e5m2": 1, "fp8_inc": 1,
-                "fp8_ds_mla": 1}
+                "fp8_ds_mla": 1, "nvfp4": 1, "int8_per_token_head": 1, "fp8_per_token_head": 1,
+                "int4_per_token_head": 1}
 
 # fp8_ds_mla stores 656 bytes per token per layer (DeepSeek-V3.2 layout).
 FP8_DS_MLA_BYTES_PER_TOKEN = 656
@@ -70,11 +75,16 @@ class FullAttentionSpec:
     """Recorded when a sliding layer was promoted (HMA off); still reserves all tokens."""
     attention_chunk_size: int | None = None
     page_size_padded: int | None = None
+    content_bytes: int | None = None
+    """Bytes one KV head of one token takes, K and V together, for the quantized layouts (nvfp4, the
+    per-token-head ones: scales and packing included, kv_dtypes.py); None: (head_size + head_size_v) × dtype."""
 
     kind = LayerKind.FULL
 
     @property
     def real_page_size_bytes(self) -> int:
+        if self.content_bytes is not None:
+            return self.block_size * self.num_kv_heads * self.content_bytes
         return self.block_size * self.num_kv_heads * (self.head_size + self.head_size_v) * self.dtype_bytes
 
     @property
@@ -88,7 +98,7 @@ class FullAttentionSpec:
     def merge_key(self) -> tuple[object, ...]:
         # FullAttentionSpec.merge: specs may differ only in a recorded window/chunk.
         return (self.kind, self.block_size, self.num_kv_heads, self.head_size, self.head_size_v, self.dtype_bytes,
-                self.page_size_padded)
+                self.page_size_padded, self.content_bytes)
 
 
 class _CompressedPage:

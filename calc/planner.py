@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 
 from .deepseek_v4 import build_v4_layer_specs
 from .grouping import Grouping, GroupingKind, num_layer_tuples
+from .kv_dtypes import content_bytes
 from .kv_spec import (
     AttentionSpec,
     ChunkedLocalAttentionSpec,
@@ -76,6 +77,7 @@ def build_layer_specs(model: ModelSpec, *, tensor_parallel_size: int, kv_cache_d
         heads = 1 if model.is_mla else max(1, kv_heads // tensor_parallel_size)
         head_v = model.head_size_v if head == model.head_size else head
         common = dict(num_kv_heads=heads, head_size=head, head_size_v=head_v, dtype_bytes=e)
+        content = content_bytes(kv_cache_dtype, head_size=head, head_size_v=head_v)
         if kind == LayerKind.MLA:
             spec: AttentionSpec = MLAAttentionSpec(block_size=block_size, cache_dtype_str=kv_cache_dtype, **common)
             if model.indexer_head_size:
@@ -87,12 +89,12 @@ def build_layer_specs(model: ModelSpec, *, tensor_parallel_size: int, kv_cache_d
                 continue
         elif kind == LayerKind.SLIDING:
             spec = SlidingWindowSpec(block_size=sliding_block_size or block_size, sliding_window=model.sliding_window,
-                                     **common)
+                                     content_bytes=content, **common)
         elif kind == LayerKind.CHUNKED:
             spec = ChunkedLocalAttentionSpec(block_size=block_size, attention_chunk_size=model.attention_chunk_size,
-                                             **common)
+                                             content_bytes=content, **common)
         else:
-            spec = FullAttentionSpec(block_size=block_size, **common)
+            spec = FullAttentionSpec(block_size=block_size, content_bytes=content, **common)
         specs[layer_name(i)] = spec
     return specs
 

@@ -225,6 +225,13 @@ EN: dict[str, str] = {
     "note.unified_memory": "This GPU shares its memory with the host (unified memory): what the system and other processes take while vLLM starts counts against the cache. From vLLM 0.11.1 the estimate counts 1.6 GiB for it, the middle of the 1.3–2.7 GiB measured in public GB10 logs; the real figure changes from one start to the next, so give the figure from your own log.",
     "note.interconnect_assumed": "The GPU is given by its memory only, so how the GPUs are joined is not known: the central figure assumes NVSwitch-class GPUs ({non_torch} of non-torch memory per GPU here); the range also covers PCIe and unified memory. Give --interconnect (nvswitch, pcie or unified) for the figure of your machine.",
     "note.term_few_rows": "The {term} estimate rests on {rows} public logs that print it, fewer than five: its share of the range is the least tested part of the estimate.",
+    "err.kv_dtype_release": "--kv-cache-dtype {value} needs vLLM {since} or newer: this release's vLLM refuses it as an invalid choice.",
+    "err.kv_dtype_turboquant": "--kv-cache-dtype {value} is not modelled yet: vLLM keeps the first and last layers unquantized, a mix of page sizes the calculator does not build. Enter the \"Available KV cache memory\" and the capacity from your log instead.",
+    "err.kv_dtype_layout": "--kv-cache-dtype {value} is modelled for models with K and V attention heads only, not for MLA models or Mamba hybrids.",
+    "err.kv_dtype_gpu": "vLLM finds no attention backend for --kv-cache-dtype {value} on this GPU (compute capability {capability}): FlashInfer, the only backend that takes it, needs compute capability {requirement} in this release.",
+    "err.kv_dtype_rocm": "vLLM finds no attention backend for --kv-cache-dtype {value} on AMD GPUs: FlashInfer, the only backend that takes it, runs on CUDA only.",
+    "err.kv_dtype_not_implemented": "vLLM 0.20.x accepts --kv-cache-dtype {value} but stops at start-up (\"nvfp4 KV cache is not yet supported\"): use vLLM 0.21.0 or newer.",
+    "err.kv_dtype_head_size": "vLLM finds no attention backend for --kv-cache-dtype {value} with head size 64 on this GPU (compute capability {capability}): \"fa2 prefill misreads an NVFP4 KV cache at head_size 64\". It runs on compute capability 10.x (B200, B300).",
 }
 
 ES: dict[str, str] = {
@@ -436,6 +443,13 @@ ES: dict[str, str] = {
     "note.unified_memory": "Esta GPU comparte la memoria con el sistema (memoria unificada): lo que el sistema y otros procesos ocupan mientras vLLM arranca se descuenta de la caché. Desde vLLM 0.11.1 la estimación cuenta 1,6 GiB por ello, el centro de los 1,3–2,7 GiB medidos en registros públicos de GB10; la cifra real cambia de un arranque a otro, así que indique la de su propio registro.",
     "note.interconnect_assumed": "La GPU se indica solo por su memoria, así que no se sabe cómo se conectan las GPU: la cifra central supone GPU de clase NVSwitch ({non_torch} de memoria fuera de PyTorch por GPU aquí); el intervalo cubre también PCIe y memoria unificada. Indique --interconnect (nvswitch, pcie o unified) para la cifra de su máquina.",
     "note.term_few_rows": "La estimación de {term} se apoya en {rows} registros públicos que la imprimen, menos de cinco: su parte del intervalo es lo menos comprobado de la estimación.",
+    "err.kv_dtype_release": "--kv-cache-dtype {value} requiere vLLM {since} o posterior: el vLLM de esta versión lo rechaza como opción no válida.",
+    "err.kv_dtype_turboquant": "--kv-cache-dtype {value} aún no está modelado: vLLM deja sin cuantizar la primera y la última capa, una mezcla de tamaños de página que la calculadora no construye. Introduzca en su lugar la «Available KV cache memory» y la capacidad de su registro.",
+    "err.kv_dtype_layout": "--kv-cache-dtype {value} solo está modelado para modelos con cabezas de atención K y V, no para modelos MLA ni híbridos Mamba.",
+    "err.kv_dtype_gpu": "vLLM no encuentra ningún backend de atención para --kv-cache-dtype {value} en esta GPU (capacidad de cómputo {capability}): FlashInfer, el único backend que lo admite, requiere capacidad de cómputo {requirement} en esta versión.",
+    "err.kv_dtype_rocm": "vLLM no encuentra ningún backend de atención para --kv-cache-dtype {value} en GPU de AMD: FlashInfer, el único backend que lo admite, solo funciona con CUDA.",
+    "err.kv_dtype_not_implemented": "vLLM 0.20.x acepta --kv-cache-dtype {value} pero se detiene al arrancar («nvfp4 KV cache is not yet supported»): use vLLM 0.21.0 o posterior.",
+    "err.kv_dtype_head_size": "vLLM no encuentra ningún backend de atención para --kv-cache-dtype {value} con tamaño de cabeza 64 en esta GPU (capacidad de cómputo {capability}): «fa2 prefill misreads an NVFP4 KV cache at head_size 64». Funciona con capacidad de cómputo 10.x (B200, B300).",
 }
 
 ZH: dict[str, str] = {
@@ -647,6 +661,13 @@ ZH: dict[str, str] = {
     "note.unified_memory": "这块 GPU 与主机共用内存（统一内存）：vLLM 启动期间系统和其他进程占用的内存都会从缓存中扣除。自 vLLM 0.11.1 起，估算为此计入 1.6 GiB，即公开 GB10 日志实测 1.3–2.7 GiB 的中间值；实际数值每次启动都不同，请填入你自己日志中的数值。",
     "note.interconnect_assumed": "只按显存大小给出 GPU，无法得知 GPU 之间如何互连：中心值按 NVSwitch 级 GPU 估算（此处每块 GPU {non_torch} 的非 torch 显存）；区间同时涵盖 PCIe 和统一内存。请用 --interconnect（nvswitch、pcie 或 unified）给出你机器的互连方式，得到对应数值。",
     "note.term_few_rows": "{term}的估算只基于 {rows} 份打印了该项的公开日志，不足五份：它在区间中所占的部分是整个估算中验证最少的。",
+    "err.kv_dtype_release": "--kv-cache-dtype {value} 需要 vLLM {since} 或更新版本：该版本的 vLLM 会把它当作无效选项拒绝。",
+    "err.kv_dtype_turboquant": "--kv-cache-dtype {value} 尚未建模：vLLM 让第一层和最后一层保持不量化，形成计算器尚不构建的混合页大小。请改为填入日志中的 “Available KV cache memory” 和容量。",
+    "err.kv_dtype_layout": "--kv-cache-dtype {value} 只对具有 K、V 注意力头的模型建模，不适用于 MLA 模型或 Mamba 混合模型。",
+    "err.kv_dtype_gpu": "vLLM 在这块 GPU（计算能力 {capability}）上找不到支持 --kv-cache-dtype {value} 的注意力后端：唯一支持它的 FlashInfer 在该版本中需要计算能力 {requirement}。",
+    "err.kv_dtype_rocm": "vLLM 在 AMD GPU 上找不到支持 --kv-cache-dtype {value} 的注意力后端：唯一支持它的 FlashInfer 只能在 CUDA 上运行。",
+    "err.kv_dtype_not_implemented": "vLLM 0.20.x 接受 --kv-cache-dtype {value}，但启动时会停止（“nvfp4 KV cache is not yet supported”）：请使用 vLLM 0.21.0 或更新版本。",
+    "err.kv_dtype_head_size": "vLLM 在这块 GPU（计算能力 {capability}）上找不到支持头维度 64 的 --kv-cache-dtype {value} 注意力后端：“fa2 prefill misreads an NVFP4 KV cache at head_size 64”。它可在计算能力 10.x（B200、B300）上运行。",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}

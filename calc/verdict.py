@@ -20,13 +20,14 @@ from enum import StrEnum
 from functools import lru_cache
 
 from . import check, vllm_text
-from .backends import default_block_size, sparse_mla_kv_cache_dtype
+from .backends import compute_capability, default_block_size, is_rocm, sparse_mla_kv_cache_dtype
 from .budget import MemoryBudget, memory_budget
 from .deepseek_v4 import check_v4_supported, indexer_line, packed_layout
 from .deployment import Deployment, batch_defaults
 from .errors import CalcError
 from .grouping import Grouping, get_kv_cache_groups, project_to_worker
 from .hybrid import MambaPlan, plan_mamba
+from .kv_dtypes import check_kv_dtype
 from .kv_spec import AttentionSpec, SizingContext, UniformTypeSpec
 from .model import LayerKind, ModelSpec
 from .planner import (
@@ -74,7 +75,7 @@ class StagePlan:
     num_layers: int
     grouping: Grouping
     available_kv_bytes: int
-    """After a ``num_gpu_blocks_override`` adjustment, as vLLM checks it."""
+    """After a ``num_gpu_blocks_override`` adjustment: what the blocks are counted from."""
     needed_kv_bytes: int
     estimated_max_model_len: int
     kv_bytes_per_token: int
@@ -83,10 +84,18 @@ class StagePlan:
     """This stage's layers as vLLM's model runner reports them (before promotion / page unification)."""
     grouped_specs: Mapping[str, AttentionSpec] = field(default_factory=dict, compare=False, repr=False)
     """The same layers after grouping."""
+    null_block_bytes: int = 0
+    """From #47272 (0.29.0) the check, its estimate and auto-fit plan against the memory less the one pool
+    block BlockPool keeps as its null block (vllm/v1/core/kv_cache_utils.py ``check_memory``); 0 before."""
+
+    @property
+    def check_kv_bytes(self) -> int:
+        """The memory vLLM's start-up check compares against (and prints as "available KV cache memory")."""
+        return self.available_kv_bytes - self.null_block_bytes
 
     @property
     def fits(self) -> bool:
-        return self.available_kv_bytes > 0 and self.needed_kv_bytes <= self.available_kv_bytes
+        return self.available_kv_bytes > 0 and self.needed_kv_bytes <= self.check_kv_bytes
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -138,6 +147,11 @@ class Verdict:
         return self.limiting.available_kv_bytes
 
     @property
+    def check_kv_bytes(self) -> int:
+        """The limiting stage's memory as the start-up check sees it (less the null block from 0.29.0)."""
+        return self.limiting.check_kv_bytes
+
+    @property
     def needed_kv_bytes(self) -> int:
         return self.limiting.needed_kv_bytes
 
@@ -154,6 +168,12 @@ class _Worker:
     reported_specs: Mapping[str, AttentionSpec]
     """The same layers as the model runner reports them (what vLLM's check saw up to 0.13)."""
     available_kv_bytes: int
+    null_block_bytes: int = 0
+    """One pool block, held back from the check and auto-fit from #47272 (0.29.0)."""
+
+    @property
+    def check_kv_bytes(self) -> int:
+        return self.available_kv_bytes - self.null_block_bytes
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -189,7 +209,7 @@ class _Planning:
         """vLLM's binary search: the largest length in [1, upper] that ``worker`` holds."""
         if worker.available_kv_bytes <= 0:
             return 0
-        return estimate_max_model_len(lambda n: self.needed_kv_bytes(worker, n), worker.available_kv_bytes, upper)
+        return estimate_max_model_len(lambda n: self.needed_kv_bytes(worker, n), worker.check_kv_bytes, upper)
 
 
 def _in_flight_tokens(dep: Deployment, max_num_batched_tokens: int) -> int:
@@ -233,7 +253,9 @@ def _workers(model: ModelSpec, dep: Deployment, layer_names: list[str], grouping
     """One worker per PP stage (TP ranks of a stage are identical), with the override applied.
 
     ``layer_names`` are in model order (PP splits consecutive layers). Since #41069
-    ``num_gpu_blocks_override`` replaces the memory before the check.
+    ``num_gpu_blocks_override`` replaces the memory before the check; since #47272 (0.29.0) the check and
+    auto-fit hold one pool block back for BlockPool's null block (``check_memory`` in get_kv_cache_configs,
+    after the override), while the blocks are still counted from the whole memory.
     """
     layer_specs = _model_layer_specs(grouping)
     names = layer_names
@@ -251,16 +273,19 @@ def _workers(model: ModelSpec, dep: Deployment, layer_names: list[str], grouping
             per_block = stage_grouping.bytes_per_block
             lines.append(vllm_text.override_line(available // per_block, dep.num_gpu_blocks_override))
             stage_available = dep.num_gpu_blocks_override * per_block
+        null_block = stage_grouping.bytes_per_block if dep.rules.null_block_reserved and stage_grouping.groups else 0
         workers.append(_Worker(stage=stage, num_layers=count, grouping=stage_grouping,
                                layer_specs={k: v for k, v in layer_specs.items() if k in own},
                                reported_specs={k: v for k, v in reported.items() if k in own},
-                               available_kv_bytes=stage_available))
+                               available_kv_bytes=stage_available, null_block_bytes=null_block))
     return tuple(workers)
 
 
 def _planning(model: ModelSpec, dep: Deployment, lines: list[str]) -> _Planning:
     """Resolve the engine's defaults, build the groups and the budget, split the model into workers."""
     rules = dep.rules
+    check_kv_dtype(dep.kv_cache_dtype, rules=rules, compute_capability=compute_capability(dep), rocm=is_rocm(dep),
+                   head_size=model.head_size, is_mla=model.is_mla, has_mamba=model.mamba is not None)
     batched_tokens, seqs = batch_defaults(dep)
     block_choice = default_block_size(model, dep)
     block = block_choice.block_size
@@ -334,7 +359,8 @@ def _verdict(p: _Planning, status: VerdictStatus, length: int, stages: list[Stag
 def _stage_plans(p: _Planning, length: int, estimate_upper: int) -> list[StagePlan]:
     """The per-worker check at ``length``, with each worker's own estimated maximum length."""
     return [StagePlan(stage=w.stage, num_layers=w.num_layers, grouping=w.grouping,
-                      available_kv_bytes=w.available_kv_bytes, needed_kv_bytes=p.needed_kv_bytes(w, length),
+                      available_kv_bytes=w.available_kv_bytes, null_block_bytes=w.null_block_bytes,
+                      needed_kv_bytes=p.needed_kv_bytes(w, length),
                       estimated_max_model_len=p.estimate(w, estimate_upper),
                       kv_bytes_per_token=kv_bytes_per_token(w.layer_specs), num_blocks=None,
                       reported_specs=w.reported_specs, grouped_specs=w.layer_specs)
@@ -351,7 +377,7 @@ def _auto_fit(p: _Planning, lines: list[str]) -> int:
     fitted = _largest_length_that_fits(p, p.derived_max_model_len)
     if fitted:
         lines.append(vllm_text.auto_fit_line(derived=p.derived_max_model_len, fitted=fitted,
-                                             available=min(w.available_kv_bytes for w in p.workers)))
+                                             available=min(w.check_kv_bytes for w in p.workers)))
     return fitted
 
 
@@ -414,7 +440,7 @@ def plan(model: ModelSpec, dep: Deployment) -> Verdict:
     if failing:
         first = failing[0]  # vLLM raises at the first worker that fails
         error = vllm_text.kv_cache_too_small_error(max_model_len=length, needed=first.needed_kv_bytes,
-                                                   available=first.available_kv_bytes,
+                                                   available=first.check_kv_bytes,
                                                    estimated=first.estimated_max_model_len, rules=dep.rules)
         # vLLM's message quotes the first failing worker's estimate; the figure we report is the
         # largest length every stage can hold (with uneven PP stages the two can differ).

@@ -277,6 +277,17 @@ class RuleSet:
     @property
     def override_before_check(self) -> bool: return self._has("41069")
     @property
+    def null_block_reserved(self) -> bool: return self._has("47272")
+    # the quantized KV cache dtypes (kv_dtypes.py)
+    def has_release_of(self, key: str) -> bool:
+        """Whether this release has the change keyed ``key`` in data/vllm_releases.json."""
+        return self._has(key)
+    def first_release_label(self, key: str) -> str: return ".".join(map(str, first_release(key)))
+    @property
+    def nvfp4_implemented(self) -> bool: return self._has("kv_dtype_nvfp4_flashinfer")
+    @property
+    def nvfp4_fa2(self) -> bool: return self._has("kv_dtype_nvfp4_fa2")
+    @property
     def in_flight_batches(self) -> bool: return self._has("47728")
     @property
     def sum_group_blocks(self) -> bool: return self._has("48317")
