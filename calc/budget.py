@@ -15,14 +15,15 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from . import encoder_tp, estimates, tower_skip, weight_share
-from .backends import gpu_major
+from .backends import compute_capability, gpu_major
 from .deployment import INTERCONNECTS, Deployment, batch_defaults, unified_memory
 from .errors import CalcError
 from .model import ModelSpec
 from .versions import RuleSet
 
-__all__ = ["BudgetSource", "MemoryBudget", "weight_bytes", "mxfp4_expert_bytes", "requested_bytes", "memory_budget",
-           "encoder_profile_known", "encoder_profile", "tower_loaded", "ASSUMED_INTERCONNECT", "interconnect_assumed"]
+__all__ = ["BudgetSource", "MemoryBudget", "capture_ceiling", "weight_bytes", "mxfp4_expert_bytes", "requested_bytes",
+           "memory_budget", "encoder_profile_known", "encoder_profile", "tower_loaded", "ASSUMED_INTERCONNECT",
+           "interconnect_assumed"]
 
 _ELEMENT_BYTES = 2  # the model is served in 16 bits (model.py maps a float32 checkpoint to bfloat16)
 
@@ -383,7 +384,15 @@ def _cudagraph_estimate(model: ModelSpec, dep: Deployment, max_num_batched_token
     return estimates.cudagraph_estimate(
         num_layers=model.num_layers // dep.pipeline_parallel_size, hidden_size=model.hidden_size,
         max_num_seqs=max_num_seqs, tensor_parallel_size=dep.tensor_parallel_size, enforce_eager=dep.enforce_eager,
-        dtype_bytes=_ELEMENT_BYTES, is_moe=model.is_moe, max_num_batched_tokens=max_num_batched_tokens)
+        dtype_bytes=_ELEMENT_BYTES, is_moe=model.is_moe, max_num_batched_tokens=max_num_batched_tokens,
+        capture_ceiling=capture_ceiling(dep))
+
+
+def capture_ceiling(dep: Deployment) -> int:
+    """The largest default CUDA-graph capture size: 1024 on compute capability 10.x from 0.28.0 (#49390), else
+    512 (vllm/config/vllm.py ``_set_cudagraph_sizes``)."""
+    cc = compute_capability(dep)
+    return 1024 if dep.rules.capture_1024_on_sm100 and cc is not None and cc[0] == 10 else 512
 
 
 ASSUMED_INTERCONNECT = "nvswitch"

@@ -72,6 +72,7 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--no-async-scheduling", action="store_true")
     pl.add_argument("--enforce-eager", action="store_true")
     pl.add_argument("--skip-mm-profiling", action="store_true")
+    pl.add_argument("--calculate-kv-scales", action="store_true")
     pl.add_argument("--enable-prefix-caching", action=argparse.BooleanOptionalAction, default=None)
     pl.add_argument("--mamba-cache-mode", choices=tuple(MambaCacheMode))
     pl.add_argument("--mamba-ssm-cache-dtype", choices=MAMBA_DTYPES)
@@ -248,7 +249,8 @@ def _form(args: argparse.Namespace, stdin: TextIO) -> dict[str, object]:
     inputs: dict[str, object] = {k: getattr(args, k) for k in _PLAN_KEYS if getattr(args, k, None) is not None}
     if getattr(args, "config", None):
         inputs["config"] = _read_config(args.config, stdin)
-    for flag in ("disable_hybrid_kv_cache_manager", "no_async_scheduling", "enforce_eager", "skip_mm_profiling"):
+    for flag in ("disable_hybrid_kv_cache_manager", "no_async_scheduling", "enforce_eager", "skip_mm_profiling",
+                 "calculate_kv_scales"):
         if getattr(args, flag, False):
             inputs[flag] = True
     if getattr(args, "enable_prefix_caching", None) is not None:  # --no-enable-prefix-caching must survive as "false"

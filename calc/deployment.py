@@ -80,6 +80,8 @@ class Deployment:
     """``--skip-mm-profiling`` (0.10.1 on): vLLM profiles without the multimodal encoder run and its cache."""
     rules: RuleSet = field(default_factory=lambda: rules_for(None))
     measured: Measured = field(default_factory=Measured)
+    calculate_kv_scales: bool = False
+    """``--calculate-kv-scales`` (up to 0.27.x; refused from 0.28.0): no memory effect, kept for the command."""
     budget_edge: str = "central"
     """Which edge of an estimated budget's band to plan on: ``central`` (the estimate) or ``low``
     (the pessimistic edge; the advice's what-ifs use it so a fix holds whatever vLLM measures)."""

@@ -503,18 +503,19 @@ _GRAPH_MOE_FACTOR = 1.45
 _GRAPH_FITTED_SIZES = 51
 
 
-def cudagraph_capture_sizes(max_num_seqs: int, max_num_batched_tokens: int | None = None) -> list[int]:
+def cudagraph_capture_sizes(max_num_seqs: int, max_num_batched_tokens: int | None = None, *,
+                            ceiling: int = 512) -> list[int]:
     """vLLM's default capture sizes: 1, 2, 4, then steps of 8 to 256, then 16 up to the cap.
 
-    vllm/config/vllm.py ``_set_cudagraph_sizes``: the cap is ``min(2 × max_num_seqs, 512)``
-    (1024 on SM100-class GPUs, not modelled), then at most ``max_num_batched_tokens``; for the
-    fitted logs (1024 sequences) this gives the 51 sizes vLLM 0.19 printed
-    (``PIECEWISE=51 (largest=512)``).
+    vllm/config/vllm.py ``_set_cudagraph_sizes``: the cap is ``min(2 × max_num_seqs, ceiling)``, then at
+    most ``max_num_batched_tokens``; the ceiling is 512, and 1024 on compute capability 10.x (B200, B300)
+    from 0.28.0 (#49390, ``1024 if current_platform.is_device_capability_family(100) else 512``). For the
+    fitted logs (1024 sequences) this gives the 51 sizes vLLM 0.19 printed (``PIECEWISE=51 (largest=512)``).
     """
-    cap = min(2 * max(1, max_num_seqs), 512)
+    cap = min(2 * max(1, max_num_seqs), ceiling)
     if max_num_batched_tokens:
         cap = min(cap, max_num_batched_tokens)
-    sizes = [1, 2, 4] + list(range(8, 257, 8)) + list(range(272, 513, 16))
+    sizes = [1, 2, 4] + list(range(8, 257, 8)) + list(range(272, ceiling + 1, 16))
     return [s for s in sizes if s <= cap]
 
 
@@ -528,6 +529,7 @@ def cudagraph_bytes(
     dtype_bytes: int,
     is_moe: bool = False,
     max_num_batched_tokens: int | None = None,
+    capture_ceiling: int = 512,
 ) -> int:
     """Estimated CUDA-graph pool memory per GPU; 0 with ``--enforce-eager``.
 
@@ -542,7 +544,8 @@ def cudagraph_bytes(
     gib = _GRAPH_BASE + _GRAPH_PER_LAYER * num_layers
     if is_moe:
         gib *= _GRAPH_MOE_FACTOR
-    gib *= len(cudagraph_capture_sizes(max_num_seqs, max_num_batched_tokens)) / _GRAPH_FITTED_SIZES
+    gib *= len(cudagraph_capture_sizes(max_num_seqs, max_num_batched_tokens, ceiling=capture_ceiling)) \
+        / _GRAPH_FITTED_SIZES
     return int(gib * _GIB)
 
 

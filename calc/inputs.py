@@ -30,7 +30,7 @@ INPUT_KEYS = (
     "block_size", "num_gpu_blocks_override", "vllm_version", "available_kv_gib", "available_kv_bytes", "weights_gib",
     "activation_gib", "non_torch_gib", "cudagraph_gib", "enforce_eager", "disable_hybrid_kv_cache_manager",
     "no_async_scheduling", "enable_prefix_caching", "mamba_cache_mode", "mamba_ssm_cache_dtype", "cpu_offload_gb",
-    "decode_context_parallel_size", "limit_mm_per_prompt", "skip_mm_profiling", "interconnect",
+    "decode_context_parallel_size", "limit_mm_per_prompt", "skip_mm_profiling", "interconnect", "calculate_kv_scales",
 )
 _Entry = TypeVar("_Entry")
 BLOCK_SIZES = (1, 8, 16, 32, 64, 128, 256)  # vllm/config/cache.py BlockSize
@@ -337,6 +337,18 @@ def _skip_mm_profiling(inputs: Mapping[str, object], rules: RuleSet) -> bool:
     return skip
 
 
+def _calculate_kv_scales(inputs: Mapping[str, object], rules: RuleSet) -> bool:
+    """``--calculate-kv-scales``: deprecated from 0.19.0 (vllm/config/cache.py warns it "will be removed in
+    v0.19"), gone from vllm/engine/arg_utils.py in 0.28.0 (read in the 0.27.1 and 0.28.0 wheels), where
+    vLLM's parser refuses it. It changes no memory figure: the scales live in the layers."""
+    flag = _flag(inputs, "calculate_kv_scales")
+    if flag and rules.calculate_kv_scales_removed:
+        raise CalcError("calculate_kv_scales_removed", "--calculate-kv-scales was removed in vLLM 0.28.0 "
+                        f"(rules: {rules.description}): vLLM refuses it (unrecognized arguments); the scales come "
+                        "from the checkpoint, else 1.0", field="calculate_kv_scales", value=rules.description)
+    return flag
+
+
 def _hybrid_settings(inputs: Mapping[str, object]) -> tuple[bool | None, str | None, str]:
     """(enable_prefix_caching, mamba_cache_mode, mamba_ssm_cache_dtype), None/auto meaning vLLM's defaults
     (vllm/config/cache.py)."""
@@ -384,6 +396,7 @@ def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
         enable_prefix_caching=prefix_caching, mamba_cache_mode=mamba_mode, mamba_ssm_cache_dtype=ssm_dtype,
         measured=measured,
         interconnect=_choice(inputs, "interconnect", INTERCONNECTS) if _present(inputs, "interconnect") else "unknown",
+        calculate_kv_scales=_calculate_kv_scales(inputs, rules),
     )
     return Scenario(model=model, deployment=dep, model_label=label)
 

@@ -232,6 +232,7 @@ EN: dict[str, str] = {
     "err.kv_dtype_rocm": "vLLM finds no attention backend for --kv-cache-dtype {value} on AMD GPUs: FlashInfer, the only backend that takes it, runs on CUDA only.",
     "err.kv_dtype_not_implemented": "vLLM 0.20.x accepts --kv-cache-dtype {value} but stops at start-up (\"nvfp4 KV cache is not yet supported\"): use vLLM 0.21.0 or newer.",
     "err.kv_dtype_head_size": "vLLM finds no attention backend for --kv-cache-dtype {value} with head size 64 on this GPU (compute capability {capability}): \"fa2 prefill misreads an NVFP4 KV cache at head_size 64\". It runs on compute capability 10.x (B200, B300).",
+    "err.calculate_kv_scales_removed": "--calculate-kv-scales was removed in vLLM 0.28.0: vLLM refuses the flag (unrecognized arguments). The KV scales come from the checkpoint, else 1.0; drop the flag.",
 }
 
 ES: dict[str, str] = {
@@ -450,6 +451,7 @@ ES: dict[str, str] = {
     "err.kv_dtype_rocm": "vLLM no encuentra ningún backend de atención para --kv-cache-dtype {value} en GPU de AMD: FlashInfer, el único backend que lo admite, solo funciona con CUDA.",
     "err.kv_dtype_not_implemented": "vLLM 0.20.x acepta --kv-cache-dtype {value} pero se detiene al arrancar («nvfp4 KV cache is not yet supported»): use vLLM 0.21.0 o posterior.",
     "err.kv_dtype_head_size": "vLLM no encuentra ningún backend de atención para --kv-cache-dtype {value} con tamaño de cabeza 64 en esta GPU (capacidad de cómputo {capability}): «fa2 prefill misreads an NVFP4 KV cache at head_size 64». Funciona con capacidad de cómputo 10.x (B200, B300).",
+    "err.calculate_kv_scales_removed": "--calculate-kv-scales se eliminó en vLLM 0.28.0: vLLM rechaza la opción (unrecognized arguments). Las escalas de la caché KV salen del checkpoint o valen 1.0; quite la opción.",
 }
 
 ZH: dict[str, str] = {
@@ -668,6 +670,7 @@ ZH: dict[str, str] = {
     "err.kv_dtype_rocm": "vLLM 在 AMD GPU 上找不到支持 --kv-cache-dtype {value} 的注意力后端：唯一支持它的 FlashInfer 只能在 CUDA 上运行。",
     "err.kv_dtype_not_implemented": "vLLM 0.20.x 接受 --kv-cache-dtype {value}，但启动时会停止（“nvfp4 KV cache is not yet supported”）：请使用 vLLM 0.21.0 或更新版本。",
     "err.kv_dtype_head_size": "vLLM 在这块 GPU（计算能力 {capability}）上找不到支持头维度 64 的 --kv-cache-dtype {value} 注意力后端：“fa2 prefill misreads an NVFP4 KV cache at head_size 64”。它可在计算能力 10.x（B200、B300）上运行。",
+    "err.calculate_kv_scales_removed": "--calculate-kv-scales 已在 vLLM 0.28.0 中移除：vLLM 不接受该选项（unrecognized arguments）。KV 缩放因子来自检查点，否则为 1.0；请去掉该选项。",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}

@@ -294,6 +294,10 @@ class RuleSet:
     @property
     def row_160_gib(self) -> bool: return self._has("51726")
     @property
+    def capture_1024_on_sm100(self) -> bool: return self._has("49390")
+    @property
+    def calculate_kv_scales_removed(self) -> bool: return self._has("calculate_kv_scales_removed")
+    @property
     def decode_context_parallel(self) -> bool: return self._has("23734")
     @property
     def cp_world_size_line(self) -> bool: return self._has("28718")
