@@ -165,7 +165,7 @@ def _fp8_kv_cache(s: Scenario) -> Recommendation | None:
 
 def _fixed_budget(s: Scenario, v: Verdict) -> Recommendation | None:
     """A fixed KV budget: exactly what one request needs, rounded up to 256 MiB."""
-    need = v.needed_kv_bytes
+    need = v.needed_kv_bytes + v.limiting.null_block_bytes  # plus the null block the check holds back (0.29.0+)
     if need <= 0:
         return None
     dep = s.deployment

@@ -376,8 +376,12 @@ def _auto_fit(p: _Planning, lines: list[str]) -> int:
     """vLLM's auto-fit: the longest length every worker holds, or 0 when none does."""
     fitted = _largest_length_that_fits(p, p.derived_max_model_len)
     if fitted:
-        lines.append(vllm_text.auto_fit_line(derived=p.derived_max_model_len, fitted=fitted,
-                                             available=min(w.check_kv_bytes for w in p.workers)))
+        # the limiting worker's memory as checked; the first worker's when the whole length fits (vLLM's
+        # limiting_worker_mem starts at available_memory[0])
+        available = (p.workers[0].check_kv_bytes if fitted >= p.derived_max_model_len
+                     else min(w.check_kv_bytes for w in p.workers))
+        lines.append(vllm_text.auto_fit_line(derived=p.derived_max_model_len, fitted=fitted, available=available,
+                                             rules=p.deployment.rules))
     return fitted
 
 

@@ -2,8 +2,8 @@
 
 Each change is keyed by the upstream PR that made it and the first release
 containing that PR. The one home of that table is ``data/vllm_releases.json``
-(``pr_first_release``, from vLLM's release history); ``latest`` is the pinned
-main commit, which has all.
+(``pr_first_release``, from vLLM's release history); ``latest`` (the default) is
+vLLM 0.33.0, the newest release read, which has all.
 
 Versions are read as pip and vLLM print them (PEP 440 with local labels):
 ``0.10.1``, four-part ``0.10.1.1``, ``0.9.2rc2.dev1802+geb9d4de9e``,
@@ -17,7 +17,7 @@ Versions are read as pip and vLLM print them (PEP 440 with local labels):
   PR merged between that release and the dev build is missed: a deliberately simple,
   documented approximation (README, "Versions");
 * before 0.6.0 → ``bad_version`` ("older than 0.6.0, not modelled"); newer than the last
-  rule change → the pinned main commit's rules.
+  rule change → the latest rules (those of LATEST_RELEASE, 0.33.0, the default).
 
 The parser is a hand-written scanner (no backtracking regex): linear in the input,
 and any version longer than 128 characters is refused before it is scanned.
@@ -34,11 +34,14 @@ from .data_files import read_data
 from .errors import CalcError
 from .limits import shorten
 
-__all__ = ["RuleSet", "PINNED_COMMIT", "PINNED_DATE", "ParsedVersion", "parse_version", "rules_for",
+__all__ = ["RuleSet", "PINNED_COMMIT", "PINNED_DATE", "LATEST_RELEASE", "ParsedVersion", "parse_version", "rules_for",
            "known_releases", "first_release"]
 
 PINNED_COMMIT = "6adad08767583f52eb4d2122111af0bf638ed5e6"
 PINNED_DATE = date(2026, 8, 14)
+"""The main commit the rules were first read at (kept for reference); the default is now LATEST_RELEASE."""
+LATEST_RELEASE = "0.33.0"
+"""The newest release whose rules were read (its PyPI wheel, 2026-11-02): the rules without --vllm-version."""
 _MAX_VERSION_CHARS = 128
 _OLDEST = (0, 6, 0)
 
@@ -217,7 +220,8 @@ def _last_final_before(release: Version) -> Version | None:
 
 @dataclass(frozen=True, kw_only=True)
 class RuleSet:
-    """The behaviours of one vLLM release (``version`` None = the pinned main commit)."""
+    """The behaviours of one vLLM release (``version`` None = the newest release read, LATEST_RELEASE, which has
+    every rule change of the table)."""
 
     label: str
     version: Version | None
@@ -297,6 +301,8 @@ class RuleSet:
     def capture_1024_on_sm100(self) -> bool: return self._has("49390")
     @property
     def calculate_kv_scales_removed(self) -> bool: return self._has("calculate_kv_scales_removed")
+    @property
+    def auto_fit_names_kv_memory(self) -> bool: return self._has("auto_fit_kv_memory_line")
     @property
     def decode_context_parallel(self) -> bool: return self._has("23734")
     @property
@@ -398,14 +404,14 @@ class RuleSet:
     @property
     def description(self) -> str:
         if self.version is None:
-            return f"vLLM main {PINNED_COMMIT[:12]} ({PINNED_DATE.isoformat()})"
+            return f"vLLM {LATEST_RELEASE}"
         return f"vLLM {self.label}"
 
 
 def rules_for(version: object) -> RuleSet:
-    """``None``/``latest`` → the pinned commit; ``0.10`` → 0.10.0's rules; a dev or rc build
+    """``None``/``latest`` → LATEST_RELEASE; ``0.10`` → 0.10.0's rules; a dev or rc build
     → the last final release before it (module docstring); releases newer than the last
-    rule change get the pinned rules."""
+    rule change get the latest rules."""
     if version is None or (isinstance(version, str) and version.strip().lower() in ("", "latest", "main", "pinned")):
         return RuleSet(label="latest", version=None)
     if not isinstance(version, str):

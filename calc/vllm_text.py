@@ -117,7 +117,14 @@ def override_line(computed_blocks: int, override: int) -> str:
     return f"Overriding num_gpu_blocks={computed_blocks} with num_gpu_blocks_override={override}"
 
 
-def auto_fit_line(*, derived: int, fitted: int, available: int) -> str:
+def auto_fit_line(*, derived: int, fitted: int, available: int, rules: RuleSet | None = None) -> str:
+    """kv_cache_utils ``_auto_fit_max_model_len``; from 0.32.0 both lines end "available KV cache memory
+    (X GiB GPU)" (``_kv_cache_device_name``; read in the 0.31.0 and 0.32.0 wheels). ``rules`` None: before."""
+    if rules is not None and rules.auto_fit_names_kv_memory:
+        memory = f"available KV cache memory ({format_gib(available)} GiB GPU)"
+        if fitted >= derived:
+            return f"Auto-fit max_model_len: full model context length {derived} fits in {memory}"
+        return f"Auto-fit max_model_len: reduced from {derived} to {fitted} to fit in {memory}"
     if fitted >= derived:
         return f"Auto-fit max_model_len: full model context length {derived} fits in available GPU memory"
     return (f"Auto-fit max_model_len: reduced from {derived} to {fitted} to fit in available GPU memory "

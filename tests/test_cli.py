@@ -136,14 +136,15 @@ def test_json_does_not_fit() -> None:
     assert result["max_model_len"] == 40_960
     assert result["needed_kv_bytes"] == 6_039_797_760
     assert result["available_kv_bytes"] == 4_294_967_296
-    assert result["estimated_max_model_len"] == 29_120
+    # 16 × ((4 GiB − one 2,359,296 B block) // 2,359,296) = 16 × 1,819 = 29,104 (the null block, 0.29.0+)
+    assert result["estimated_max_model_len"] == 29_104
     assert result["num_gpu_blocks"] is None
     assert result["gpu_kv_cache_tokens"] is None
     assert result["max_concurrency"] is None
     error = result["vllm_error"]
     assert error.startswith("To serve at least one request with the model's max seq len (40960), "
                             "(5.62 GiB KV cache is needed, which is larger than the available KV cache memory "
-                            "(4.0 GiB). Based on the available memory, the estimated maximum model length is 29120. ")
+                            "(4.0 GiB). Based on the available memory, the estimated maximum model length is 29104. ")
 
 
 def test_json_recommendations_shape_and_first_rung() -> None:
@@ -239,19 +240,21 @@ TINY = {"model_type": "llama", "num_hidden_layers": 2, "num_attention_heads": 4,
         "hidden_size": 256, "intermediate_size": 1024, "vocab_size": 1000, "max_position_embeddings": 4096,
         "torch_dtype": "bfloat16"}
 # per token: 2 layers × 2 KV heads × (256 / 4 = 64) × 2 × 2 B = 1,024 B; per block 16 × 1,024 = 16,384 B
-# 1 MiB = 1,048,576 B = 64 blocks; 1,024 tokens need cdiv(1024, 16) = 64 blocks: fits exactly.
+# 1,064,960 B = 65 blocks, one held back for the null block (0.29.0+); 1,024 tokens need cdiv(1024, 16) = 64
+# blocks: fits exactly.
 
 
 def test_config_directory(tmp_path: Path) -> None:
     (tmp_path / "config.json").write_text(json.dumps(TINY), encoding="utf-8")
-    code, result = run_json(["plan", "--config", str(tmp_path), "--available-kv-bytes", "1M", "--max-model-len", "1024"])
+    code, result = run_json(["plan", "--config", str(tmp_path), "--available-kv-bytes", "1064960",
+                             "--max-model-len", "1024"])
     assert code == 0
     assert result["kv_bytes_per_token"] == 1_024
     assert result["needed_kv_bytes"] == 1_048_576
-    assert result["num_gpu_blocks"] == 64
-    assert result["gpu_kv_cache_tokens"] == 1_024       # 64 / 64 × 1,024
-    assert result["max_concurrency"] == pytest.approx(1.0)
-    assert result["estimated_max_model_len"] == 1_024   # 1,025 would need 65 blocks
+    assert result["num_gpu_blocks"] == 65               # blocks are counted from the whole memory
+    assert result["gpu_kv_cache_tokens"] == 1_040       # int(65 / 64 × 1,024)
+    assert result["max_concurrency"] == pytest.approx(65 / 64)
+    assert result["estimated_max_model_len"] == 1_024   # 1,025 would need 65 usable blocks, 64 are
 
 
 def test_config_file_one_token_too_many(tmp_path: Path) -> None:
@@ -600,8 +603,9 @@ def test_log_model_flag_completes_a_model_less_log() -> None:
     code, payload = run_json(["log", "-", "--model", "Qwen/Qwen3-8B"], stdin=TOO_SMALL_LOG)
     plan_result = payload["plan"]
     assert code == 1 and plan_result["model"] == "Qwen/Qwen3-8B"
-    # the check TOO_SMALL works out by hand: 2,560 blocks × 2,359,296 = 6,039,797,760 B needed; estimate 29,120
-    assert plan_result["needed_kv_bytes"] == 6_039_797_760 and plan_result["estimated_max_model_len"] == 29_120
+    # the check TOO_SMALL works out by hand: 2,560 blocks × 2,359,296 = 6,039,797,760 B needed; estimate
+    # 16 × (1,820 − 1 null block) = 29,104
+    assert plan_result["needed_kv_bytes"] == 6_039_797_760 and plan_result["estimated_max_model_len"] == 29_104
 
 
 def test_log_config_flag_completes_a_model_less_log() -> None:

@@ -310,24 +310,28 @@ def test_nemotron_h_pipeline_parallel_splits_all_52_layers() -> None:
 
 
 def test_check_and_estimated_length() -> None:
-    # A = 1 GiB: 1,073,741,824 // 13,369,344 = 80 block ids; the 3 GDN groups pin 2 each (align),
-    # leaving 74 attention blocks -> est = 74 * 544 = 40,256 (needed(40,256) = 80 ids = 1,069,547,520 <= A;
-    # needed(40,257) = 81 ids > A). Needed at 262,144 = 6,524,239,872 B -> "6.08 GiB".
+    # A = 1 GiB: 1,073,741,824 // 13,369,344 = 80 block ids; the default (0.33.0) rules hold one back for the
+    # null block (#47272, 0.29.0): the check compares against 1,073,741,824 − 13,369,344 = 1,060,372,480 B
+    # (79 ids, printed round(0.98755, 2) = "0.99 GiB"); the 3 GDN groups pin 2 each (align), leaving 73 attention
+    # blocks -> est = 73 * 544 = 39,712 (needed(39,712) = 79 ids = 1,056,178,176 <= 1,060,372,480; needed(39,713)
+    # = 80 ids > it). 80 ids and 40,256 before 0.29 (tests/test_releases_2026.py). Needed at 262,144 =
+    # 6,524,239,872 B -> "6.08 GiB".
     v = run(QWEN3_NEXT, available_gib=1)
-    assert not v.fits and v.estimated_max_model_len == 40_256
+    assert not v.fits and v.estimated_max_model_len == 39_712
     assert v.error_text == (
         "To serve at least one request with the model's max seq len (262144), (6.08 GiB KV cache is needed, which is "
-        "larger than the available KV cache memory (1.0 GiB). Based on the available memory, the estimated maximum "
-        "model length is 40256. Try increasing `gpu_memory_utilization` (which also controls CPU memory on the CPU "
+        "larger than the available KV cache memory (0.99 GiB). Based on the available memory, the estimated maximum "
+        "model length is 39712. Try increasing `gpu_memory_utilization` (which also controls CPU memory on the CPU "
         "backend) or decreasing `max_model_len` when initializing the engine. See "
         "https://docs.vllm.ai/en/latest/configuration/conserving_memory/ for more details.")
     # (max_num_seqs 64: the default 256 is above the 80 Mamba cache blocks, see the next-but-one test)
     auto = run(QWEN3_NEXT, available_gib=1, max_model_len=-1, max_num_seqs=64)
-    assert auto.fits and auto.max_model_len == 40_256
-    assert ("Auto-fit max_model_len: reduced from 262144 to 40256 to fit in available GPU memory "
-            "(1.0 GiB available for KV cache)") in auto.vllm_lines
-    # The Mamba groups are a fixed cost: below 6 block ids nothing fits (5 * 13,369,344 = 66,846,720 B).
-    tiny = run(QWEN3_NEXT, available_bytes=5 * 13_369_344)
+    assert auto.fits and auto.max_model_len == 39_712   # 73 × 544, as above; the 0.32+ line
+    assert ("Auto-fit max_model_len: reduced from 262144 to 39712 to fit in available KV cache memory "
+            "(0.99 GiB GPU)") in auto.vllm_lines
+    # The Mamba groups are a fixed cost: below 6 usable block ids nothing fits (6 ids less the null block:
+    # 6 * 13,369,344 = 80,216,064 B).
+    tiny = run(QWEN3_NEXT, available_bytes=6 * 13_369_344)
     assert not tiny.fits and tiny.estimated_max_model_len == 0
 
 

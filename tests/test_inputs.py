@@ -104,6 +104,7 @@ BAD_CASES = [
     ("limit_mm_per_prompt", '{"": 1}', "mm_limit_bad"),             # not a modality name
     ("limit_mm_per_prompt", '{"image": 1, ' + ", ".join(f'"m{i}": 1' for i in range(20)) + "}", "mm_limit_bad"),
     ("skip_mm_profiling", "perhaps", "not_a_boolean"),
+    ("calculate_kv_scales", "perhaps", "not_a_boolean"),
 ]
 
 

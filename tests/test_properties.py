@@ -169,11 +169,12 @@ def test_one_more_block_than_the_estimate_does_not_fit(dep: dict[str, object], a
 
 
 def test_estimate_examples_by_hand() -> None:
-    # Qwen3-8B, 4 GiB: 4,294,967,296 // 2,359,296 B per block = 1,820 blocks → 29,120 tokens (see test_cli)
+    # Qwen3-8B, 4 GiB: 4,294,967,296 // 2,359,296 B per block = 1,820 blocks, one held back for the null block
+    # (0.29.0+, the default rules) → 1,819 × 16 = 29,104 tokens (see test_cli)
     base = {"model": "Qwen/Qwen3-8B", "available_kv_gib": "4"}
-    assert run({**base, "max_model_len": "40960"}).estimated_max_model_len == 29_120
-    assert run({**base, "max_model_len": "29120"}).fits
-    assert not run({**base, "max_model_len": "29121"}).fits  # cdiv(29,121, 16) = 1,821 > 1,820
+    assert run({**base, "max_model_len": "40960"}).estimated_max_model_len == 29_104
+    assert run({**base, "max_model_len": "29104"}).fits
+    assert not run({**base, "max_model_len": "29105"}).fits  # cdiv(29,105, 16) = 1,820 > 1,819
 
 
 # --- any input: a result or a CalcError -------------------------------------------------------

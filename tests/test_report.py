@@ -83,7 +83,7 @@ def test_result_values_for_the_worked_example():
         "gpu_memory_utilization": 0.92,                   # the default since 2026-04-21
         "max_num_seqs": 256, "max_num_batched_tokens": 2048,   # no GPU size: the < 70 GiB row
         "block_size": 16,
-        "vllm_rules": "vLLM main 6adad0876758 (2026-08-14)",
+        "vllm_rules": "vLLM 0.33.0",   # the default rules: the newest release read (versions.LATEST_RELEASE)
         "max_model_len": 32_768, "derived_max_model_len": 40_960,
         "kv_bytes_per_token": 147_456,                    # 36 × 2 × 8 × 128 × 2
         "available_kv_bytes": 64_424_509_440,             # 60 × 2^30
@@ -114,7 +114,7 @@ def test_result_does_not_fit_keeps_the_error_out_of_the_log():
                                       "(4.5 GiB KV cache is needed")
     assert r["vllm_error"] not in r["vllm_log"]
     assert (r["num_gpu_blocks"], r["gpu_kv_cache_tokens"], r["max_concurrency"]) == (None, None, None)
-    assert r["estimated_max_model_len"] == 29_120          # 16 × (4 GiB // 2,359,296 = 1,820)
+    assert r["estimated_max_model_len"] == 29_104          # 16 × (4 GiB // 2,359,296 = 1,820, − 1 null block)
 
 
 def test_recommendation_dict_of_a_rung_without_what_if():
@@ -247,9 +247,9 @@ def test_fits_summary_in_english():
 
 def test_does_not_fit_summary_in_english():
     v = build_report("en", analysis(**TOO_SMALL))["verdict"]
-    # 4 GiB = 4,294,967,296 B = 4.29 GB; estimate 29,120
+    # 4 GiB = 4,294,967,296 B = 4.29 GB; estimate 16 × (1,820 − 1 null block) = 29,104
     assert v["summary"] == ("One request of 32,768 tokens needs 4.50 GiB (4.83 GB) of KV cache, but only 4.00 GiB "
-                            "(4.29 GB) is available. The longest context that fits is about 29,120 tokens.")
+                            "(4.29 GB) is available. The longest context that fits is about 29,104 tokens.")
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -267,7 +267,7 @@ def test_figures_for_fits_and_for_does_not_fit(lang):
     assert n("27,306") in fits["num_blocks"]["value"] and "16" in fits["num_blocks"]["value"]
     assert n("436,896") in fits["tokens"]["value"]
     assert n("13.33") in fits["concurrency"]["value"]
-    assert n("29,120") in fails["estimated_max_len"]["value"]
+    assert n("29,104") in fails["estimated_max_len"]["value"]   # 16 × 1,819 (null block held back)
     # a measured budget: nothing is an estimate
     assert not any(f["estimate"] for f in fits.values())
 
@@ -289,8 +289,8 @@ NOTES = {
     "fixed": {"en": "With --kv-cache-memory-bytes vLLM uses that figure per GPU and ignores gpu_memory_utilization.",
               "es": "Con --kv-cache-memory-bytes vLLM usa esa cifra por GPU e ignora gpu_memory_utilization.",
               "zh": "设置 --kv-cache-memory-bytes 后，vLLM 在每张 GPU 上使用该数值，并忽略 gpu_memory_utilization。"},
-    "rules": {"en": "Rules of vLLM main 6adad0876758 (2026-08-14).", "es": "Reglas de vLLM main 6adad0876758 (2026-08-14).",
-              "zh": "按 vLLM main 6adad0876758 (2026-08-14) 的规则计算。"},
+    "rules": {"en": "Rules of vLLM 0.33.0.", "es": "Reglas de vLLM 0.33.0.",
+              "zh": "按 vLLM 0.33.0 的规则计算。"},
 }
 
 

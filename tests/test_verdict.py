@@ -40,21 +40,25 @@ def test_qwen3_8b_fails_in_4_gib_with_vllms_exact_error():
     v = run("Qwen/Qwen3-8B", available_gib=4, max_model_len=32768)
     assert not v.fits and v.status == "does_not_fit"
     assert v.num_gpu_blocks is None
-    # est = 16 × (4 GiB // 2,359,296) = 16 × 1820 = 29,120
-    assert v.estimated_max_model_len == 29_120
+    # The default rules are 0.33.0's: the check holds the null block back (#47272, 0.29.0), so it compares
+    # against 4 GiB − one block = 4,294,967,296 − 2,359,296 = 4,292,608,000 B (still printed "4.0 GiB").
+    # est = 16 × (4,292,608,000 // 2,359,296) = 16 × 1819 = 29,104 (29,120 = 16 × 1820 up to 0.28,
+    # tests/test_releases_2026.py)
+    assert v.estimated_max_model_len == 29_104
     assert v.error_text == (
         "To serve at least one request with the model's max seq len (32768), (4.5 GiB KV cache is needed, "
         "which is larger than the available KV cache memory (4.0 GiB). Based on the available memory, the "
-        "estimated maximum model length is 29120. Try increasing `gpu_memory_utilization` (which also controls "
+        "estimated maximum model length is 29104. Try increasing `gpu_memory_utilization` (which also controls "
         "CPU memory on the CPU backend) or decreasing `max_model_len` when initializing the engine. See "
         "https://docs.vllm.ai/en/latest/configuration/conserving_memory/ for more details."
     )
 
 
 def test_equality_passes():
-    # needed == A exactly: 4,831,838,208 B is enough (spec 7.2 item 3)
-    assert run("Qwen/Qwen3-8B", available_bytes=4_831_838_208, max_model_len=32768).fits
-    assert not run("Qwen/Qwen3-8B", available_bytes=4_831_838_207, max_model_len=32768).fits
+    # needed == A − one block exactly passes (spec 7.2 item 3; the null block held back from 0.29.0):
+    # 4,831,838,208 + 2,359,296 = 4,834,197,504 B is enough, one byte less is not
+    assert run("Qwen/Qwen3-8B", available_bytes=4_834_197_504, max_model_len=32768).fits
+    assert not run("Qwen/Qwen3-8B", available_bytes=4_834_197_503, max_model_len=32768).fits
 
 
 def test_qwen3_8b_tp2_and_fp8_halve_bytes():
@@ -67,16 +71,20 @@ def test_qwen3_8b_tp2_and_fp8_halve_bytes():
 
 def test_auto_fit_reduces_to_the_estimate():
     v = run("Qwen/Qwen3-8B", available_gib=3, max_model_len=-1)
-    # derived 40,960 (max_position_embeddings); est = 16 × (3 GiB // 2,359,296) = 16 × 1365 = 21,840
-    assert v.fits and v.max_model_len == 21_840
-    assert ("Auto-fit max_model_len: reduced from 40960 to 21840 to fit in available GPU memory "
-            "(3.0 GiB available for KV cache)") in v.vllm_lines
+    # derived 40,960 (max_position_embeddings); auto-fit plans against 3 GiB − one block (#47272, 0.29.0):
+    # 3,221,225,472 − 2,359,296 = 3,218,866,176; est = 16 × (3,218,866,176 // 2,359,296) = 16 × 1364 = 21,824
+    # (16 × 1365 = 21,840 before 0.29). The 0.32+ line names the KV cache memory: round(2.9978, 2) = 3.0 GiB GPU.
+    assert v.fits and v.max_model_len == 21_824
+    assert ("Auto-fit max_model_len: reduced from 40960 to 21824 to fit in available KV cache memory "
+            "(3.0 GiB GPU)") in v.vllm_lines
 
 
 def test_auto_fit_full_length_fits():
     v = run("Qwen/Qwen3-8B", available_gib=60, max_model_len=-1)
     assert v.max_model_len == 40_960
-    assert "Auto-fit max_model_len: full model context length 40960 fits in available GPU memory" in v.vllm_lines
+    # 0.32+: 60 GiB − one 2,359,296 B block = 64,422,051,840 B → round(59.9978, 2) = 60.0 GiB
+    assert ("Auto-fit max_model_len: full model context length 40960 fits in available KV cache memory "
+            "(60.0 GiB GPU)") in v.vllm_lines
 
 
 def test_no_available_memory():
@@ -240,8 +248,9 @@ def test_pp_uneven_split_gives_the_last_stage_fewer_layers():
 
 def test_override_applies_before_the_check():
     v = run("Qwen/Qwen3-8B", available_gib=60, max_model_len=32768, num_gpu_blocks_override=1000)
-    # A := 1000 × 2,359,296 = 2,359,296,000 < needed 4,831,838,208 → fails; estimate = 16 × 1000
-    assert not v.fits and v.estimated_max_model_len == 16_000
+    # A := 1000 × 2,359,296 = 2,359,296,000 < needed 4,831,838,208 → fails; from 0.29.0 the check holds the
+    # null block back from the overridden memory: (1000 − 1) blocks → estimate = 16 × 999 = 15,984
+    assert not v.fits and v.estimated_max_model_len == 15_984
     assert "Overriding num_gpu_blocks=27306 with num_gpu_blocks_override=1000" in v.vllm_lines
 
 
