@@ -63,7 +63,7 @@ def check_kv_dtype(kv_cache_dtype: str, *, rules: RuleSet, compute_capability: t
     if not rules.has_release_of(key):
         raise _refuse("kv_dtype_release", f"--kv-cache-dtype {kv_cache_dtype} needs vLLM "
                       f"{rules.first_release_label(key)} or newer (rules: {rules.description}): vLLM's argument "
-                      "parser refuses it as an invalid choice", kv_cache_dtype, since=rules.first_release_label(key))
+                      "parser refuses it as an invalid choice", kv_cache_dtype, limit=rules.first_release_label(key))
     if kv_cache_dtype in NOT_MODELLED_KV_DTYPES:
         raise _refuse("kv_dtype_turboquant", f"--kv-cache-dtype {kv_cache_dtype} is not modelled yet: vLLM keeps "
                       "the first and last layers unquantized, a per-layer mix of pages the calculator does not "
@@ -90,15 +90,15 @@ def _check_nvfp4_gpu(rules: RuleSet, cc: tuple[int, int] | None, head_size: int)
         if not (8, 0) <= cc <= (12, 1):
             raise _refuse("kv_dtype_gpu", "No valid attention backend found for --kv-cache-dtype nvfp4 on compute "
                           f"capability {major}.{cc[1]}: FlashInfer, the one backend that takes it, runs on 8.0 to "
-                          "12.1 (vllm/v1/attention/backends/flashinfer.py)", "nvfp4", requirement="8.0–12.1",
-                          capability=f"{major}.{cc[1]}")
+                          "12.1 (vllm/v1/attention/backends/flashinfer.py)", "nvfp4", limit="8.0–12.1",
+                          key=f"{major}.{cc[1]}")
         if major in (8, 9, 12) and head_size == 64:
             raise _refuse("kv_dtype_head_size", "No valid attention backend found for --kv-cache-dtype nvfp4: vLLM "
                           "says 'fa2 prefill misreads an NVFP4 KV cache at head_size 64' (compute capability "
-                          f"{major}.{cc[1]}; 10.x runs it)", "nvfp4", capability=f"{major}.{cc[1]}")
+                          f"{major}.{cc[1]}; 10.x runs it)", "nvfp4", key=f"{major}.{cc[1]}")
         return
     if major != 10:
         raise _refuse("kv_dtype_gpu", "No valid attention backend found for --kv-cache-dtype nvfp4 on compute "
                       f"capability {major}.{cc[1]}: before vLLM 0.32.0 FlashInfer takes it on 10.x (B200, B300, "
-                      f"GB200) only (rules: {rules.description})", "nvfp4", requirement="10.x",
-                      capability=f"{major}.{cc[1]}")
+                      f"GB200) only (rules: {rules.description})", "nvfp4", limit="10.x",
+                      key=f"{major}.{cc[1]}")

@@ -74,11 +74,11 @@ def _refused(**inputs: object) -> CalcError:
 def test_releases_that_take_each_dtype() -> None:
     # CacheDType: nvfp4 and the int8/fp8 per-token-head modes from v0.20.0, int4_per_token_head from v0.25.0
     e = _refused(available_kv_gib="10", kv_cache_dtype="int4_per_token_head", vllm_version="0.24.0")
-    assert e.code == "kv_dtype_release" and e.params["since"] == "0.25.0"
+    assert e.code == "kv_dtype_release" and e.params["limit"] == "0.25.0"
     assert _plan(available_kv_gib="10", kv_cache_dtype="int4_per_token_head", vllm_version="0.25.0").kv_bytes_per_token \
         == 39_168
     e = _refused(available_kv_gib="10", kv_cache_dtype="int8_per_token_head", vllm_version="0.19.1")
-    assert e.code == "kv_dtype_release" and e.params["since"] == "0.20.0"
+    assert e.code == "kv_dtype_release" and e.params["limit"] == "0.20.0"
     # the per-token-head scales were budgeted in the page from the start (0.20–0.27 page_size_bytes, 0.28+ inline)
     assert _plan(available_kv_gib="10", kv_cache_dtype="fp8_per_token_head", vllm_version="0.20.0").kv_bytes_per_token \
         == 76_032
@@ -90,13 +90,13 @@ def test_nvfp4_gpu_and_release_gates() -> None:
     # 0.21.0 – 0.31.x: compute capability 10.x only (TRT-LLM)
     assert _plan(gpu="B200", kv_cache_dtype="nvfp4", vllm_version="0.21.0").kv_bytes_per_token == 41_472
     e = _refused(gpu="H100-80GB", kv_cache_dtype="nvfp4", vllm_version="0.31.0")
-    assert e.code == "kv_dtype_gpu" and (e.params["capability"], e.params["requirement"]) == ("9.0", "10.x")
+    assert e.code == "kv_dtype_gpu" and (e.params["key"], e.params["limit"]) == ("9.0", "10.x")
     assert _refused(gpu="RTX-5090", kv_cache_dtype="nvfp4", vllm_version="0.31.0").code == "kv_dtype_gpu"
     # 0.32.0+: 8.0 – 12.1 through FA2 as well; not Turing, not ROCm
     assert _plan(gpu="H100-80GB", kv_cache_dtype="nvfp4", vllm_version="0.32.0").kv_bytes_per_token == 41_472
     assert _plan(gpu="A100-80GB", kv_cache_dtype="nvfp4").fits in (True, False)
     e = _refused(gpu="T4", kv_cache_dtype="nvfp4")
-    assert e.code == "kv_dtype_gpu" and (e.params["capability"], e.params["requirement"]) == ("7.5", "8.0–12.1")
+    assert e.code == "kv_dtype_gpu" and (e.params["key"], e.params["limit"]) == ("7.5", "8.0–12.1")
     assert _refused(gpu="MI300X", kv_cache_dtype="nvfp4").code == "kv_dtype_rocm"
 
 
