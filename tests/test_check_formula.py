@@ -88,7 +88,7 @@ def test_gemma_3_27b_ten_gib(version, needed, estimate):
 
 
 # Qwen3-Next-80B-A3B: 48 layers, 3 Gated DeltaNet then 1 full attention, repeated (layer 0 GDN). Mamba cache mode
-# none (prefix caching off for hybrids before 0.26): each GDN group needs 1 state page. Attention block 544, page
+# none (prefix caching off for hybrids before 0.28): each GDN group needs 1 state page. Attention block 544, page
 # 1,114,112 B (tests/test_hybrid.py); groups 12 GDN × 3 (group 0 GDN) + 12 attention, gs 12.
 @pytest.mark.parametrize(("version", "needed", "estimate"), [
     ("0.13.0", 1_114_112 * (36 * 1 + 12 * 482), 41_888),   # Σ per layer: 6,484,131,840
