@@ -40,8 +40,10 @@ __all__ = ["FULL_PRESETS", "INPUT_NAMES", "SAMPLE_LOG", "calculator", "root_pref
 #: less the byte-exact ``available_kv_bytes`` (the form takes GiB) and ``no_async_scheduling``.
 INPUT_NAMES: tuple[str, ...] = tuple(k for k in INPUT_KEYS if k not in ("available_kv_bytes", "no_async_scheduling"))
 
-#: KV cache dtypes offered in the select; "" is vLLM's default (``auto``).
-KV_CACHE_DTYPES: tuple[str, ...] = ("", "bfloat16", "float16", "float32", "fp8", "fp8_e4m3", "fp8_e5m2")
+#: KV cache dtypes offered in the select; "" is vLLM's default (``auto``). The quantized layouts of 0.20+ that the
+#: core models (calc/kv_dtypes.py) follow; the core refuses them for releases or GPUs that do not take them.
+KV_CACHE_DTYPES: tuple[str, ...] = ("", "bfloat16", "float16", "float32", "fp8", "fp8_e4m3", "fp8_e5m2", "nvfp4",
+                                    "int8_per_token_head", "fp8_per_token_head", "int4_per_token_head")
 
 #: ``--enable-prefix-caching`` as a select, not a checkbox: "" is vLLM's default, which differs by
 #: release and model (on for hybrids since #40996), so "not set" must stay distinct from "off".
