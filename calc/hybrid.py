@@ -96,6 +96,10 @@ def _cache_mode(model: ModelSpec, dep: Deployment, lines: list[str]) -> tuple[bo
     if asked is not None and asked not in tuple(MambaCacheMode):
         raise CalcError("bad_choice", f"mamba_cache_mode must be one of none, align, all, got {asked!r}",
                         field="mamba_cache_mode", value=asked, choices="none, align, all")
+    if asked == MambaCacheMode.ALL and rules.mamba_all_mode_removed:
+        # vllm/config/cache.py MambaCacheMode = Literal["align", "none"] from 0.32.0: the parser refuses 'all'
+        raise CalcError("bad_choice", f"mamba_cache_mode 'all' was removed in vLLM 0.32.0 (rules: {rules.description}); "
+                        "use align or none", field="mamba_cache_mode", value=asked, choices="none, align")
     if not rules.mamba_cache_modes:
         if asked is not None:
             raise CalcError("unsupported", f"--mamba-cache-mode needs vLLM 0.15.0 or newer (rules: {rules.description})",

@@ -379,6 +379,8 @@ class RuleSet:
     def removed_bamba_minimax(self) -> bool: return self._has("45990")
     @property
     def mamba_blocks_check(self) -> bool: return self._has("32936")
+    @property
+    def mamba_all_mode_removed(self) -> bool: return self._has("mamba_all_mode_removed")
     # texts
     @property
     def format_gib(self) -> bool: return self._has("31865")

@@ -121,18 +121,19 @@ def test_nemotron_h_all_mode_aligns_to_the_chunk() -> None:
     # "all" (Nemotron-H supports Mamba prefix caching): chunk = lcm(chunk_size 128, 16) = 128;
     # tokens per state = cdiv(2,134,016, 1,024) = 2,084 -> block = 128 * cdiv(2,084, 128) = 128 * 17 = 2,176,
     # Mamba block too; page 2,228,224; padding 94,208 / 2,134,016 = 4.4146% -> "4.41%".
-    p = _mamba(NEMOTRON, mamba_cache_mode="all")
+    # (0.31.0: the last release with 'all', removed from MambaCacheMode in 0.32.0)
+    p = _mamba(NEMOTRON, mamba_cache_mode="all", version="0.31.0")
     assert p.mamba_cache_mode == MambaCacheMode.ALL
     assert (p.attention_block_size, p.mamba_block_size, p.mamba_page_size_padded) == (2176, 2176, 2_228_224)
     assert p.lines == (NEMOTRON_SSM, SETTING.format(2176), PADDING.format("4.41%"))
     # TP4: cdiv(533,504, 512) = 1,042 -> 128 * 9 = 1,152; page 589,824; 56,320 / 533,504 = 10.557% -> "10.56%".
-    p4 = _mamba(NEMOTRON, mamba_cache_mode="all", tensor_parallel_size=4)
+    p4 = _mamba(NEMOTRON, mamba_cache_mode="all", tensor_parallel_size=4, version="0.31.0")
     assert p4.attention_block_size == 1152 and p4.lines[2] == PADDING.format("10.56%")
 
 
 def test_all_mode_falls_back_to_align_without_model_support() -> None:
     # Qwen3-Next is not SupportsMambaPrefixCaching: 'all' -> 'align' with vLLM's warning first.
-    p = _mamba(QWEN3_NEXT, mamba_cache_mode="all")
+    p = _mamba(QWEN3_NEXT, mamba_cache_mode="all", version="0.31.0")   # 'all' exists up to 0.31.x
     assert p.mamba_cache_mode == MambaCacheMode.ALIGN and p.attention_block_size == 544
     assert p.lines[0] == ("Hybrid or mamba-based model detected without support for prefix caching with "
                           "Mamba cache 'all' mode: falling back to 'align' mode.")
@@ -297,7 +298,7 @@ def test_nemotron_h_capacity() -> None:
     assert (v4.num_gpu_blocks, v4.blocks_per_request) == (19_859, 257) and v4.vllm_lines[-1].endswith("77.27x")
     # 'all' mode: block 2,176, page 2,228,224, block id 6 * 2,228,224 = 13,369,344 -> 4,818 blocks;
     # every group holds cdiv(262,144, 2,176) = 121 blocks: 5 * 121 = 605 per request -> 7.963x.
-    a = run(NEMOTRON, available_gib=60, mamba_cache_mode="all")
+    a = run(NEMOTRON, available_gib=60, mamba_cache_mode="all", version="0.31.0")   # 'all' is gone from 0.32.0
     assert (a.num_gpu_blocks, a.blocks_per_request) == (4818, 605) and a.vllm_lines[-1].endswith("7.96x")
 
 

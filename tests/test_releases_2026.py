@@ -174,6 +174,18 @@ def test_calculate_kv_scales_refused_from_0_28() -> None:
     assert len(lines) == 1 and "--calculate-kv-scales was removed in vLLM 0.28.0" in lines[0]
 
 
+# ---- --mamba-cache-mode all: gone from MambaCacheMode in 0.32.0 ----------------------------------------
+
+def test_mamba_all_mode_refused_from_0_32() -> None:
+    nemotron = "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16"
+    assert run(nemotron, available_gib=60, mamba_cache_mode="all", version="0.31.0").mamba is not None
+    with pytest.raises(CalcError) as info:
+        run(nemotron, available_gib=60, mamba_cache_mode="all", version="0.32.0")
+    assert info.value.code == "bad_choice" and info.value.params["choices"] == "none, align"
+    with pytest.raises(CalcError):
+        run(nemotron, available_gib=60, mamba_cache_mode="all")   # the default, 0.33.0
+
+
 # ---- the auto-fit line of 0.32.0 -------------------------------------------------------------------------
 
 def test_auto_fit_line_names_the_kv_cache_memory_from_0_32() -> None:
