@@ -67,7 +67,7 @@ def _parser() -> argparse.ArgumentParser:
                  "--weights-gib", "--activation-gib", "--non-torch-gib", "--cudagraph-gib", "--cpu-offload-gb",
                  "--limit-mm-per-prompt"):
         pl.add_argument(flag)
-    pl.add_argument("--kv-cache-dtype", choices=KV_CACHE_DTYPES[:-2] + ("fp8_inc", "fp8_ds_mla"))
+    pl.add_argument("--kv-cache-dtype", choices=KV_CACHE_DTYPES)
     pl.add_argument("--disable-hybrid-kv-cache-manager", action="store_true")
     pl.add_argument("--no-async-scheduling", action="store_true")
     pl.add_argument("--enforce-eager", action="store_true")

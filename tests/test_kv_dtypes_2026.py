@@ -141,3 +141,13 @@ def test_choices_and_messages_in_three_languages() -> None:
     texts = {lang: error_message(lang, e) for lang in ("en", "es", "zh")}
     assert "7.5" in texts["en"] and "8.0–12.1" in texts["es"] and "nvfp4" in texts["zh"]
     assert len(set(texts.values())) == 3
+
+
+def test_cli_takes_every_listed_dtype_and_refuses_turboquant_with_the_reason() -> None:
+    # argparse choices are the core's list, in its order (the old nine first)
+    for name in ("turboquant_3bit_nc", "turboquant_k3v4_nc"):
+        out, err = io.StringIO(), io.StringIO()
+        code = main(["plan", "--model", "Qwen/Qwen3-8B", "--gpu", "RTX-4090", "--kv-cache-dtype", name],
+                    stdout=out, stderr=err, stdin=io.StringIO())
+        lines = err.getvalue().splitlines()
+        assert code == 2 and out.getvalue() == "" and len(lines) == 1 and "is not modelled yet" in lines[0]
