@@ -441,6 +441,10 @@ def plan(model: ModelSpec, dep: Deployment) -> Verdict:
                             error=vllm_text.auto_fit_error())
     plans = _stage_plans(p, length, length)
     failing = [s for s in plans if not s.fits]
+    if failing and failing[0].check_kv_bytes <= 0:
+        # less than one block: the null block leaves nothing, and vLLM's check says so (0.29.0+)
+        return _verdict(p, VerdictStatus.NO_MEMORY, length, plans, lines, limiting=failing[0].stage,
+                        error=vllm_text.no_memory_error(dep.rules))
     if failing:
         first = failing[0]  # vLLM raises at the first worker that fails
         error = vllm_text.kv_cache_too_small_error(max_model_len=length, needed=first.needed_kv_bytes,

@@ -56,6 +56,16 @@ def test_null_block_at_the_check_small_model() -> None:
     assert more.fits and more.num_gpu_blocks == 65
 
 
+def test_less_than_one_block_left_is_no_memory() -> None:
+    # 0.29.0: A = one block − 1 B gives check memory −1 ≤ 0 → "No available memory for the cache blocks";
+    # 0.28.0 checks 16,383 B against the need of 1,024 tokens (1,048,576 B) → the ordinary error.
+    new = _tiny(available_bytes=BLOCK - 1, max_model_len=1024, version="0.29.0")
+    old = _tiny(available_bytes=BLOCK - 1, max_model_len=1024, version="0.28.0")
+    assert new.status == "no_memory" and new.error_text is not None
+    assert new.error_text.startswith("No available memory for the cache blocks.")
+    assert old.status == "does_not_fit"
+
+
 def test_null_block_at_auto_fit_small_model() -> None:
     # derived 4,096 needs 256 blocks > 64: auto-fit reduces. 0.28.0: cdiv(L, 16) ≤ 64 → 1,024;
     # 0.29.0: ≤ 63 → 1,008. The line quotes the checked memory: 1,048,576 and 1,032,192 B both print 0.0 GiB.
