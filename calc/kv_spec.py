@@ -29,12 +29,13 @@ __all__ = [
 # accepted as input and refused as not modelled, naming why).
 KV_CACHE_DTYPES = ("auto", "bfloat16", "float16", "float32", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc", "fp8_ds_mla",
                    "nvfp4", "int8_per_token_head", "fp8_per_token_head", "int4_per_token_head", "turboquant_k8v4",
-                   "turboquant_4bit_nc", "turboquant_k3v4_nc", "turboquant_3bit_nc")
+                   "turboquant_4bit_nc", "turboquant_k3v4_nc", "turboquant_3bit_nc", "nvfp4_4over6", "nvfp4_ds_mla",
+                   "ultraquant_4bit", "octave_k3v4", "octave_k3v3", "octave_k3v3_compact")
 UNQUANTIZED_KV_DTYPES = KV_CACHE_DTYPES[:4]
 """The ones an fp8 KV cache would shrink (``auto`` follows the model's 16-bit dtype)."""
 _DTYPE_BYTES = {"bfloat16": 2, "float16": 2, "float32": 4, "fp8": 1, "fp8_e4m3": 1, "fp8_e5m2": 1, "fp8_inc": 1,
                 "fp8_ds_mla": 1, "nvfp4": 1, "int8_per_token_head": 1, "fp8_per_token_head": 1,
-                "int4_per_token_head": 1}
+                "int4_per_token_head": 1, "nvfp4_4over6": 1}
 
 # fp8_ds_mla stores 656 bytes per token per layer (DeepSeek-V3.2 layout).
 FP8_DS_MLA_BYTES_PER_TOKEN = 656

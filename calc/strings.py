@@ -233,6 +233,7 @@ EN: dict[str, str] = {
     "err.kv_dtype_not_implemented": "vLLM 0.20.x accepts --kv-cache-dtype {value} but stops at start-up (\"nvfp4 KV cache is not yet supported\"): use vLLM 0.21.0 or newer.",
     "err.kv_dtype_head_size": "vLLM finds no attention backend for --kv-cache-dtype {value} with head size 64 on this GPU (compute capability {key}): \"fa2 prefill misreads an NVFP4 KV cache at head_size 64\". It runs on compute capability 10.x (B200, B300).",
     "err.calculate_kv_scales_removed": "--calculate-kv-scales was removed in vLLM 0.28.0: vLLM refuses the flag (unrecognized arguments). The KV scales come from the checkpoint, else 1.0; drop the flag.",
+    "err.kv_dtype_not_modelled": "--kv-cache-dtype {value} is not modelled yet by the calculator. Enter the \"Available KV cache memory\" and the capacity from your log instead.",
 }
 
 ES: dict[str, str] = {
@@ -452,6 +453,7 @@ ES: dict[str, str] = {
     "err.kv_dtype_not_implemented": "vLLM 0.20.x acepta --kv-cache-dtype {value} pero se detiene al arrancar («nvfp4 KV cache is not yet supported»): use vLLM 0.21.0 o posterior.",
     "err.kv_dtype_head_size": "vLLM no encuentra ningún backend de atención para --kv-cache-dtype {value} con tamaño de cabeza 64 en esta GPU (capacidad de cómputo {key}): «fa2 prefill misreads an NVFP4 KV cache at head_size 64». Funciona con capacidad de cómputo 10.x (B200, B300).",
     "err.calculate_kv_scales_removed": "--calculate-kv-scales se eliminó en vLLM 0.28.0: vLLM rechaza la opción (unrecognized arguments). Las escalas de la caché KV salen del checkpoint o valen 1.0; quite la opción.",
+    "err.kv_dtype_not_modelled": "La calculadora aún no modela --kv-cache-dtype {value}. Introduzca en su lugar la «Available KV cache memory» y la capacidad de su registro.",
 }
 
 ZH: dict[str, str] = {
@@ -671,6 +673,7 @@ ZH: dict[str, str] = {
     "err.kv_dtype_not_implemented": "vLLM 0.20.x 接受 --kv-cache-dtype {value}，但启动时会停止（“nvfp4 KV cache is not yet supported”）：请使用 vLLM 0.21.0 或更新版本。",
     "err.kv_dtype_head_size": "vLLM 在这块 GPU（计算能力 {key}）上找不到支持头维度 64 的 --kv-cache-dtype {value} 注意力后端：“fa2 prefill misreads an NVFP4 KV cache at head_size 64”。它可在计算能力 10.x（B200、B300）上运行。",
     "err.calculate_kv_scales_removed": "--calculate-kv-scales 已在 vLLM 0.28.0 中移除：vLLM 不接受该选项（unrecognized arguments）。KV 缩放因子来自检查点，否则为 1.0；请去掉该选项。",
+    "err.kv_dtype_not_modelled": "计算器尚未对 --kv-cache-dtype {value} 建模。请改为填入日志中的 “Available KV cache memory” 和容量。",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}

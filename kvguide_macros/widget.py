@@ -43,7 +43,7 @@ INPUT_NAMES: tuple[str, ...] = tuple(k for k in INPUT_KEYS if k not in ("availab
 #: KV cache dtypes offered in the select; "" is vLLM's default (``auto``). The quantized layouts of 0.20+ that the
 #: core models (calc/kv_dtypes.py) follow; the core refuses them for releases or GPUs that do not take them.
 KV_CACHE_DTYPES: tuple[str, ...] = ("", "bfloat16", "float16", "float32", "fp8", "fp8_e4m3", "fp8_e5m2", "nvfp4",
-                                    "int8_per_token_head", "fp8_per_token_head", "int4_per_token_head")
+                                    "int8_per_token_head", "fp8_per_token_head", "int4_per_token_head", "nvfp4_4over6")
 
 #: ``--enable-prefix-caching`` as a select, not a checkbox: "" is vLLM's default, which differs by
 #: release and model (on for hybrids since #40996), so "not set" must stay distinct from "off".

@@ -128,8 +128,8 @@ def test_not_modelled_layouts_are_refused_with_the_reason() -> None:
                                    "kv_cache_dtype": "int8_per_token_head"})
         plan(sc.model, sc.deployment)
     assert info.value.code == "kv_dtype_layout"
-    # a name vLLM has but the calculator does not list stays a bad choice naming the list
-    e = _refused(available_kv_gib="10", kv_cache_dtype="nvfp4_4over6")
+    # a name vLLM 0.33 does not have stays a bad choice naming the list
+    e = _refused(available_kv_gib="10", kv_cache_dtype="int2_per_token_head")
     assert e.code == "bad_choice" and "int4_per_token_head" in str(e)
 
 
@@ -151,3 +151,21 @@ def test_cli_takes_every_listed_dtype_and_refuses_turboquant_with_the_reason() -
                     stdout=out, stderr=err, stdin=io.StringIO())
         lines = err.getvalue().splitlines()
         assert code == 2 and out.getvalue() == "" and len(lines) == 1 and "is not modelled yet" in lines[0]
+
+
+def test_nvfp4_4over6_and_the_other_names_of_0_33() -> None:
+    # nvfp4_4over6 (0.28.0): the nvfp4 page (every nvfp4* but nvfp4_ds_mla maps to KVQuantMode.NVFP4), 41,472 B
+    # per token on Qwen3-8B, and only on compute capability 10.x (the 0.32+ FA2 path takes plain nvfp4 only)
+    assert _plan(gpu="B200", kv_cache_dtype="nvfp4_4over6").kv_bytes_per_token == 41_472
+    e = _refused(gpu="RTX-5090", kv_cache_dtype="nvfp4_4over6")
+    assert e.code == "kv_dtype_gpu" and (e.params["key"], e.params["limit"]) == ("12.0", "10.x")
+    e = _refused(gpu="B200", kv_cache_dtype="nvfp4_4over6", vllm_version="0.27.1")
+    assert e.code == "kv_dtype_release" and e.params["limit"] == "0.28.0"
+    # accepted by 0.33 (CacheDType) but not modelled: refused with that reason, after the release check
+    for name, since in (("nvfp4_ds_mla", "0.30.0"), ("ultraquant_4bit", "0.32.0"), ("octave_k3v4", "0.33.0"),
+                        ("octave_k3v3", "0.33.0"), ("octave_k3v3_compact", "0.33.0")):
+        assert name in KV_CACHE_DTYPES
+        assert _refused(available_kv_gib="10", kv_cache_dtype=name).code == "kv_dtype_not_modelled"
+        older = ".".join(since.split(".")[:1] + [str(int(since.split(".")[1]) - 1)] + ["0"])
+        e = _refused(available_kv_gib="10", kv_cache_dtype=name, vllm_version=older)
+        assert e.code == "kv_dtype_release" and e.params["limit"] == since
