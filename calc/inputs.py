@@ -19,7 +19,7 @@ from .kv_spec import KV_CACHE_DTYPES, MAMBA_DTYPES, MambaCacheMode
 from .limits import MAX_BYTES, MAX_CONFIG_BYTES, MAX_GIB, MAX_ID_CHARS, MAX_LEN, check_json_depth, shorten
 from .model import LayerKind, ModelSpec, normalize_config
 from .units import gib_to_bytes, parse_float, parse_int, parse_max_model_len
-from .versions import RuleSet, rules_for
+from .versions import LATEST_RELEASE, RuleSet, rules_for
 
 __all__ = ["INPUT_KEYS", "Scenario", "scenario_from_inputs", "canonical_query", "parse_bool", "BLOCK_SIZES"]
 
@@ -252,8 +252,8 @@ def _mm_bad(value: object, why: str) -> CalcError:
 
 
 def _release_text(rules: RuleSet) -> str:
-    """The release as its rules know it (``0.10.2``; ``latest`` for the pinned commit), for messages."""
-    return ".".join(map(str, rules.version[:3])) if rules.version is not None else "latest"
+    """The release as its rules know it (``0.10.2``; LATEST_RELEASE, 0.33.0, for the default rules), for messages."""
+    return ".".join(map(str, rules.version[:3])) if rules.version is not None else LATEST_RELEASE
 
 
 def _mm_count(key: str, value: object, rules: RuleSet) -> int:
