@@ -225,6 +225,8 @@ EN: dict[str, str] = {
     "note.unified_memory": "This GPU shares its memory with the host (unified memory): what the system and other processes take while vLLM starts counts against the cache. From vLLM 0.11.1 the estimate counts 1.6 GiB for it, the middle of the 1.3–2.7 GiB measured in public GB10 logs; the real figure changes from one start to the next, so give the figure from your own log.",
     "note.interconnect_assumed": "The GPU is given by its memory only, so how the GPUs are joined is not known: the central figure assumes NVSwitch-class GPUs ({non_torch} of non-torch memory per GPU here); the range also covers PCIe and unified memory. Give --interconnect (nvswitch, pcie or unified) for the figure of your machine.",
     "note.term_few_rows": "The {term} estimate rests on {rows} public logs that print it, fewer than five: its share of the range is the least tested part of the estimate.",
+    "err.model_name_unsafe": "The model name {value} holds a line break, a control or invisible character, or starts with '-': it cannot be placed in a vllm serve command. Fix _name_or_path in config.json.",
+    "err.flag_release": "{key} needs vLLM {minimum} or newer; vLLM {value} refuses it (unrecognized arguments).",
 }
 
 ES: dict[str, str] = {
@@ -436,6 +438,8 @@ ES: dict[str, str] = {
     "note.unified_memory": "Esta GPU comparte la memoria con el sistema (memoria unificada): lo que el sistema y otros procesos ocupan mientras vLLM arranca se descuenta de la caché. Desde vLLM 0.11.1 la estimación cuenta 1,6 GiB por ello, el centro de los 1,3–2,7 GiB medidos en registros públicos de GB10; la cifra real cambia de un arranque a otro, así que indique la de su propio registro.",
     "note.interconnect_assumed": "La GPU se indica solo por su memoria, así que no se sabe cómo se conectan las GPU: la cifra central supone GPU de clase NVSwitch ({non_torch} de memoria fuera de PyTorch por GPU aquí); el intervalo cubre también PCIe y memoria unificada. Indique --interconnect (nvswitch, pcie o unified) para la cifra de su máquina.",
     "note.term_few_rows": "La estimación de {term} se apoya en {rows} registros públicos que la imprimen, menos de cinco: su parte del intervalo es lo menos comprobado de la estimación.",
+    "err.model_name_unsafe": "El nombre del modelo {value} contiene un salto de línea, un carácter de control o invisible, o empieza por '-': no puede ir en un comando vllm serve. Corrija _name_or_path en config.json.",
+    "err.flag_release": "{key} requiere vLLM {minimum} o posterior; vLLM {value} la rechaza (unrecognized arguments).",
 }
 
 ZH: dict[str, str] = {
@@ -647,6 +651,8 @@ ZH: dict[str, str] = {
     "note.unified_memory": "这块 GPU 与主机共用内存（统一内存）：vLLM 启动期间系统和其他进程占用的内存都会从缓存中扣除。自 vLLM 0.11.1 起，估算为此计入 1.6 GiB，即公开 GB10 日志实测 1.3–2.7 GiB 的中间值；实际数值每次启动都不同，请填入你自己日志中的数值。",
     "note.interconnect_assumed": "只按显存大小给出 GPU，无法得知 GPU 之间如何互连：中心值按 NVSwitch 级 GPU 估算（此处每块 GPU {non_torch} 的非 torch 显存）；区间同时涵盖 PCIe 和统一内存。请用 --interconnect（nvswitch、pcie 或 unified）给出你机器的互连方式，得到对应数值。",
     "note.term_few_rows": "{term}的估算只基于 {rows} 份打印了该项的公开日志，不足五份：它在区间中所占的部分是整个估算中验证最少的。",
+    "err.model_name_unsafe": "模型名称 {value} 含有换行符、控制字符或不可见字符，或以 '-' 开头：无法放入 vllm serve 命令。请修改 config.json 中的 _name_or_path。",
+    "err.flag_release": "{key} 需要 vLLM {minimum} 或更新版本；vLLM {value} 不接受该选项（unrecognized arguments）。",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}

@@ -1,0 +1,296 @@
+"""The ``vllm serve`` flags the core prints: one row per flag, as vLLM's argparse declares it at each release.
+
+Every command the core prints (the CLI text, the JSON ``serve_command`` fields, the page's result: all from
+``report.py``) is written from this table, and ``parse_serve_command`` reads one back against it, so a test can
+check that vLLM's parser would accept it for the reader's release.
+
+Read from ``vllm/engine/arg_utils.py`` (and the config dataclasses it takes its types from, ``vllm/config.py`` /
+``vllm/config/*.py``) at the release tags v0.6.0 … v0.25.1 (upstream's tags, read from the public fork
+aoshen02/vllm that carries them):
+
+* booleans from a config dataclass go through ``get_kwargs``, which gives every ``bool`` field
+  ``argparse.BooleanOptionalAction`` (``--x`` and ``--no-x``, never ``--x false``); before that a few were
+  ``action='store_true'`` (``--x`` only): ``--enable-prefix-caching`` until v0.6.4 (BooleanOptionalAction from
+  v0.6.5), ``--enforce-eager`` until v0.8.5 (from the model config's kwargs from v0.9.0);
+* ``--max-model-len`` is ``type=int`` until v0.8.4, ``human_readable_int`` from v0.8.5 and
+  ``human_readable_int_or_auto`` (``auto`` or ``-1``) from v0.14.0; ``--max-num-batched-tokens`` and
+  ``--kv-cache-memory-bytes`` are ``human_readable_int`` from v0.10.2;
+* a flag's first release is the first tag whose ``arg_utils.py`` declares it; none of these was removed up to
+  v0.25.1 (releases after it are taken to keep them).
+"""
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .errors import CalcError
+from .units import parse_human_int
+
+__all__ = ["FlagKind", "Flag", "FLAGS", "FLAG_BY_NAME", "FLAG_BY_CLI", "Release", "accepts", "flag_text",
+           "choices_at", "settings_accepted", "ParsedCommand", "parse_serve_command", "CommandError"]
+
+Release = tuple[int, ...]
+"""(major, minor, patch) of a vLLM release; None elsewhere means the newest rules (main)."""
+
+
+class FlagKind(StrEnum):
+    """How vLLM's argparse reads a flag."""
+
+    BOOL = "bool"
+    """``argparse.BooleanOptionalAction``: ``--x`` / ``--no-x`` (``store_true`` before ``negatable_from``)."""
+    INT = "int"
+    FLOAT = "float"
+    SIZE = "size"
+    """``human_readable_int`` (``32k``, ``4G``) from ``human_from``; a plain ``int`` before."""
+    LENGTH = "length"
+    """``--max-model-len``: a size, or ``auto`` / ``-1`` (auto-fit) from ``auto_from``."""
+    CHOICE = "choice"
+    JSON = "json"
+    """A JSON object (``--limit-mm-per-prompt``; ``key=value,…`` pairs before ``json_from``)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Flag:
+    """One engine argument the core prints."""
+
+    name: str
+    """The core's input name (snake_case, the CLI contract)."""
+    cli: str
+    """vLLM's spelling of the positive flag."""
+    kind: FlagKind
+    since: Release = (0, 6, 0)
+    """First release whose argparse declares it (v0.6.0: the oldest release the core models)."""
+    negatable_from: Release | None = None
+    """BOOL: the first release with ``--no-x`` (BooleanOptionalAction)."""
+    inverted: bool = False
+    """BOOL: the input names the negative form (``no_async_scheduling`` → ``--no-async-scheduling``)."""
+    human_from: Release | None = None
+    auto_from: Release | None = None
+    json_from: Release | None = None
+    choices: tuple[tuple[Release, tuple[str, ...]], ...] = ()
+    """CHOICE: (first release, the choices from it on), oldest first; an empty tuple of choices: any int."""
+
+
+_V = (0, 6, 0)
+# One row per flag, in the order a command lists them.
+FLAGS: tuple[Flag, ...] = (
+    Flag(name="tensor_parallel_size", cli="--tensor-parallel-size", kind=FlagKind.INT),
+    Flag(name="pipeline_parallel_size", cli="--pipeline-parallel-size", kind=FlagKind.INT),
+    Flag(name="decode_context_parallel_size", cli="--decode-context-parallel-size", kind=FlagKind.INT,
+         since=(0, 10, 2)),
+    Flag(name="max_model_len", cli="--max-model-len", kind=FlagKind.LENGTH, human_from=(0, 8, 5),
+         auto_from=(0, 14, 0)),
+    Flag(name="max_num_seqs", cli="--max-num-seqs", kind=FlagKind.INT),
+    Flag(name="max_num_batched_tokens", cli="--max-num-batched-tokens", kind=FlagKind.SIZE, human_from=(0, 10, 2)),
+    # v0.6.0 choices=['auto', 'fp8', 'fp8_e5m2', 'fp8_e4m3']; from v0.8.5 vllm/config CacheDType (Literal)
+    Flag(name="kv_cache_dtype", cli="--kv-cache-dtype", kind=FlagKind.CHOICE, choices=(
+        (_V, ("auto", "fp8", "fp8_e5m2", "fp8_e4m3")),
+        ((0, 10, 0), ("auto", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc")),
+        ((0, 11, 0), ("auto", "bfloat16", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc")),
+        ((0, 11, 1), ("auto", "bfloat16", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc", "fp8_ds_mla")),
+        ((0, 18, 0), ("auto", "float16", "bfloat16", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc", "fp8_ds_mla")),
+        ((0, 20, 0), ("auto", "float16", "bfloat16", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc", "fp8_ds_mla",
+                      "turboquant_k8v4", "turboquant_4bit_nc", "turboquant_k3v4_nc", "turboquant_3bit_nc",
+                      "int8_per_token_head", "fp8_per_token_head", "nvfp4")),
+        ((0, 25, 0), ("auto", "float16", "bfloat16", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc", "fp8_ds_mla",
+                      "turboquant_k8v4", "turboquant_4bit_nc", "turboquant_k3v4_nc", "turboquant_3bit_nc",
+                      "int4_per_token_head", "int8_per_token_head", "fp8_per_token_head", "nvfp4")),
+    )),
+    Flag(name="gpu_memory_utilization", cli="--gpu-memory-utilization", kind=FlagKind.FLOAT),
+    Flag(name="kv_cache_memory_bytes", cli="--kv-cache-memory-bytes", kind=FlagKind.SIZE, since=(0, 10, 2),
+         human_from=(0, 10, 2)),
+    # choices=[8, 16, 32] (v0.6.0–v0.6.3, v0.6.5), [8, …, 128] (v0.6.4, v0.6.6–v0.8.4); vllm/config BlockSize
+    # from v0.8.5 (1 … 128; 256 from v0.11.1); a plain int from v0.18.0 (block_size: SkipValidation[int])
+    Flag(name="block_size", cli="--block-size", kind=FlagKind.CHOICE, choices=(
+        (_V, ("8", "16", "32")),
+        ((0, 6, 4), ("8", "16", "32", "64", "128")),
+        ((0, 6, 5), ("8", "16", "32")),
+        ((0, 6, 6), ("8", "16", "32", "64", "128")),
+        ((0, 8, 5), ("1", "8", "16", "32", "64", "128")),
+        ((0, 11, 1), ("1", "8", "16", "32", "64", "128", "256")),
+        ((0, 18, 0), ()),
+    )),
+    Flag(name="num_gpu_blocks_override", cli="--num-gpu-blocks-override", kind=FlagKind.INT),
+    Flag(name="cpu_offload_gb", cli="--cpu-offload-gb", kind=FlagKind.FLOAT),
+    Flag(name="enforce_eager", cli="--enforce-eager", kind=FlagKind.BOOL, negatable_from=(0, 9, 0)),
+    Flag(name="disable_hybrid_kv_cache_manager", cli="--disable-hybrid-kv-cache-manager", kind=FlagKind.BOOL,
+         since=(0, 9, 1), negatable_from=(0, 9, 1)),
+    Flag(name="no_async_scheduling", cli="--async-scheduling", kind=FlagKind.BOOL, since=(0, 10, 0),
+         negatable_from=(0, 10, 0), inverted=True),
+    Flag(name="enable_prefix_caching", cli="--enable-prefix-caching", kind=FlagKind.BOOL, negatable_from=(0, 6, 5)),
+    Flag(name="mamba_cache_mode", cli="--mamba-cache-mode", kind=FlagKind.CHOICE, since=(0, 15, 0),
+         choices=(((0, 15, 0), ("all", "align", "none")),)),
+    # vllm/config MambaDType: auto, float32 (v0.10.1); float16 (v0.13.0); bfloat16 (v0.22.0)
+    Flag(name="mamba_ssm_cache_dtype", cli="--mamba-ssm-cache-dtype", kind=FlagKind.CHOICE, since=(0, 10, 1),
+         choices=(((0, 10, 1), ("auto", "float32")), ((0, 13, 0), ("auto", "float32", "float16")),
+                  ((0, 22, 0), ("auto", "float32", "float16", "bfloat16")))),
+    Flag(name="limit_mm_per_prompt", cli="--limit-mm-per-prompt", kind=FlagKind.JSON, json_from=(0, 8, 5)),
+    Flag(name="skip_mm_profiling", cli="--skip-mm-profiling", kind=FlagKind.BOOL, since=(0, 10, 1),
+         negatable_from=(0, 10, 1)),
+)
+FLAG_BY_NAME: Mapping[str, Flag] = {f.name: f for f in FLAGS}
+FLAG_BY_CLI: Mapping[str, Flag] = {f.cli: f for f in FLAGS}
+
+
+def _at(release: Release | None, first: Release | None) -> bool:
+    """Whether ``release`` (None: the newest rules) is ``first`` or later."""
+    return first is not None and (release is None or release[:3] >= first)
+
+
+def accepts(flag: Flag, release: Release | None) -> bool:
+    """Whether that release's argparse declares the flag."""
+    return _at(release, flag.since)
+
+
+def settings_accepted(settings: Mapping[str, object], release: Release | None) -> bool:
+    """Whether every flag among a fix's settings exists at that release and takes its value there."""
+    for name, value in settings.items():
+        flag = FLAG_BY_NAME.get(name)
+        if flag is None:
+            continue
+        if not accepts(flag, release):
+            return False
+        choices = choices_at(flag, release) if flag.kind == FlagKind.CHOICE else ()
+        if choices and str(value) not in choices:
+            return False
+    return True
+
+
+def choices_at(flag: Flag, release: Release | None) -> tuple[str, ...]:
+    """The choices of a CHOICE flag at a release (empty: any integer)."""
+    current: tuple[str, ...] = ()
+    for first, values in flag.choices:
+        if _at(release, first):
+            current = values
+    return current
+
+
+def flag_text(flag: Flag, value: object, release: Release | None) -> list[str] | None:
+    """The shell words for one flag and its value, quoted; None when the release would not change with it
+    (a ``store_true`` flag's False, an inverted flag's False)."""
+    if flag.kind == FlagKind.BOOL:
+        on = bool(value) != flag.inverted
+        if on:
+            return [flag.cli]
+        if not _at(release, flag.negatable_from) or (flag.inverted and not value):
+            return None  # store_true's default, or "not disabled": nothing to say
+        return ["--no-" + flag.cli[2:]]
+    if flag.kind == FlagKind.LENGTH and value in (-1, "auto"):
+        return [flag.cli, "auto" if _at(release, flag.auto_from) else "-1"]
+    if flag.kind == FlagKind.FLOAT and isinstance(value, float):
+        text = repr(round(value, 6))
+        return [flag.cli, text[:-2] if text.endswith(".0") else text]
+    return [flag.cli, shlex.quote(str(value))]
+
+
+# --------------------------------------------------------------------------- #
+# Reading a printed command back (tests): what vLLM's argparse would do with it
+# --------------------------------------------------------------------------- #
+
+class CommandError(ValueError):
+    """A printed command vLLM's argparse would refuse (or misread)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ParsedCommand:
+    model: str
+    flags: dict[str, object]
+    """Input name → the value read (bool for BOOL flags, text otherwise)."""
+
+
+_INT = re.compile(r"-?[0-9]+")
+_FLOAT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+
+def _check_value(flag: Flag, value: str, release: Release | None) -> None:
+    kind = flag.kind
+    if kind == FlagKind.INT and not _INT.fullmatch(value):
+        raise CommandError(f"{flag.cli}: {value!r} is not an integer")
+    if kind == FlagKind.FLOAT and not _FLOAT.fullmatch(value):
+        raise CommandError(f"{flag.cli}: {value!r} is not a number")
+    if kind in (FlagKind.SIZE, FlagKind.LENGTH):
+        if kind == FlagKind.LENGTH and value in ("auto", "-1"):
+            if value == "auto" and not _at(release, flag.auto_from):
+                raise CommandError(f"{flag.cli} auto needs a later release")
+            return
+        if not _at(release, flag.human_from):
+            if not _INT.fullmatch(value):
+                raise CommandError(f"{flag.cli}: {value!r} is not an integer for this release")
+            return
+        try:
+            parse_human_int(value, field=flag.name)
+        except CalcError as exc:
+            raise CommandError(f"{flag.cli}: {exc}") from None
+    if kind == FlagKind.CHOICE:
+        choices = choices_at(flag, release)
+        if choices and value not in choices:
+            raise CommandError(f"{flag.cli}: {value!r} is not one of {', '.join(choices)}")
+        if not choices and not _INT.fullmatch(value):
+            raise CommandError(f"{flag.cli}: {value!r} is not an integer")
+    if kind == FlagKind.JSON:
+        _check_json(flag, value, release)
+
+
+def _check_json(flag: Flag, value: str, release: Release | None) -> None:
+    import json
+
+    if _at(release, flag.json_from):
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            raise CommandError(f"{flag.cli}: {value!r} is not JSON") from None
+        if not isinstance(parsed, dict):
+            raise CommandError(f"{flag.cli}: {value!r} is not a JSON object")
+        return
+    for item in value.split(","):
+        key, eq, count = item.partition("=")
+        if not eq or not key or not _INT.fullmatch(count):
+            raise CommandError(f"{flag.cli}: {value!r} is not key=value pairs")
+
+
+def parse_serve_command(command: str, release: Release | None = None) -> ParsedCommand:
+    """``vllm serve <model> [flags]`` as a POSIX shell and vLLM's argparse would read it, or ``CommandError``.
+
+    The line continuations the core prints (`` \\`` + newline) are joined the way a shell joins them; every
+    flag must be one of the table's, declared at ``release``, with a value of its declared type and nothing
+    left over.
+    """
+    try:
+        words = shlex.split(command, comments=False, posix=True)
+    except ValueError as exc:
+        raise CommandError(f"not one shell command: {exc}") from None
+    if "\n" in command.replace("\\\n", ""):
+        raise CommandError("a bare line break splits the command")
+    if words[:2] != ["vllm", "serve"] or len(words) < 3 or words[2].startswith("-"):
+        raise CommandError("expected vllm serve <model>")
+    flags: dict[str, object] = {}
+    rest: Sequence[str] = words[3:]
+    i = 0
+    while i < len(rest):
+        word = rest[i]
+        negative = word.startswith("--no-")
+        cli = "--" + word[5:] if negative else word
+        flag = FLAG_BY_CLI.get(cli)
+        if flag is None:
+            raise CommandError(f"unknown flag {word!r}")
+        if not accepts(flag, release):
+            raise CommandError(f"{flag.cli} is not in this release")
+        if flag.name in flags:
+            raise CommandError(f"{flag.cli} given twice")
+        if flag.kind == FlagKind.BOOL:
+            if negative and not _at(release, flag.negatable_from):
+                raise CommandError(f"{word} is not in this release (store_true)")
+            flags[flag.name] = (not negative) != flag.inverted
+            i += 1
+            continue
+        if negative:
+            raise CommandError(f"unknown flag {word!r}")
+        if i + 1 >= len(rest) or rest[i + 1].startswith("--"):
+            raise CommandError(f"{flag.cli} needs a value")
+        _check_value(flag, rest[i + 1], release)
+        flags[flag.name] = rest[i + 1]
+        i += 2
+    return ParsedCommand(model=words[2], flags=flags)
