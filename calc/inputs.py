@@ -426,7 +426,7 @@ def _flag_is_set(dep: Deployment, name: str) -> bool:
 
 # Characters that must never reach a printed command: a line break splits it, control characters and
 # bidi overrides / zero-width characters hide what it runs (Unicode categories Cc, Cf, Zl, Zp).
-_UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"})
+_UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
 
 
 def check_model_word(name: str, *, field: str) -> None:
