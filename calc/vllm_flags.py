@@ -258,12 +258,26 @@ def parse_serve_command(command: str, release: Release | None = None) -> ParsedC
     flag must be one of the table's, declared at ``release``, with a value of its declared type and nothing
     left over.
     """
+    joined = command.replace("\\\n", "")  # a shell drops a backslash-newline outside quotes (shlex does not)
+    if "\n" in joined or "\r" in joined:
+        raise CommandError("a bare line break splits the command")
     try:
-        words = shlex.split(command, comments=False, posix=True)
+        words = shlex.split(joined, comments=False, posix=True)
     except ValueError as exc:
         raise CommandError(f"not one shell command: {exc}") from None
-    if "\n" in command.replace("\\\n", ""):
-        raise CommandError("a bare line break splits the command")
+    # every word exactly as shlex.quote writes it, between spaces: nothing a shell would expand, split or run
+    pos = 0
+    for word in words:
+        quoted = shlex.quote(word)
+        if not joined.startswith(quoted, pos):
+            raise CommandError(f"{word!r} is not quoted as a POSIX shell needs")
+        pos += len(quoted)
+        if pos < len(joined) and joined[pos] != " ":
+            raise CommandError(f"{word!r} runs into the next word")
+        while pos < len(joined) and joined[pos] == " ":
+            pos += 1
+    if pos != len(joined):
+        raise CommandError("text left after the last word")
     if words[:2] != ["vllm", "serve"] or len(words) < 3 or words[2].startswith("-"):
         raise CommandError("expected vllm serve <model>")
     flags: dict[str, object] = {}
