@@ -17,11 +17,11 @@ from .budget import BudgetSource, MemoryBudget, interconnect_assumed
 from .deployment import Deployment, unified_memory
 from .errors import CalcError
 from .holdout import MIN_TERM_ROWS, term_row_counts
-from .inputs import Scenario, check_model_word, parse_bool
+from .inputs import Scenario, check_model_word
 from .numfmt import fmt_fixed, fmt_int, fmt_printed, gib_gb_text, gib_text
 from .strings import STRINGS, lang_or_default, t
 from .units import GiB, MiB
-from .vllm_flags import FLAG_BY_NAME, FLAGS, FlagKind, Release, flag_text
+from .vllm_flags import FLAG_BY_NAME, FLAGS, Release, accepts, flag_text, typed_value
 
 if TYPE_CHECKING:  # the log reader loads only when a log is pasted
     from .diagnose import Diagnosis
@@ -445,20 +445,21 @@ def _log_figures(lang: str, d: Diagnosis) -> list[dict[str, object]]:
 
 
 def _log_flags(d: Diagnosis) -> dict[str, object]:
-    """A model-less log's settings as typed values (``enable_prefix_caching`` "false" → False): what the reader
-    gave, never what vLLM chose itself (``Diagnosis.chosen_by_vllm``)."""
+    """A model-less log's settings as the values vLLM reads (``enable_prefix_caching`` "false" → False): what
+    the reader gave, never what vLLM chose itself (``Diagnosis.chosen_by_vllm``); a value the release would
+    refuse is left out (the plan, once a model is chosen, says why)."""
+    release = _log_release(d)
     flags: dict[str, object] = {}
     for flag in FLAGS:
         raw = d.inputs.get(flag.name)
         if raw is None or flag.name in d.chosen_by_vllm or (isinstance(raw, str) and not raw.strip()):
             continue
-        if flag.kind == FlagKind.BOOL:
-            try:
-                flags[flag.name] = parse_bool(raw, field=flag.name)
-            except CalcError:
-                continue
-        else:
-            flags[flag.name] = str(raw).strip()
+        try:
+            value = typed_value(flag, raw, release)
+        except CalcError:
+            continue
+        if value is not None and accepts(flag, release):
+            flags[flag.name] = value
     return flags
 
 

@@ -20,6 +20,7 @@ aoshen02/vllm that carries them):
 """
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from collections.abc import Mapping, Sequence
@@ -27,10 +28,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .errors import CalcError
-from .units import parse_human_int
+from .units import parse_float, parse_human_int, parse_int, parse_max_model_len
 
 __all__ = ["FlagKind", "Flag", "FLAGS", "FLAG_BY_NAME", "FLAG_BY_CLI", "Release", "accepts", "flag_text",
-           "choices_at", "settings_accepted", "ParsedCommand", "parse_serve_command", "CommandError"]
+           "choices_at", "settings_accepted", "typed_value", "ParsedCommand", "parse_serve_command", "CommandError"]
 
 Release = tuple[int, ...]
 """(major, minor, patch) of a vLLM release; None elsewhere means the newest rules (main)."""
@@ -172,11 +173,12 @@ def flag_text(flag: Flag, value: object, release: Release | None) -> list[str] |
     """The shell words for one flag and its value, quoted; None when the release would not change with it
     (a ``store_true`` flag's False, an inverted flag's False)."""
     if flag.kind == FlagKind.BOOL:
-        on = bool(value) != flag.inverted
-        if on:
+        if flag.inverted and not value:
+            return None  # "not disabled" is the release's own default, whichever it is
+        if bool(value) != flag.inverted:
             return [flag.cli]
-        if not _at(release, flag.negatable_from) or (flag.inverted and not value):
-            return None  # store_true's default, or "not disabled": nothing to say
+        if not _at(release, flag.negatable_from):
+            return None  # store_true: off is its default, and there is no --no- form
         return ["--no-" + flag.cli[2:]]
     if flag.kind == FlagKind.LENGTH and value in (-1, "auto"):
         return [flag.cli, "auto" if _at(release, flag.auto_from) else "-1"]
@@ -184,6 +186,36 @@ def flag_text(flag: Flag, value: object, release: Release | None) -> list[str] |
         text = repr(round(value, 6))
         return [flag.cli, text[:-2] if text.endswith(".0") else text]
     return [flag.cli, shlex.quote(str(value))]
+
+
+def typed_value(flag: Flag, raw: object, release: Release | None) -> object:
+    """A form or log text as the value vLLM reads (``"0,85"`` → 0.85, ``"false"`` → False, ``32k`` → 32000),
+    or ``CalcError`` for one its release would refuse (a command without a model is printed from raw inputs)."""
+    from .inputs import parse_bool  # inputs imports this module
+
+    if flag.kind == FlagKind.BOOL:
+        return parse_bool(raw, field=flag.name)
+    if flag.kind == FlagKind.LENGTH:
+        return parse_max_model_len(raw)
+    if flag.kind == FlagKind.INT:
+        return parse_int(raw, field=flag.name)
+    if flag.kind == FlagKind.SIZE:
+        return parse_human_int(raw, field=flag.name)
+    if flag.kind == FlagKind.FLOAT:
+        return parse_float(raw, field=flag.name, minimum=0.0)
+    text = str(raw).strip()
+    if flag.kind == FlagKind.CHOICE:
+        choices = choices_at(flag, release)
+        if (choices and text not in choices) or (not choices and not _INT.fullmatch(text)):
+            raise CalcError("bad_choice", f"{flag.name}: {text!r}", field=flag.name, value=text,
+                            choices=", ".join(choices))
+        return text
+    if _at(release, flag.json_from):
+        try:
+            return json.dumps(json.loads(text))
+        except (ValueError, RecursionError):
+            raise CalcError("mm_limit_bad", f"{flag.name}: not JSON", field=flag.name, value=text) from None
+    return text
 
 
 # --------------------------------------------------------------------------- #
@@ -235,8 +267,6 @@ def _check_value(flag: Flag, value: str, release: Release | None) -> None:
 
 
 def _check_json(flag: Flag, value: str, release: Release | None) -> None:
-    import json
-
     if _at(release, flag.json_from):
         try:
             parsed = json.loads(value)

@@ -424,3 +424,28 @@ def test_the_parser_refuses_what_vllm_refuses(command: str, release: Release | N
 def test_the_table_names_inputs_once_each() -> None:
     assert len({f.name for f in FLAGS}) == len(FLAGS) and len({f.cli for f in FLAGS}) == len(FLAGS)
     assert {f.name for f in FLAGS} <= set(INPUT_KEYS)
+
+
+def test_inverted_flag_false_prints_nothing() -> None:
+    # no_async_scheduling false means "not disabled": printing --async-scheduling would force it on where the
+    # release's default is off
+    s = scenario_from_inputs({"model": "Qwen/Qwen3-8B", "gpu": "L4", "no_async_scheduling": "false"})
+    assert serve_command(s) == "vllm serve Qwen/Qwen3-8B"
+
+
+def test_model_less_log_prints_typed_values() -> None:
+    """Without a model the command is built from the form's and the log's text: each value as vLLM reads it."""
+    log = (REPO / "tests/data/logs/v08_models_s_max_seq_len_1m_quoted.log").read_text(encoding="utf-8")
+    form = {"gpu_memory_utilization": "0,85", "enable_prefix_caching": "off", "enforce_eager": "yes",
+            "kv_cache_dtype": "not-a-dtype"}
+    d = diagnose(log, form)
+    assert d.analysis is None
+    report = build_log_report("en", d) or {}
+    release = _release(d.inputs.get("vllm_version"))
+    commands = [r["serve_command"] for r in report["recommendations"]]
+    assert commands
+    for command in commands:
+        flags = parse_serve_command(command, release).flags
+        assert flags["gpu_memory_utilization"] == "0.85" and flags["enforce_eager"] is True
+        assert flags["enable_prefix_caching"] is False
+        assert "not-a-dtype" not in command
