@@ -128,9 +128,8 @@ def band_verdict(s: Scenario, v: Verdict) -> BandVerdict:
 def analyze(scenario: Scenario) -> Analysis:
     """Plan ``scenario`` and compute everything shown about it."""
     v = plan(scenario.model, scenario.deployment)
-    version = scenario.deployment.rules.version
-    release = version[:3] if version is not None else None
     # a fix whose flag the reader's release does not have (--kv-cache-memory-bytes before 0.10.2) is not one
+    release = scenario.deployment.rules.version
     recs = tuple(r for r in recommend(scenario, v) if settings_accepted(r.settings, release))
     return Analysis(scenario=scenario, verdict=v, recommendations=recs,
                     feasible=_feasible_grid(scenario, v), concurrency_curve=_concurrency_curve(v),

@@ -20,7 +20,7 @@ from .kv_spec import KV_CACHE_DTYPES, MAMBA_DTYPES, MambaCacheMode
 from .limits import MAX_BYTES, MAX_CONFIG_BYTES, MAX_GIB, MAX_ID_CHARS, MAX_LEN, check_json_depth, shorten
 from .model import LayerKind, ModelSpec, normalize_config
 from .units import gib_to_bytes, parse_float, parse_int, parse_max_model_len
-from .versions import RuleSet, rules_for
+from .versions import RuleSet, first_release, rules_for
 from .vllm_flags import FLAG_BY_NAME, FlagKind, accepts, choices_at
 
 __all__ = ["INPUT_KEYS", "Scenario", "scenario_from_inputs", "canonical_query", "parse_bool", "BLOCK_SIZES",
@@ -400,14 +400,14 @@ def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
 def _check_flags_at_release(given: frozenset[str], dep: Deployment) -> None:
     """A flag the reader gave must be one their release's ``vllm serve`` accepts (vllm_flags.py): a command
     printed with it would stop at argparse."""
-    release = dep.rules.version[:3] if dep.rules.version is not None else None
+    release = dep.rules.version
     version = ".".join(map(str, release)) if release is not None else "latest"
     for name in sorted(given):
         flag = FLAG_BY_NAME.get(name)
         if flag is None:
             continue
         if not accepts(flag, release) and (flag.kind != FlagKind.BOOL or _flag_is_set(dep, name)):
-            first = ".".join(map(str, flag.since))
+            first = ".".join(map(str, first_release(flag.since))) if flag.since else "0.6.0"
             raise CalcError("flag_release", f"{flag.cli} needs vLLM {first} or newer; vLLM {version} refuses it "
                             "(unrecognized arguments)", field=name, value=version, minimum=first, key=flag.cli)
         choices = choices_at(flag, release) if flag.kind == FlagKind.CHOICE else ()

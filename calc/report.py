@@ -142,8 +142,7 @@ def result_dict(a: Analysis) -> dict[str, object]:
 
 
 def _release(s: Scenario) -> Release | None:
-    version = s.deployment.rules.version
-    return version[:3] if version is not None else None
+    return s.deployment.rules.version
 
 
 def _flag_value(s: Scenario, name: str) -> object | None:
@@ -470,7 +469,7 @@ def _log_release(d: Diagnosis) -> Release | None:
         version = rules_for(d.inputs.get("vllm_version") or None).version
     except CalcError:
         return None
-    return version[:3] if version is not None else None
+    return version
 
 
 def build_log_report(lang: str, d: Diagnosis) -> dict[str, object] | None:

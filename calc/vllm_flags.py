@@ -29,12 +29,15 @@ from enum import StrEnum
 
 from .errors import CalcError
 from .units import parse_float, parse_human_int, parse_int, parse_max_model_len
+from .versions import first_release
 
-__all__ = ["FlagKind", "Flag", "FLAGS", "FLAG_BY_NAME", "FLAG_BY_CLI", "Release", "accepts", "flag_text",
+__all__ = ["FlagKind", "Flag", "FLAGS", "FLAG_BY_NAME", "FLAG_BY_CLI", "Release", "Rule", "accepts", "flag_text",
            "choices_at", "settings_accepted", "typed_value", "ParsedCommand", "parse_serve_command", "CommandError"]
 
 Release = tuple[int, ...]
-"""(major, minor, patch) of a vLLM release; None elsewhere means the newest rules (main)."""
+"""A vLLM release as ``versions.RuleSet.version`` gives it; None elsewhere means the newest rules (main)."""
+Rule = str | None
+"""A named release cut-off of ``data/vllm_releases.json`` (``pr_first_release``); None: every release modelled."""
 
 
 class FlagKind(StrEnum):
@@ -55,90 +58,90 @@ class FlagKind(StrEnum):
 
 @dataclass(frozen=True, kw_only=True)
 class Flag:
-    """One engine argument the core prints."""
+    """One engine argument the core prints; each release boundary is a named rule (``Rule``)."""
 
     name: str
     """The core's input name (snake_case, the CLI contract)."""
     cli: str
     """vLLM's spelling of the positive flag."""
     kind: FlagKind
-    since: Release = (0, 6, 0)
-    """First release whose argparse declares it (v0.6.0: the oldest release the core models)."""
-    negatable_from: Release | None = None
-    """BOOL: the first release with ``--no-x`` (BooleanOptionalAction)."""
+    since: Rule = None
+    """First release whose argparse declares it (None: v0.6.0, the oldest release the core models)."""
+    negatable_from: Rule = None
+    """BOOL: the first release with ``--no-x`` (BooleanOptionalAction); None: wherever the flag exists."""
     inverted: bool = False
     """BOOL: the input names the negative form (``no_async_scheduling`` → ``--no-async-scheduling``)."""
-    human_from: Release | None = None
-    auto_from: Release | None = None
-    json_from: Release | None = None
-    choices: tuple[tuple[Release, tuple[str, ...]], ...] = ()
+    human_from: Rule = None
+    auto_from: Rule = None
+    json_from: Rule = None
+    choices: tuple[tuple[Rule, tuple[str, ...]], ...] = ()
     """CHOICE: (first release, the choices from it on), oldest first; an empty tuple of choices: any int."""
 
 
-_V = (0, 6, 0)
+_KV_BASE = ("auto", "fp8", "fp8_e4m3", "fp8_e5m2")
+_KV_DTYPES: tuple[tuple[Rule, tuple[str, ...]], ...] = (
+    (None, _KV_BASE),
+    ("cli_kv_cache_dtype_fp8_inc", _KV_BASE + ("fp8_inc",)),
+    ("cli_kv_cache_dtype_bfloat16", ("auto", "bfloat16") + _KV_BASE[1:] + ("fp8_inc",)),
+    ("cli_kv_cache_dtype_fp8_ds_mla", ("auto", "bfloat16") + _KV_BASE[1:] + ("fp8_inc", "fp8_ds_mla")),
+    ("cli_kv_cache_dtype_float16", ("auto", "float16", "bfloat16") + _KV_BASE[1:] + ("fp8_inc", "fp8_ds_mla")),
+    ("cli_kv_cache_dtype_turboquant", ("auto", "float16", "bfloat16") + _KV_BASE[1:] + (
+        "fp8_inc", "fp8_ds_mla", "turboquant_k8v4", "turboquant_4bit_nc", "turboquant_k3v4_nc", "turboquant_3bit_nc",
+        "int8_per_token_head", "fp8_per_token_head", "nvfp4")),
+    ("cli_kv_cache_dtype_int4_per_token_head", ("auto", "float16", "bfloat16") + _KV_BASE[1:] + (
+        "fp8_inc", "fp8_ds_mla", "turboquant_k8v4", "turboquant_4bit_nc", "turboquant_k3v4_nc", "turboquant_3bit_nc",
+        "int4_per_token_head", "int8_per_token_head", "fp8_per_token_head", "nvfp4")),
+)
+_BLOCKS_32 = ("8", "16", "32")
+_BLOCKS_128 = _BLOCKS_32 + ("64", "128")
+# choices=[8, 16, 32] (v0.6.0–v0.6.3, v0.6.5), [8, …, 128] (v0.6.4, v0.6.6–v0.8.4); vllm/config BlockSize from
+# v0.8.5 (1 … 128; 256 from v0.11.1); a plain int from v0.18.0 (block_size: SkipValidation[int])
+_BLOCK_SIZES: tuple[tuple[Rule, tuple[str, ...]], ...] = (
+    (None, _BLOCKS_32), ("cli_block_size_128_v064", _BLOCKS_128), ("cli_block_size_32_v065", _BLOCKS_32),
+    ("cli_block_size_128", _BLOCKS_128), ("cli_block_size_1", ("1",) + _BLOCKS_128),
+    ("cli_block_size_256", ("1",) + _BLOCKS_128 + ("256",)), ("cli_block_size_any", ()),
+)
 # One row per flag, in the order a command lists them.
 FLAGS: tuple[Flag, ...] = (
     Flag(name="tensor_parallel_size", cli="--tensor-parallel-size", kind=FlagKind.INT),
     Flag(name="pipeline_parallel_size", cli="--pipeline-parallel-size", kind=FlagKind.INT),
     Flag(name="decode_context_parallel_size", cli="--decode-context-parallel-size", kind=FlagKind.INT,
-         since=(0, 10, 2)),
-    Flag(name="max_model_len", cli="--max-model-len", kind=FlagKind.LENGTH, human_from=(0, 8, 5),
-         auto_from=(0, 14, 0)),
+         since="cli_decode_context_parallel_size"),
+    Flag(name="max_model_len", cli="--max-model-len", kind=FlagKind.LENGTH, human_from="cli_max_model_len_human",
+         auto_from="cli_max_model_len_auto"),
     Flag(name="max_num_seqs", cli="--max-num-seqs", kind=FlagKind.INT),
-    Flag(name="max_num_batched_tokens", cli="--max-num-batched-tokens", kind=FlagKind.SIZE, human_from=(0, 10, 2)),
-    # v0.6.0 choices=['auto', 'fp8', 'fp8_e5m2', 'fp8_e4m3']; from v0.8.5 vllm/config CacheDType (Literal)
-    Flag(name="kv_cache_dtype", cli="--kv-cache-dtype", kind=FlagKind.CHOICE, choices=(
-        (_V, ("auto", "fp8", "fp8_e5m2", "fp8_e4m3")),
-        ((0, 10, 0), ("auto", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc")),
-        ((0, 11, 0), ("auto", "bfloat16", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc")),
-        ((0, 11, 1), ("auto", "bfloat16", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc", "fp8_ds_mla")),
-        ((0, 18, 0), ("auto", "float16", "bfloat16", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc", "fp8_ds_mla")),
-        ((0, 20, 0), ("auto", "float16", "bfloat16", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc", "fp8_ds_mla",
-                      "turboquant_k8v4", "turboquant_4bit_nc", "turboquant_k3v4_nc", "turboquant_3bit_nc",
-                      "int8_per_token_head", "fp8_per_token_head", "nvfp4")),
-        ((0, 25, 0), ("auto", "float16", "bfloat16", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc", "fp8_ds_mla",
-                      "turboquant_k8v4", "turboquant_4bit_nc", "turboquant_k3v4_nc", "turboquant_3bit_nc",
-                      "int4_per_token_head", "int8_per_token_head", "fp8_per_token_head", "nvfp4")),
-    )),
+    Flag(name="max_num_batched_tokens", cli="--max-num-batched-tokens", kind=FlagKind.SIZE,
+         human_from="cli_max_num_batched_tokens_human"),
+    Flag(name="kv_cache_dtype", cli="--kv-cache-dtype", kind=FlagKind.CHOICE, choices=_KV_DTYPES),
     Flag(name="gpu_memory_utilization", cli="--gpu-memory-utilization", kind=FlagKind.FLOAT),
-    Flag(name="kv_cache_memory_bytes", cli="--kv-cache-memory-bytes", kind=FlagKind.SIZE, since=(0, 10, 2),
-         human_from=(0, 10, 2)),
-    # choices=[8, 16, 32] (v0.6.0–v0.6.3, v0.6.5), [8, …, 128] (v0.6.4, v0.6.6–v0.8.4); vllm/config BlockSize
-    # from v0.8.5 (1 … 128; 256 from v0.11.1); a plain int from v0.18.0 (block_size: SkipValidation[int])
-    Flag(name="block_size", cli="--block-size", kind=FlagKind.CHOICE, choices=(
-        (_V, ("8", "16", "32")),
-        ((0, 6, 4), ("8", "16", "32", "64", "128")),
-        ((0, 6, 5), ("8", "16", "32")),
-        ((0, 6, 6), ("8", "16", "32", "64", "128")),
-        ((0, 8, 5), ("1", "8", "16", "32", "64", "128")),
-        ((0, 11, 1), ("1", "8", "16", "32", "64", "128", "256")),
-        ((0, 18, 0), ()),
-    )),
+    Flag(name="kv_cache_memory_bytes", cli="--kv-cache-memory-bytes", kind=FlagKind.SIZE,
+         since="cli_kv_cache_memory_bytes"),
+    Flag(name="block_size", cli="--block-size", kind=FlagKind.CHOICE, choices=_BLOCK_SIZES),
     Flag(name="num_gpu_blocks_override", cli="--num-gpu-blocks-override", kind=FlagKind.INT),
     Flag(name="cpu_offload_gb", cli="--cpu-offload-gb", kind=FlagKind.FLOAT),
-    Flag(name="enforce_eager", cli="--enforce-eager", kind=FlagKind.BOOL, negatable_from=(0, 9, 0)),
+    Flag(name="enforce_eager", cli="--enforce-eager", kind=FlagKind.BOOL, negatable_from="cli_enforce_eager_negatable"),
     Flag(name="disable_hybrid_kv_cache_manager", cli="--disable-hybrid-kv-cache-manager", kind=FlagKind.BOOL,
-         since=(0, 9, 1), negatable_from=(0, 9, 1)),
-    Flag(name="no_async_scheduling", cli="--async-scheduling", kind=FlagKind.BOOL, since=(0, 10, 0),
-         negatable_from=(0, 10, 0), inverted=True),
-    Flag(name="enable_prefix_caching", cli="--enable-prefix-caching", kind=FlagKind.BOOL, negatable_from=(0, 6, 5)),
-    Flag(name="mamba_cache_mode", cli="--mamba-cache-mode", kind=FlagKind.CHOICE, since=(0, 15, 0),
-         choices=(((0, 15, 0), ("all", "align", "none")),)),
-    # vllm/config MambaDType: auto, float32 (v0.10.1); float16 (v0.13.0); bfloat16 (v0.22.0)
-    Flag(name="mamba_ssm_cache_dtype", cli="--mamba-ssm-cache-dtype", kind=FlagKind.CHOICE, since=(0, 10, 1),
-         choices=(((0, 10, 1), ("auto", "float32")), ((0, 13, 0), ("auto", "float32", "float16")),
-                  ((0, 22, 0), ("auto", "float32", "float16", "bfloat16")))),
-    Flag(name="limit_mm_per_prompt", cli="--limit-mm-per-prompt", kind=FlagKind.JSON, json_from=(0, 8, 5)),
-    Flag(name="skip_mm_profiling", cli="--skip-mm-profiling", kind=FlagKind.BOOL, since=(0, 10, 1),
-         negatable_from=(0, 10, 1)),
+         since="cli_disable_hybrid_kv_cache_manager"),
+    Flag(name="no_async_scheduling", cli="--async-scheduling", kind=FlagKind.BOOL, since="cli_async_scheduling",
+         inverted=True),
+    Flag(name="enable_prefix_caching", cli="--enable-prefix-caching", kind=FlagKind.BOOL,
+         negatable_from="cli_no_enable_prefix_caching"),
+    Flag(name="mamba_cache_mode", cli="--mamba-cache-mode", kind=FlagKind.CHOICE, since="cli_mamba_cache_mode",
+         choices=((None, ("all", "align", "none")),)),
+    Flag(name="mamba_ssm_cache_dtype", cli="--mamba-ssm-cache-dtype", kind=FlagKind.CHOICE,
+         since="cli_mamba_ssm_cache_dtype",
+         choices=((None, ("auto", "float32")), ("cli_mamba_ssm_float16", ("auto", "float32", "float16")),
+                  ("cli_mamba_ssm_bfloat16", ("auto", "float32", "float16", "bfloat16")))),
+    Flag(name="limit_mm_per_prompt", cli="--limit-mm-per-prompt", kind=FlagKind.JSON, json_from="mm_limit_json"),
+    Flag(name="skip_mm_profiling", cli="--skip-mm-profiling", kind=FlagKind.BOOL, since="skip_mm_profiling"),
 )
 FLAG_BY_NAME: Mapping[str, Flag] = {f.name: f for f in FLAGS}
 FLAG_BY_CLI: Mapping[str, Flag] = {f.cli: f for f in FLAGS}
 
 
-def _at(release: Release | None, first: Release | None) -> bool:
-    """Whether ``release`` (None: the newest rules) is ``first`` or later."""
-    return first is not None and (release is None or release[:3] >= first)
+def _at(release: Release | None, rule: Rule) -> bool:
+    """Whether ``release`` (None: the newest rules) has the named cut-off ``rule`` (None: every release)."""
+    return rule is None or release is None or release >= first_release(rule)
 
 
 def accepts(flag: Flag, release: Release | None) -> bool:
