@@ -129,8 +129,8 @@ def analyze(scenario: Scenario) -> Analysis:
     """Plan ``scenario`` and compute everything shown about it."""
     v = plan(scenario.model, scenario.deployment)
     # a fix whose flag the reader's release does not have (--kv-cache-memory-bytes before 0.10.2) is not one
-    release = scenario.deployment.rules.version
-    recs = tuple(r for r in recommend(scenario, v) if settings_accepted(r.settings, release))
+    rules = scenario.deployment.rules
+    recs = tuple(r for r in recommend(scenario, v) if settings_accepted(r.settings, rules))
     return Analysis(scenario=scenario, verdict=v, recommendations=recs,
                     feasible=_feasible_grid(scenario, v), concurrency_curve=_concurrency_curve(v),
                     band_verdict=band_verdict(scenario, v))

@@ -400,8 +400,8 @@ def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
 def _check_flags_at_release(given: frozenset[str], dep: Deployment) -> None:
     """A flag the reader gave must be one their release's ``vllm serve`` accepts (vllm_flags.py): a command
     printed with it would stop at argparse."""
-    release = dep.rules.version
-    version = ".".join(map(str, release)) if release is not None else "latest"
+    release = dep.rules
+    version = ".".join(map(str, release.version)) if release.version is not None else "latest"
     for name in sorted(given):
         flag = FLAG_BY_NAME.get(name)
         if flag is None:

@@ -21,7 +21,8 @@ from .inputs import Scenario, check_model_word
 from .numfmt import fmt_fixed, fmt_int, fmt_printed, gib_gb_text, gib_text
 from .strings import STRINGS, lang_or_default, t
 from .units import GiB, MiB
-from .vllm_flags import FLAG_BY_NAME, FLAGS, Release, accepts, flag_text, typed_value
+from .versions import RuleSet, rules_for
+from .vllm_flags import FLAG_BY_NAME, FLAGS, accepts, flag_text, typed_value
 
 if TYPE_CHECKING:  # the log reader loads only when a log is pasted
     from .diagnose import Diagnosis
@@ -141,8 +142,8 @@ def result_dict(a: Analysis) -> dict[str, object]:
     }
 
 
-def _release(s: Scenario) -> Release | None:
-    return s.deployment.rules.version
+def _release(s: Scenario) -> RuleSet:
+    return s.deployment.rules
 
 
 def _flag_value(s: Scenario, name: str) -> object | None:
@@ -178,13 +179,13 @@ def _limit_mm_text(d: Deployment) -> str:
     return json.dumps(dict(d.limit_mm_per_prompt))
 
 
-def _serve_line(model: str, flags: Mapping[str, object], release: Release | None = None) -> str:
+def _serve_line(model: str, flags: Mapping[str, object], release: RuleSet | None = None) -> str:
     """``vllm serve`` with the flags in the table's order (vllm_flags.py), every word quoted for a POSIX shell."""
     check_model_word(model, field="model")
     lines = [f"vllm serve {shlex.quote(model)}"]
     for flag in FLAGS:
         if flag.name in flags:
-            words = flag_text(flag, flags[flag.name], release)
+            words = flag_text(flag, flags[flag.name], release or rules_for(None))
             if words is not None:
                 lines.append(" ".join(words))
     return " \\\n  ".join(lines)
@@ -462,14 +463,12 @@ def _log_flags(d: Diagnosis) -> dict[str, object]:
     return flags
 
 
-def _log_release(d: Diagnosis) -> Release | None:
-    from .versions import rules_for
-
+def _log_release(d: Diagnosis) -> RuleSet:
+    """The rules of the log's release (the newest when it names none, or one the core cannot read)."""
     try:
-        version = rules_for(d.inputs.get("vllm_version") or None).version
+        return rules_for(d.inputs.get("vllm_version") or None)
     except CalcError:
-        return None
-    return version
+        return rules_for(None)
 
 
 def build_log_report(lang: str, d: Diagnosis) -> dict[str, object] | None:

@@ -29,13 +29,11 @@ from enum import StrEnum
 
 from .errors import CalcError
 from .units import parse_float, parse_human_int, parse_int, parse_max_model_len
-from .versions import first_release
+from .versions import RuleSet, rules_for
 
-__all__ = ["FlagKind", "Flag", "FLAGS", "FLAG_BY_NAME", "FLAG_BY_CLI", "Release", "Rule", "accepts", "flag_text",
+__all__ = ["FlagKind", "Flag", "FLAGS", "FLAG_BY_NAME", "FLAG_BY_CLI", "Rule", "accepts", "flag_text",
            "choices_at", "settings_accepted", "typed_value", "ParsedCommand", "parse_serve_command", "CommandError"]
 
-Release = tuple[int, ...]
-"""A vLLM release as ``versions.RuleSet.version`` gives it; None elsewhere means the newest rules (main)."""
 Rule = str | None
 """A named release cut-off of ``data/vllm_releases.json`` (``pr_first_release``); None: every release modelled."""
 
@@ -139,40 +137,40 @@ FLAG_BY_NAME: Mapping[str, Flag] = {f.name: f for f in FLAGS}
 FLAG_BY_CLI: Mapping[str, Flag] = {f.cli: f for f in FLAGS}
 
 
-def _at(release: Release | None, rule: Rule) -> bool:
-    """Whether ``release`` (None: the newest rules) has the named cut-off ``rule`` (None: every release)."""
-    return rule is None or release is None or release >= first_release(rule)
+def _at(rules: RuleSet, rule: Rule) -> bool:
+    """Whether the release has the named cut-off ``rule`` (None: every release)."""
+    return rule is None or rules.has(rule)
 
 
-def accepts(flag: Flag, release: Release | None) -> bool:
+def accepts(flag: Flag, rules: RuleSet) -> bool:
     """Whether that release's argparse declares the flag."""
-    return _at(release, flag.since)
+    return _at(rules, flag.since)
 
 
-def settings_accepted(settings: Mapping[str, object], release: Release | None) -> bool:
+def settings_accepted(settings: Mapping[str, object], rules: RuleSet) -> bool:
     """Whether every flag among a fix's settings exists at that release and takes its value there."""
     for name, value in settings.items():
         flag = FLAG_BY_NAME.get(name)
         if flag is None:
             continue
-        if not accepts(flag, release):
+        if not accepts(flag, rules):
             return False
-        choices = choices_at(flag, release) if flag.kind == FlagKind.CHOICE else ()
+        choices = choices_at(flag, rules) if flag.kind == FlagKind.CHOICE else ()
         if choices and str(value) not in choices:
             return False
     return True
 
 
-def choices_at(flag: Flag, release: Release | None) -> tuple[str, ...]:
+def choices_at(flag: Flag, rules: RuleSet) -> tuple[str, ...]:
     """The choices of a CHOICE flag at a release (empty: any integer)."""
     current: tuple[str, ...] = ()
     for first, values in flag.choices:
-        if _at(release, first):
+        if _at(rules, first):
             current = values
     return current
 
 
-def flag_text(flag: Flag, value: object, release: Release | None) -> list[str] | None:
+def flag_text(flag: Flag, value: object, rules: RuleSet) -> list[str] | None:
     """The shell words for one flag and its value, quoted; None when the release would not change with it
     (a ``store_true`` flag's False, an inverted flag's False)."""
     if flag.kind == FlagKind.BOOL:
@@ -180,18 +178,18 @@ def flag_text(flag: Flag, value: object, release: Release | None) -> list[str] |
             return None  # "not disabled" is the release's own default, whichever it is
         if bool(value) != flag.inverted:
             return [flag.cli]
-        if not _at(release, flag.negatable_from):
+        if not _at(rules, flag.negatable_from):
             return None  # store_true: off is its default, and there is no --no- form
         return ["--no-" + flag.cli[2:]]
     if flag.kind == FlagKind.LENGTH and value in (-1, "auto"):
-        return [flag.cli, "auto" if _at(release, flag.auto_from) else "-1"]
+        return [flag.cli, "auto" if _at(rules, flag.auto_from) else "-1"]
     if flag.kind == FlagKind.FLOAT and isinstance(value, float):
         text = repr(round(value, 6))
         return [flag.cli, text[:-2] if text.endswith(".0") else text]
     return [flag.cli, shlex.quote(str(value))]
 
 
-def typed_value(flag: Flag, raw: object, release: Release | None) -> object:
+def typed_value(flag: Flag, raw: object, rules: RuleSet) -> object:
     """A form or log text as the value vLLM reads (``"0,85"`` → 0.85, ``"false"`` → False, ``32k`` → 32000),
     or ``CalcError`` for one its release would refuse (a command without a model is printed from raw inputs)."""
     from .inputs import parse_bool  # inputs imports this module
@@ -208,12 +206,12 @@ def typed_value(flag: Flag, raw: object, release: Release | None) -> object:
         return parse_float(raw, field=flag.name, minimum=0.0)
     text = str(raw).strip()
     if flag.kind == FlagKind.CHOICE:
-        choices = choices_at(flag, release)
+        choices = choices_at(flag, rules)
         if (choices and text not in choices) or (not choices and not _INT.fullmatch(text)):
             raise CalcError("bad_choice", f"{flag.name}: {text!r}", field=flag.name, value=text,
                             choices=", ".join(choices))
         return text
-    if _at(release, flag.json_from):
+    if _at(rules, flag.json_from):
         try:
             return json.dumps(json.loads(text))
         except (ValueError, RecursionError):
@@ -240,7 +238,7 @@ _INT = re.compile(r"-?[0-9]+")
 _FLOAT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 
-def _check_value(flag: Flag, value: str, release: Release | None) -> None:
+def _check_value(flag: Flag, value: str, rules: RuleSet) -> None:
     kind = flag.kind
     if kind == FlagKind.INT and not _INT.fullmatch(value):
         raise CommandError(f"{flag.cli}: {value!r} is not an integer")
@@ -248,10 +246,10 @@ def _check_value(flag: Flag, value: str, release: Release | None) -> None:
         raise CommandError(f"{flag.cli}: {value!r} is not a number")
     if kind in (FlagKind.SIZE, FlagKind.LENGTH):
         if kind == FlagKind.LENGTH and value in ("auto", "-1"):
-            if value == "auto" and not _at(release, flag.auto_from):
+            if value == "auto" and not _at(rules, flag.auto_from):
                 raise CommandError(f"{flag.cli} auto needs a later release")
             return
-        if not _at(release, flag.human_from):
+        if not _at(rules, flag.human_from):
             if not _INT.fullmatch(value):
                 raise CommandError(f"{flag.cli}: {value!r} is not an integer for this release")
             return
@@ -260,17 +258,17 @@ def _check_value(flag: Flag, value: str, release: Release | None) -> None:
         except CalcError as exc:
             raise CommandError(f"{flag.cli}: {exc}") from None
     if kind == FlagKind.CHOICE:
-        choices = choices_at(flag, release)
+        choices = choices_at(flag, rules)
         if choices and value not in choices:
             raise CommandError(f"{flag.cli}: {value!r} is not one of {', '.join(choices)}")
         if not choices and not _INT.fullmatch(value):
             raise CommandError(f"{flag.cli}: {value!r} is not an integer")
     if kind == FlagKind.JSON:
-        _check_json(flag, value, release)
+        _check_json(flag, value, rules)
 
 
-def _check_json(flag: Flag, value: str, release: Release | None) -> None:
-    if _at(release, flag.json_from):
+def _check_json(flag: Flag, value: str, rules: RuleSet) -> None:
+    if _at(rules, flag.json_from):
         try:
             parsed = json.loads(value)
         except ValueError:
@@ -284,13 +282,14 @@ def _check_json(flag: Flag, value: str, release: Release | None) -> None:
             raise CommandError(f"{flag.cli}: {value!r} is not key=value pairs")
 
 
-def parse_serve_command(command: str, release: Release | None = None) -> ParsedCommand:
+def parse_serve_command(command: str, rules: RuleSet | None = None) -> ParsedCommand:
     """``vllm serve <model> [flags]`` as a POSIX shell and vLLM's argparse would read it, or ``CommandError``.
 
     The line continuations the core prints (`` \\`` + newline) are joined the way a shell joins them; every
-    flag must be one of the table's, declared at ``release``, with a value of its declared type and nothing
+    flag must be one of the table's, declared at the release of ``rules`` (None: the newest), with a value of its declared type and nothing
     left over.
     """
+    rules = rules if rules is not None else rules_for(None)
     joined = command.replace("\\\n", "")  # a shell drops a backslash-newline outside quotes (shlex does not)
     if "\n" in joined or "\r" in joined:
         raise CommandError("a bare line break splits the command")
@@ -323,12 +322,12 @@ def parse_serve_command(command: str, release: Release | None = None) -> ParsedC
         flag = FLAG_BY_CLI.get(cli)
         if flag is None:
             raise CommandError(f"unknown flag {word!r}")
-        if not accepts(flag, release):
+        if not accepts(flag, rules):
             raise CommandError(f"{flag.cli} is not in this release")
         if flag.name in flags:
             raise CommandError(f"{flag.cli} given twice")
         if flag.kind == FlagKind.BOOL:
-            if negative and not _at(release, flag.negatable_from):
+            if negative and not _at(rules, flag.negatable_from):
                 raise CommandError(f"{word} is not in this release (store_true)")
             flags[flag.name] = (not negative) != flag.inverted
             i += 1
@@ -337,7 +336,7 @@ def parse_serve_command(command: str, release: Release | None = None) -> ParsedC
             raise CommandError(f"unknown flag {word!r}")
         if i + 1 >= len(rest) or rest[i + 1].startswith("--"):
             raise CommandError(f"{flag.cli} needs a value")
-        _check_value(flag, rest[i + 1], release)
+        _check_value(flag, rest[i + 1], rules)
         flags[flag.name] = rest[i + 1]
         i += 2
     return ParsedCommand(model=words[2], flags=flags)

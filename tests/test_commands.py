@@ -24,27 +24,27 @@ from kvcalc.diagnose import diagnose
 from kvcalc.errors import CalcError
 from kvcalc.inputs import INPUT_KEYS, scenario_from_inputs
 from kvcalc.report import build_log_report, build_report, serve_command
-from kvcalc.versions import rules_for
-from kvcalc.vllm_flags import FLAGS, CommandError, FlagKind, Release, parse_serve_command
+from kvcalc.versions import RuleSet, rules_for
+from kvcalc.vllm_flags import FLAGS, CommandError, FlagKind, parse_serve_command
 
 REPO = Path(__file__).resolve().parents[1]
 LOGS = sorted((REPO / "tests/data/logs").glob("*.log"))
 SCENARIOS = json.loads((REPO / "tests/data/scenarios.json").read_text(encoding="utf-8"))["scenarios"]
 
 
-def _release(version: object) -> Release | None:
+def _release(version: object) -> RuleSet:
+    """The rules a printed command is read against: the reader's release (the newest when none is known)."""
     try:
-        v = rules_for(version or None).version
+        return rules_for(version or None)
     except CalcError:
-        return None
-    return v[:3] if v is not None else None
+        return rules_for(None)
 
 
 # --------------------------------------------------------------------------- #
 # What a printed command holds
 # --------------------------------------------------------------------------- #
 
-def _check_report(report: Mapping[str, Any] | None, release: Release | None, where: str) -> int:
+def _check_report(report: Mapping[str, Any] | None, release: RuleSet, where: str) -> int:
     """Parse the report's current command, its recommended one and each fix's; each fix's differs from the
     current one only in the fix's settings. Returns how many commands were parsed."""
     if not report:
@@ -91,7 +91,7 @@ def _scenario_requests() -> Iterator[tuple[str, str]]:
         yield sc["name"], json.dumps(request)
 
 
-def _response_release(response: Mapping[str, Any], request: Mapping[str, Any]) -> Release | None:
+def _response_release(response: Mapping[str, Any], request: Mapping[str, Any]) -> RuleSet:
     inputs = response.get("inputs") or request.get("inputs") or {}
     return _release(inputs.get("vllm_version") if isinstance(inputs, Mapping) else None)
 
@@ -259,7 +259,7 @@ def test_the_log_only_path_prints_booleans_as_flags() -> None:
     for command in commands:
         words = shlex.split(command)
         assert "false" not in words and "--no-enable-prefix-caching" in words
-        parse_serve_command(command, (0, 19, 0))
+        parse_serve_command(command, rules_for("0.19.0"))
 
 
 def test_flags_a_release_lacks_are_refused_at_input() -> None:
@@ -396,17 +396,17 @@ def test_unsafe_model_names_are_refused(name: str, tmp_path: Path) -> None:
 # The parser can fail
 # --------------------------------------------------------------------------- #
 
-@pytest.mark.parametrize(("command", "release"), [
+@pytest.mark.parametrize(("command", "version"), [
     ("vllm serve m --enable-prefix-caching false", None),          # the stray "false"
-    ("vllm serve m --no-enable-prefix-caching", (0, 6, 4)),        # store_true then
-    ("vllm serve m --kv-cache-memory-bytes 4G", (0, 10, 1)),       # not declared yet
+    ("vllm serve m --no-enable-prefix-caching", "0.6.4"),        # store_true then
+    ("vllm serve m --kv-cache-memory-bytes 4G", "0.10.1"),       # not declared yet
     ("vllm serve m --kv-cache-memory-bytes 1.5G", None),           # human_readable_int refuses it
-    ("vllm serve m --max-model-len auto", (0, 13, 0)),             # human_readable_int_or_auto from 0.14.0
-    ("vllm serve m --max-model-len 32k", (0, 8, 4)),               # type=int then
+    ("vllm serve m --max-model-len auto", "0.13.0"),             # human_readable_int_or_auto from 0.14.0
+    ("vllm serve m --max-model-len 32k", "0.8.4"),               # type=int then
     ("vllm serve m --kv-cache-dtype float32", None),
-    ("vllm serve m --block-size 256", (0, 11, 0)),
+    ("vllm serve m --block-size 256", "0.11.0"),
     ("vllm serve m --tensor-parallel-size two", None),
-    ("vllm serve m --limit-mm-per-prompt image=2", (0, 10, 0)),    # JSON from 0.8.5
+    ("vllm serve m --limit-mm-per-prompt image=2", "0.10.0"),    # JSON from 0.8.5
     ("vllm serve m --gpu-memory-utilization", None),
     ("vllm serve m --quantization awq", None),                     # not a flag the core prints
     ("vllm serve a b", None),
@@ -416,9 +416,9 @@ def test_unsafe_model_names_are_refused(name: str, tmp_path: Path) -> None:
     ("vllm serve --max-model-len 1", None),
     ("vllm serve m --max-num-seqs 1 --max-num-seqs 2", None),
 ])
-def test_the_parser_refuses_what_vllm_refuses(command: str, release: Release | None) -> None:
+def test_the_parser_refuses_what_vllm_refuses(command: str, version: str | None) -> None:
     with pytest.raises(CommandError):
-        parse_serve_command(command, release)
+        parse_serve_command(command, rules_for(version))
 
 
 def test_the_table_names_inputs_once_each() -> None:
