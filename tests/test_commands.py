@@ -358,7 +358,7 @@ def _config(name: str) -> str:
 QUOTED = ["$(touch x); `id` 'q\"", "a b", "x;rm -rf ~", "it's", "\"dq\"", "$HOME/m", "`id`", "a|b&c>d<e",
           "m*?[]{}", "~user/m", "#hash", "tab\\t", "日本語/モデル", "back\\slash", "!bang", "(paren)"]
 REFUSED = ["line\nbreak", "car\rriage", "nul\x00x", "esc\x1b[31m", "bidi\u202eevil", "zero\u200bwidth",
-           "ls\u2028sep", "bom\ufeff", "-m", "--help", "del\x7f"]
+           "ls\u2028sep", "bom\ufeff", "-m", "--help", "del\x7f", "tab\there", "lrm\u200emark", "iso\u2066late"]
 
 
 @pytest.mark.parametrize("name", QUOTED)
