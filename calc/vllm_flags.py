@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .errors import CalcError
+from .limits import check_json_depth, shorten
 from .units import parse_float, parse_human_int, parse_int, parse_max_model_len
 from .versions import RuleSet, rules_for
 
@@ -189,6 +190,10 @@ def flag_text(flag: Flag, value: object, rules: RuleSet) -> list[str] | None:
     return [flag.cli, shlex.quote(str(value))]
 
 
+_INT = re.compile(r"-?[0-9]+")
+_PAIR = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,31}=[0-9]{1,12}")
+
+
 def typed_value(flag: Flag, raw: object, rules: RuleSet) -> object:
     """A form or log text as the value vLLM reads (``"0,85"`` → 0.85, ``"false"`` → False, ``32k`` → 32000),
     or ``CalcError`` for one its release would refuse (a command without a model is printed from raw inputs)."""
@@ -212,10 +217,14 @@ def typed_value(flag: Flag, raw: object, rules: RuleSet) -> object:
                             choices=", ".join(choices))
         return text
     if _at(rules, flag.json_from):
+        check_json_depth(text, field=flag.name, limit=2)  # before json.loads: deep nesting kills Pyodide's stack
         try:
             return json.dumps(json.loads(text))
         except (ValueError, RecursionError):
-            raise CalcError("mm_limit_bad", f"{flag.name}: not JSON", field=flag.name, value=text) from None
+            raise CalcError("mm_limit_bad", f"{flag.name}: not JSON", field=flag.name, value=shorten(text)) from None
+    items = text.split(",")
+    if len(items) > 16 or not all(_PAIR.fullmatch(item) for item in items):
+        raise CalcError("mm_limit_bad", f"{flag.name}: not key=value pairs", field=flag.name, value=shorten(text))
     return text
 
 
@@ -229,12 +238,13 @@ class CommandError(ValueError):
 
 @dataclass(frozen=True, kw_only=True)
 class ParsedCommand:
+    """What vLLM would be started with: the model word and each flag's value, by input name."""
+
     model: str
     flags: dict[str, object]
     """Input name → the value read (bool for BOOL flags, text otherwise)."""
 
 
-_INT = re.compile(r"-?[0-9]+")
 _FLOAT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 
