@@ -406,7 +406,8 @@ def _check_flags_at_release(given: frozenset[str], dep: Deployment) -> None:
         flag = FLAG_BY_NAME.get(name)
         if flag is None:
             continue
-        if not accepts(flag, release) and (flag.kind != FlagKind.BOOL or _flag_is_set(dep, name)):
+        if not accepts(flag, release) and (_flag_is_set(dep, name) if flag.kind == FlagKind.BOOL
+                                           else str(getattr(dep, name, "")) != flag.neutral):
             first = ".".join(map(str, first_release(flag.since))) if flag.since else "0.6.0"
             raise CalcError("flag_release", f"{flag.cli} needs vLLM {first} or newer; vLLM {version} refuses it "
                             "(unrecognized arguments)", field=name, value=version, minimum=first, key=flag.cli)

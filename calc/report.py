@@ -182,10 +182,12 @@ def _limit_mm_text(d: Deployment) -> str:
 def _serve_line(model: str, flags: Mapping[str, object], release: RuleSet | None = None) -> str:
     """``vllm serve`` with the flags in the table's order (vllm_flags.py), every word quoted for a POSIX shell."""
     check_model_word(model, field="model")
+    rules = release or rules_for(None)
     lines = [f"vllm serve {shlex.quote(model)}"]
     for flag in FLAGS:
-        if flag.name in flags:
-            words = flag_text(flag, flags[flag.name], release or rules_for(None))
+        # a flag the release lacks reaches here only with its neutral value (inputs refuse the others)
+        if flag.name in flags and accepts(flag, rules):
+            words = flag_text(flag, flags[flag.name], rules)
             if words is not None:
                 lines.append(" ".join(words))
     return " \\\n  ".join(lines)

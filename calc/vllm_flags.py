@@ -75,6 +75,9 @@ class Flag:
     json_from: Rule = None
     choices: tuple[tuple[Rule, tuple[str, ...]], ...] = ()
     """CHOICE: (first release, the choices from it on), oldest first; an empty tuple of choices: any int."""
+    neutral: str | None = None
+    """The value that asks for nothing (``1`` context-parallel rank, ``auto``): given for a release without the
+    flag it is left out of the command rather than refused."""
 
 
 _KV_BASE = ("auto", "fp8", "fp8_e4m3", "fp8_e5m2")
@@ -105,7 +108,7 @@ FLAGS: tuple[Flag, ...] = (
     Flag(name="tensor_parallel_size", cli="--tensor-parallel-size", kind=FlagKind.INT),
     Flag(name="pipeline_parallel_size", cli="--pipeline-parallel-size", kind=FlagKind.INT),
     Flag(name="decode_context_parallel_size", cli="--decode-context-parallel-size", kind=FlagKind.INT,
-         since="cli_decode_context_parallel_size"),
+         since="cli_decode_context_parallel_size", neutral="1"),
     Flag(name="max_model_len", cli="--max-model-len", kind=FlagKind.LENGTH, human_from="cli_max_model_len_human",
          auto_from="cli_max_model_len_auto"),
     Flag(name="max_num_seqs", cli="--max-num-seqs", kind=FlagKind.INT),
@@ -128,7 +131,7 @@ FLAGS: tuple[Flag, ...] = (
     Flag(name="mamba_cache_mode", cli="--mamba-cache-mode", kind=FlagKind.CHOICE, since="cli_mamba_cache_mode",
          choices=((None, ("all", "align", "none")),)),
     Flag(name="mamba_ssm_cache_dtype", cli="--mamba-ssm-cache-dtype", kind=FlagKind.CHOICE,
-         since="cli_mamba_ssm_cache_dtype",
+         since="cli_mamba_ssm_cache_dtype", neutral="auto",
          choices=((None, ("auto", "float32")), ("cli_mamba_ssm_float16", ("auto", "float32", "float16")),
                   ("cli_mamba_ssm_bfloat16", ("auto", "float32", "float16", "bfloat16")))),
     Flag(name="limit_mm_per_prompt", cli="--limit-mm-per-prompt", kind=FlagKind.JSON, json_from="mm_limit_json"),

@@ -449,3 +449,13 @@ def test_model_less_log_prints_typed_values() -> None:
         assert flags["gpu_memory_utilization"] == "0.85" and flags["enforce_eager"] is True
         assert flags["enable_prefix_caching"] is False
         assert "not-a-dtype" not in command
+
+
+def test_a_neutral_value_of_a_flag_the_release_lacks_is_left_out() -> None:
+    # --decode-context-parallel-size is first in v0.10.2: "1" asks for nothing, anything else is refused
+    base = {"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090", "vllm_version": "0.9.2", "max_model_len": "8192"}
+    s = scenario_from_inputs({**base, "decode_context_parallel_size": "1"})
+    assert serve_command(s) == "vllm serve Qwen/Qwen3-8B \\\n  --max-model-len 8192"
+    with pytest.raises(CalcError):
+        scenario_from_inputs({**base, "mamba_ssm_cache_dtype": "float32"})  # first in v0.10.1
+    assert serve_command(scenario_from_inputs({**base, "mamba_ssm_cache_dtype": "auto"})).endswith("8192")
