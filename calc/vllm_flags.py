@@ -17,6 +17,10 @@ aoshen02/vllm that carries them):
   ``--kv-cache-memory-bytes`` are ``human_readable_int`` from v0.10.2;
 * a flag's first release is the first tag whose ``arg_utils.py`` declares it; none of these was removed up to
   v0.25.1 (releases after it are taken to keep them).
+
+Each boundary is a named ``cli_*`` rule of ``data/vllm_releases.json`` (with its tag evidence), asked through
+``RuleSet.has``. Not printed: ``--quantization`` (vLLM reads the method from the checkpoint's config, so a
+quantized fix changes the model id, ``changes["model"]``) and ``--speculative-config`` (no input sets it).
 """
 from __future__ import annotations
 
