@@ -459,3 +459,15 @@ def test_a_neutral_value_of_a_flag_the_release_lacks_is_left_out() -> None:
     with pytest.raises(CalcError):
         scenario_from_inputs({**base, "mamba_ssm_cache_dtype": "float32"})  # first in v0.10.1
     assert serve_command(scenario_from_inputs({**base, "mamba_ssm_cache_dtype": "auto"})).endswith("8192")
+
+
+def test_an_explicit_false_prints_the_no_form_where_argparse_has_it() -> None:
+    base = {"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090", "enforce_eager": False,
+            "disable_hybrid_kv_cache_manager": False}
+    command = serve_command(scenario_from_inputs(base))
+    assert command.endswith("--no-enforce-eager \\\n  --no-disable-hybrid-kv-cache-manager")
+    parse_serve_command(command)
+    # v0.8.5: '--enforce-eager', action='store_true' (off by default, no --no- form); the hybrid manager's flag
+    # (first in v0.9.1) is absent, and false asks for nothing
+    old = serve_command(scenario_from_inputs({**base, "vllm_version": "0.8.5"}))
+    assert old == "vllm serve Qwen/Qwen3-8B"
