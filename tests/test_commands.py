@@ -181,10 +181,11 @@ def test_every_printed_command_parses_for_its_release() -> None:
 
 
 def _cli_commands(text: str) -> list[str]:
-    """The ``vllm serve`` commands in the CLI's text, each with its line continuations."""
+    """The ``vllm serve`` commands the CLI's text prints (the current one at the margin, each fix's indented by
+    three), each with its line continuations; a log's own lines it quotes (indented by two) are not ours."""
     out, lines = [], text.split("\n")
     for i, line in enumerate(lines):
-        if line.strip().startswith("vllm serve"):
+        if line.startswith(("vllm serve", "   vllm serve")):
             block = [line]
             while block[-1].endswith("\\") and i + len(block) < len(lines):
                 block.append(lines[i + len(block)])
