@@ -15,6 +15,7 @@ from .inputs import Scenario
 from .kv_spec import SizingContext
 from .planner import blocks_per_request, num_blocks
 from .verdict import Verdict, VerdictStatus, plan
+from .vllm_flags import settings_accepted
 
 __all__ = ["Analysis", "BandVerdict", "ConcurrencyPoint", "FeasibleGrid", "FEASIBLE_LENGTHS", "Recommendation", "Verdict",
            "analyze", "band_verdict"]
@@ -127,6 +128,9 @@ def band_verdict(s: Scenario, v: Verdict) -> BandVerdict:
 def analyze(scenario: Scenario) -> Analysis:
     """Plan ``scenario`` and compute everything shown about it."""
     v = plan(scenario.model, scenario.deployment)
-    return Analysis(scenario=scenario, verdict=v, recommendations=tuple(recommend(scenario, v)),
+    # a fix whose flag the reader's release does not have (--kv-cache-memory-bytes before 0.10.2) is not one
+    rules = scenario.deployment.rules
+    recs = tuple(r for r in recommend(scenario, v) if settings_accepted(r.settings, rules))
+    return Analysis(scenario=scenario, verdict=v, recommendations=recs,
                     feasible=_feasible_grid(scenario, v), concurrency_curve=_concurrency_curve(v),
                     band_verdict=band_verdict(scenario, v))

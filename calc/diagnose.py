@@ -10,11 +10,14 @@ from dataclasses import dataclass, replace
 from . import catalog
 from .advice import RecCode, Recommendation, free_memory_ladder, readable_length
 from .analysis import Analysis, analyze
+from .deployment import batch_defaults
 from .errors import CalcError
 from .inputs import Scenario, scenario_from_inputs
 from .log_capacity import CapacityFit, FitStatus, fit_capacity
 from .logparse import LogReading, parse_log
 from .units import gib_to_bytes
+from .verdict import plan
+from .versions import rules_for
 
 __all__ = ["Diagnosis", "LogFigures", "inputs_from_reading", "merge_inputs", "diagnose"]
 
@@ -78,6 +81,9 @@ class Diagnosis:
     """What the log's own numbers answer, with or without a model."""
     capacity_fit: CapacityFit | None = None
     """How the recomputed plan meets the log's capacity lines (log_capacity.py); None without such a pair."""
+    chosen_by_vllm: frozenset[str] = frozenset()
+    """Inputs read off the log whose value is the one vLLM chose itself (its default for this model, GPU and
+    release): kept for the plan, left out of "your current command" (the reader did not set them)."""
 
 
 def _as_text(value: object) -> str:
@@ -185,11 +191,74 @@ def _fitted(scenario: Scenario, fit: CapacityFit | None) -> Scenario:
     return replace(scenario, deployment=replace(dep, measured=measured))
 
 
+# Input name → the fact key it is read from (the reverse of _FACT_TO_INPUT, plus the boolean flags).
+_INPUT_TO_FACT = {**{v: k for k, v in _FACT_TO_INPUT.items()},
+                  **{k: k for k in ("enforce_eager", "skip_mm_profiling", "enable_prefix_caching")}}
+_ONE = ("tensor_parallel_size", "pipeline_parallel_size", "decode_context_parallel_size")
+
+
+def _number(value: object) -> float | None:
+    try:
+        return float(str(value))
+    except ValueError:
+        return None
+
+
+def _log_defaults(reading: LogReading, from_log: Mapping[str, object], form: Mapping[str, object],
+                  inputs: Mapping[str, object]) -> tuple[frozenset[str], frozenset[str]]:
+    """(chosen, open): the log's settings that are vLLM's own choice without a model, and those whose default
+    only a plan can tell. A setting the reader's command or vLLM's non-default args stated, or the form
+    gave, is never either."""
+    chosen, undecided = set(), set()
+    for key, value in from_log.items():
+        fact = _INPUT_TO_FACT.get(key)
+        if fact is None or key in form or fact in reading.stated:
+            continue
+        if fact in reading.defaulted or (key in _ONE and _number(value) == 1):
+            chosen.add(key)
+        elif key == "gpu_memory_utilization":
+            try:
+                default = rules_for(inputs.get("vllm_version") or None).default_gpu_memory_utilization
+            except CalcError:
+                continue
+            if _number(value) == default:
+                chosen.add(key)
+        elif key in ("max_model_len", "max_num_seqs", "max_num_batched_tokens", "block_size"):
+            undecided.add(key)
+    return frozenset(chosen), frozenset(undecided)
+
+
+def _planned_defaults(a: Analysis, keys: frozenset[str], inputs: Mapping[str, object]) -> frozenset[str]:
+    """Of ``keys``, those whose logged value is what vLLM resolves when none is given, for this model, GPU
+    and release: the config's length, ``batch_defaults`` (vllm/engine/arg_utils.py), the backend's block."""
+    v, dep = a.verdict, a.scenario.deployment
+    chosen = set()
+    for key in keys:
+        logged = _number(inputs.get(key))
+        if key == "max_model_len":
+            default: int | None = v.derived_max_model_len
+        elif key in ("max_num_seqs", "max_num_batched_tokens"):
+            if key == "max_num_seqs":
+                default = batch_defaults(replace(dep, max_num_seqs=None))[1]
+            else:
+                default = batch_defaults(replace(dep, max_num_batched_tokens=None))[0]
+        else:
+            try:
+                default = plan(a.scenario.model, replace(dep, block_size=None)).block_size
+            except CalcError:
+                continue
+        if logged is not None and default is not None and logged == default:
+            chosen.add(key)
+    return frozenset(chosen)
+
+
 def diagnose(text: str, form: Mapping[str, object] | None = None) -> Diagnosis:
     """Read ``text``, lay what it states over the ``form`` and, when that names enough, recompute the plan
     (at the bytes inside the log's GiB rounding that give its own capacity, when it printed one)."""
     reading = parse_log(text)
-    inputs = merge_inputs(form or {}, inputs_from_reading(reading))
+    from_log = inputs_from_reading(reading)
+    inputs = merge_inputs(form or {}, from_log)
+    chosen, undecided = _log_defaults(reading, from_log, form or {}, inputs)
     analysis: Analysis | None = None
     err = None
     fit = None
@@ -199,6 +268,10 @@ def diagnose(text: str, form: Mapping[str, object] | None = None) -> Diagnosis:
         analysis = analyze(_fitted(scenario, fit))
     except CalcError as exc:
         err = exc
+    if analysis is not None:
+        chosen |= _planned_defaults(analysis, undecided, inputs)
+        s = analysis.scenario
+        analysis = replace(analysis, scenario=replace(s, given=s.given - chosen))
     figures = log_figures(reading)
     recs = analysis.recommendations if analysis is not None else _log_only_advice(reading, figures)
     if reading.diagnosis == "free_memory_below_utilization":
@@ -206,4 +279,4 @@ def diagnose(text: str, form: Mapping[str, object] | None = None) -> Diagnosis:
         if analysis is not None:
             analysis = replace(analysis, recommendations=recs)
     return Diagnosis(reading=reading, inputs=inputs, analysis=analysis, recommendations=recs, replan_error=err,
-                     figures=figures, capacity_fit=fit)
+                     figures=figures, capacity_fit=fit, chosen_by_vllm=chosen)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
@@ -19,9 +20,11 @@ from .kv_spec import KV_CACHE_DTYPES, MAMBA_DTYPES, MambaCacheMode
 from .limits import MAX_BYTES, MAX_CONFIG_BYTES, MAX_GIB, MAX_ID_CHARS, MAX_LEN, check_json_depth, shorten
 from .model import LayerKind, ModelSpec, normalize_config
 from .units import gib_to_bytes, parse_float, parse_int, parse_max_model_len
-from .versions import LATEST_RELEASE, RuleSet, rules_for
+from .versions import LATEST_RELEASE, RuleSet, first_release, rules_for
+from .vllm_flags import FLAG_BY_NAME, FlagKind, accepts, choices_at
 
-__all__ = ["INPUT_KEYS", "Scenario", "scenario_from_inputs", "canonical_query", "parse_bool", "BLOCK_SIZES"]
+__all__ = ["INPUT_KEYS", "Scenario", "scenario_from_inputs", "canonical_query", "parse_bool", "BLOCK_SIZES",
+           "check_model_word"]
 
 # The query-string / form names, in form order (issue 4's contract).
 INPUT_KEYS = (
@@ -47,6 +50,9 @@ class Scenario:
     deployment: Deployment
     model_label: str
     """What ``vllm serve`` would be given (catalog id, or a placeholder for pasted configs)."""
+    given: frozenset[str] = frozenset()
+    """The input names the reader gave (present after merging form and log): the flags of "your current
+    command", which never lists a default the reader did not set."""
 
 
 def _present(inputs: Mapping[str, object], key: str) -> bool:
@@ -84,6 +90,7 @@ def _model(inputs: Mapping[str, object]) -> tuple[ModelSpec, str]:
             raise CalcError("config_not_object", "config.json must be a JSON object", field="config")
         name_raw = raw.get("_name_or_path")
         name = (name_raw.strip() if isinstance(name_raw, str) else "")[:_MAX_LABEL_CHARS] or "<your-model>"
+        check_model_word(name, field="config")
         return normalize_config(raw, model_id=name), name
     if _present(inputs, "model"):
         entry = _lookup(catalog.find_model, inputs, "model")
@@ -398,7 +405,53 @@ def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
         interconnect=_choice(inputs, "interconnect", INTERCONNECTS) if _present(inputs, "interconnect") else "unknown",
         calculate_kv_scales=_calculate_kv_scales(inputs, rules),
     )
-    return Scenario(model=model, deployment=dep, model_label=label)
+    given = frozenset(k for k in inputs if k in INPUT_KEYS and _present(inputs, k))
+    _check_flags_at_release(given, dep)
+    return Scenario(model=model, deployment=dep, model_label=label, given=given)
+
+
+def _check_flags_at_release(given: frozenset[str], dep: Deployment) -> None:
+    """A flag the reader gave must be one their release's ``vllm serve`` accepts (vllm_flags.py): a command
+    printed with it would stop at argparse."""
+    release = dep.rules
+    version = ".".join(map(str, release.version)) if release.version is not None else "latest"
+    for name in sorted(given):
+        flag = FLAG_BY_NAME.get(name)
+        if flag is None:
+            continue
+        if not accepts(flag, release) and (_flag_is_set(dep, name) if flag.kind == FlagKind.BOOL
+                                           else str(getattr(dep, name, "")) != flag.neutral):
+            first = ".".join(map(str, first_release(flag.since))) if flag.since else "0.6.0"
+            raise CalcError("flag_release", f"{flag.cli} needs vLLM {first} or newer; vLLM {version} refuses it "
+                            "(unrecognized arguments)", field=name, value=version, minimum=first, key=flag.cli)
+        choices = choices_at(flag, release) if flag.kind == FlagKind.CHOICE else ()
+        value = str(getattr(dep, name)) if choices else ""
+        if choices and value not in choices:
+            raise CalcError("bad_choice", f"{name} must be one of {', '.join(choices)} for vLLM {version}, got "
+                            f"{value!r}", field=name, value=value, choices=", ".join(choices))
+
+
+def _flag_is_set(dep: Deployment, name: str) -> bool:
+    """A boolean input that asks for something (``no_async_scheduling`` true, ``enforce_eager`` true)."""
+    if name == "no_async_scheduling":
+        return not dep.async_scheduling
+    return bool(getattr(dep, name, False))
+
+
+# Characters that must never reach a printed command: a line break splits it, control characters and
+# bidi overrides / zero-width characters hide what it runs (Unicode categories Cc, Cf, Zl, Zp).
+_UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
+
+
+def check_model_word(name: str, *, field: str) -> None:
+    """A model id placed in ``vllm serve <model>``: one word once shell-quoted, never a flag, never text
+    that a terminal shows differently from what it runs."""
+    if name.startswith("-") or any(unicodedata.category(ch) in _UNSAFE_CATEGORIES for ch in name):
+        shown = shorten("".join(f"\\u{ord(ch):04x}" if unicodedata.category(ch) in _UNSAFE_CATEGORIES else ch
+                                for ch in name))
+        raise CalcError("model_name_unsafe", f"the model name {shown!r} holds a line break, a control or invisible "
+                        "character, or starts with '-': it cannot be placed in a command; fix _name_or_path in "
+                        "config.json", field=field, value=shown)
 
 
 def canonical_query(inputs: Mapping[str, object]) -> dict[str, str]:

@@ -100,6 +100,11 @@ class LogReading:
     """Only the keys found; values are int, float, str or bool (GiB as printed)."""
     evidence: tuple[tuple[str, str], ...] = ()
     """``(fact key or "diagnosis", the log line it came from)``, in key order."""
+    stated: frozenset[str] = frozenset()
+    """Fact keys the reader set: read from their command line or vLLM's echo of its non-default args
+    (whatever line then gave the value); a printed command of the log's run carries them."""
+    defaulted: frozenset[str] = frozenset()
+    """Fact keys vLLM says it chose itself ("Defaulting max_num_seqs to 1024 …", vllm/engine/arg_utils.py)."""
 
 
 # --------------------------------------------------------------------------- #
@@ -133,11 +138,15 @@ class _Facts:
         self.values: dict[str, object] = {}
         self.lines: dict[str, str] = {}
         self.prio: dict[str, int] = {}
+        self.stated: set[str] = set()
+        self.defaulted: set[str] = set()
 
     def put(self, key: str, value: object, line: str, prio: int) -> None:
         value = _bounded(key, value)
         if value is None:
             return
+        if prio in (_P_COMMAND, _P_ARGS):
+            self.stated.add(key)
         if key in self.values and self.prio[key] >= prio:
             return
         self.values[key] = value
@@ -615,6 +624,7 @@ def _read_engine_limits(line: str, facts: _Facts) -> None:
     m = _DEFAULTING.search(line)
     if m:
         facts.put(m.group(1), _int(m.group(2)), line, _P_LOG)
+        facts.defaulted.add(m.group(1))
 
 
 # --------------------------------------------------------------------------- #
@@ -801,7 +811,9 @@ def parse_log(text: str) -> LogReading:
     if evidence_line is not None:
         evidence.append(("diagnosis", evidence_line.strip()))
     evidence.extend((key, facts.lines[key]) for key in facts.values)
-    return LogReading(diagnosis=diagnosis, facts=dict(facts.values), evidence=tuple(evidence))
+    return LogReading(diagnosis=diagnosis, facts=dict(facts.values), evidence=tuple(evidence),
+                      stated=frozenset(facts.stated) & frozenset(facts.values),
+                      defaulted=frozenset(facts.defaulted) - frozenset(facts.stated))
 
 
 def _infer_failed_checks(facts: _Facts, fatal: dict[str, str]) -> None:

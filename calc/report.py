@@ -7,6 +7,7 @@ and does no arithmetic (design.md).
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -16,10 +17,12 @@ from .budget import BudgetSource, MemoryBudget, interconnect_assumed
 from .deployment import Deployment, unified_memory
 from .errors import CalcError
 from .holdout import MIN_TERM_ROWS, term_row_counts
-from .inputs import Scenario
+from .inputs import Scenario, check_model_word
 from .numfmt import fmt_fixed, fmt_int, fmt_printed, gib_gb_text, gib_text
 from .strings import STRINGS, lang_or_default, t
 from .units import GiB, MiB
+from .versions import RuleSet, rules_for
+from .vllm_flags import FLAG_BY_NAME, FLAGS, accepts, flag_text, typed_value
 
 if TYPE_CHECKING:  # the log reader loads only when a log is pasted
     from .diagnose import Diagnosis
@@ -139,87 +142,78 @@ def result_dict(a: Analysis) -> dict[str, object]:
     }
 
 
-_FLAG_ORDER = ("tensor_parallel_size", "pipeline_parallel_size", "decode_context_parallel_size", "max_model_len", "max_num_seqs",
-               "max_num_batched_tokens", "kv_cache_dtype", "gpu_memory_utilization", "kv_cache_memory_bytes",
-               "block_size", "num_gpu_blocks_override", "cpu_offload_gb", "enforce_eager",
-               "disable_hybrid_kv_cache_manager", "no_async_scheduling", "enable_prefix_caching",
-               "no_enable_prefix_caching", "mamba_cache_mode", "mamba_ssm_cache_dtype", "limit_mm_per_prompt",
-               "skip_mm_profiling", "calculate_kv_scales")
+def _release(s: Scenario) -> RuleSet:
+    return s.deployment.rules
+
+
+def _flag_value(s: Scenario, name: str) -> object | None:
+    """The scenario's value of one given flag, as vLLM reads it; None: nothing to print."""
+    d = s.deployment
+    if name == "max_model_len":
+        return None if d.max_model_len is None else ("auto" if d.max_model_len == -1 else d.max_model_len)
+    if name == "no_async_scheduling":
+        return not d.async_scheduling
+    if name == "cpu_offload_gb":
+        return d.cpu_offload_bytes / GIB_BYTES
+    if name == "limit_mm_per_prompt":
+        return _limit_mm_text(d) if d.limit_mm_per_prompt else None
+    value: object = getattr(d, name)
+    return value
 
 
 def _current_flags(s: Scenario) -> dict[str, object]:
-    """The reader's non-default engine arguments, snake_case."""
-    d = s.deployment
+    """The flags the reader gave (``Scenario.given``), with the scenario's values, snake_case."""
     flags: dict[str, object] = {}
-    if d.tensor_parallel_size != 1:
-        flags["tensor_parallel_size"] = d.tensor_parallel_size
-    if d.pipeline_parallel_size != 1:
-        flags["pipeline_parallel_size"] = d.pipeline_parallel_size
-    if d.decode_context_parallel_size != 1:
-        flags["decode_context_parallel_size"] = d.decode_context_parallel_size
-    if d.max_model_len is not None:
-        flags["max_model_len"] = "auto" if d.max_model_len == -1 else d.max_model_len
-    for key in ("max_num_seqs", "max_num_batched_tokens", "gpu_memory_utilization", "block_size",
-                "num_gpu_blocks_override"):
-        if getattr(d, key) is not None:
-            flags[key] = getattr(d, key)
-    if d.kv_cache_dtype != "auto":
-        flags["kv_cache_dtype"] = d.kv_cache_dtype
-    if d.kv_cache_memory_bytes is not None:
-        flags["kv_cache_memory_bytes"] = d.kv_cache_memory_bytes
-    for key in ("enforce_eager", "disable_hybrid_kv_cache_manager"):
-        if getattr(d, key):
-            flags[key] = True
-    if not d.async_scheduling:
-        flags["no_async_scheduling"] = True
-    if d.enable_prefix_caching is not None:
-        flags["enable_prefix_caching" if d.enable_prefix_caching else "no_enable_prefix_caching"] = True
-    if d.mamba_cache_mode is not None:
-        flags["mamba_cache_mode"] = d.mamba_cache_mode
-    if d.mamba_ssm_cache_dtype != "auto":
-        flags["mamba_ssm_cache_dtype"] = d.mamba_ssm_cache_dtype
-    if d.limit_mm_per_prompt:
-        flags["limit_mm_per_prompt"] = _limit_mm_text(d)
-    if d.skip_mm_profiling:
-        flags["skip_mm_profiling"] = True
-    if d.calculate_kv_scales:
-        flags["calculate_kv_scales"] = True
+    for flag in FLAGS:
+        if flag.name in s.given:
+            value = _flag_value(s, flag.name)
+            if value is not None:
+                flags[flag.name] = value
     return flags
 
 
 def _limit_mm_text(d: Deployment) -> str:
-    """``--limit-mm-per-prompt`` as the release reads it: shell-quoted JSON, or ``image=2,video=0`` before 0.8.5."""
+    """``--limit-mm-per-prompt`` as the release reads it: JSON, or ``image=2,video=0`` before 0.8.5."""
     if not d.rules.mm_limit_json:
         return ",".join(f"{k}={v}" for k, v in d.limit_mm_per_prompt)
-    return "'" + json.dumps(dict(d.limit_mm_per_prompt)) + "'"
+    return json.dumps(dict(d.limit_mm_per_prompt))
 
 
-def _serve_line(model: str, flags: Mapping[str, object]) -> str:
-    lines = [f"vllm serve {model}"]
-    for key in _FLAG_ORDER:
-        if key not in flags:
-            continue
-        value = flags[key]
-        flag = "--" + key.replace("_", "-")
-        lines.append(flag if value is True else f"{flag} {value}")
+def _serve_line(model: str, flags: Mapping[str, object], release: RuleSet | None = None) -> str:
+    """``vllm serve`` with the flags in the table's order (vllm_flags.py), every word quoted for a POSIX shell."""
+    check_model_word(model, field="model")
+    rules = release or rules_for(None)
+    lines = [f"vllm serve {shlex.quote(model)}"]
+    for flag in FLAGS:
+        # a flag the release lacks reaches here only with its neutral value (inputs refuse the others)
+        if flag.name in flags and accepts(flag, rules):
+            words = flag_text(flag, flags[flag.name], rules)
+            if words is not None:
+                lines.append(" ".join(words))
     return " \\\n  ".join(lines)
 
 
 def serve_command(s: Scenario, changes: Mapping[str, object] | None = None) -> str:
-    """``vllm serve`` with the reader's non-default flags, plus ``changes``."""
+    """``vllm serve`` with the flags the reader gave, plus ``changes`` (a fix's settings).
+
+    ``changes["model"]`` replaces the model id (a quantized checkpoint from the catalog); ``quantization``
+    is not a flag (vLLM reads the method from the checkpoint's config) and ``gpu`` is hardware.
+    """
     flags = _current_flags(s)
     model = s.model_label
     for key, value in (changes or {}).items():
-        if key == "quantization":
-            model = f"{model}-AWQ"
-        elif key == "gpu":
+        if key == "model":
+            model = str(value)
+        elif key in ("quantization", "gpu"):
             continue
         elif key == "kv_cache_memory_bytes":
-            flags.pop("gpu_memory_utilization", None)
+            flags.pop("gpu_memory_utilization", None)  # a fixed budget replaces the utilization
+            flags[key] = value
+        elif key in FLAG_BY_NAME:
             flags[key] = value
         else:
-            flags[key] = value
-    return _serve_line(model, flags)
+            raise ValueError(f"serve_command: {key!r} is not a flag of vllm_flags.FLAGS")
+    return _serve_line(model, flags, _release(s))
 
 
 def _feasible_view(lang: str, grid: FeasibleGrid) -> dict[str, object]:
@@ -452,6 +446,33 @@ def _log_figures(lang: str, d: Diagnosis) -> list[dict[str, object]]:
     return figures
 
 
+def _log_flags(d: Diagnosis) -> dict[str, object]:
+    """A model-less log's settings as the values vLLM reads (``enable_prefix_caching`` "false" → False): what
+    the reader gave, never what vLLM chose itself (``Diagnosis.chosen_by_vllm``); a value the release would
+    refuse is left out (the plan, once a model is chosen, says why)."""
+    release = _log_release(d)
+    flags: dict[str, object] = {}
+    for flag in FLAGS:
+        raw = d.inputs.get(flag.name)
+        if raw is None or flag.name in d.chosen_by_vllm or (isinstance(raw, str) and not raw.strip()):
+            continue
+        try:
+            value = typed_value(flag, raw, release)
+        except CalcError:
+            continue
+        if value is not None and accepts(flag, release):
+            flags[flag.name] = value
+    return flags
+
+
+def _log_release(d: Diagnosis) -> RuleSet:
+    """The rules of the log's release (the newest when it names none, or one the core cannot read)."""
+    try:
+        return rules_for(d.inputs.get("vllm_version") or None)
+    except CalcError:
+        return rules_for(None)
+
+
 def build_log_report(lang: str, d: Diagnosis) -> dict[str, object] | None:
     """A log without a model the core can plan (none named, or one it cannot plan): what its own numbers
     answer, and a request to choose the model.
@@ -462,12 +483,13 @@ def build_log_report(lang: str, d: Diagnosis) -> dict[str, object] | None:
     if not d.figures.any:
         return None
     kind = d.reading.diagnosis
-    flags = {k: d.inputs[k] for k in _FLAG_ORDER if k in d.inputs and k != "gpu_memory_utilization"}
+    flags = _log_flags(d)
+    release = _log_release(d)
     recs = []
     for r in d.recommendations:
         title, detail = _rec_text(lang, r)
         recs.append({"code": r.code, "anchor": r.anchor, "title": title, "detail": detail,
-                     "settings": dict(r.settings), "serve_command": _serve_line(_UNKNOWN_MODEL, {**flags, **r.settings}),
+                     "settings": dict(r.settings), "serve_command": _serve_line(_UNKNOWN_MODEL, {**flags, **r.settings}, release),
                      "figures": [{"label": t(lang, "rec.result.label"), "value": t(lang, "rec.result.choose_model")}],
                      "fits": None})
     return {

@@ -234,6 +234,8 @@ EN: dict[str, str] = {
     "err.kv_dtype_head_size": "vLLM finds no attention backend for --kv-cache-dtype {value} with head size 64 on this GPU (compute capability {key}): \"fa2 prefill misreads an NVFP4 KV cache at head_size 64\". It runs on compute capability 10.x (B200, B300).",
     "err.calculate_kv_scales_removed": "--calculate-kv-scales was removed in vLLM 0.28.0: vLLM refuses the flag (unrecognized arguments). The KV scales come from the checkpoint, else 1.0; drop the flag.",
     "err.kv_dtype_not_modelled": "--kv-cache-dtype {value} is not modelled yet by the calculator. Enter the \"Available KV cache memory\" and the capacity from your log instead.",
+    "err.model_name_unsafe": "The model name {value} holds a line break, a control or invisible character, or starts with '-': it cannot be placed in a vllm serve command. Fix _name_or_path in config.json.",
+    "err.flag_release": "{key} needs vLLM {minimum} or newer; vLLM {value} refuses it (unrecognized arguments).",
 }
 
 ES: dict[str, str] = {
@@ -454,6 +456,8 @@ ES: dict[str, str] = {
     "err.kv_dtype_head_size": "vLLM no encuentra ningún backend de atención para --kv-cache-dtype {value} con tamaño de cabeza 64 en esta GPU (capacidad de cómputo {key}): «fa2 prefill misreads an NVFP4 KV cache at head_size 64». Funciona con capacidad de cómputo 10.x (B200, B300).",
     "err.calculate_kv_scales_removed": "--calculate-kv-scales se eliminó en vLLM 0.28.0: vLLM rechaza la opción (unrecognized arguments). Las escalas de la caché KV salen del checkpoint o valen 1.0; quite la opción.",
     "err.kv_dtype_not_modelled": "La calculadora aún no modela --kv-cache-dtype {value}. Introduzca en su lugar la «Available KV cache memory» y la capacidad de su registro.",
+    "err.model_name_unsafe": "El nombre del modelo {value} contiene un salto de línea, un carácter de control o invisible, o empieza por '-': no puede ir en un comando vllm serve. Corrija _name_or_path en config.json.",
+    "err.flag_release": "{key} requiere vLLM {minimum} o posterior; vLLM {value} la rechaza (unrecognized arguments).",
 }
 
 ZH: dict[str, str] = {
@@ -674,6 +678,8 @@ ZH: dict[str, str] = {
     "err.kv_dtype_head_size": "vLLM 在这块 GPU（计算能力 {key}）上找不到支持头维度 64 的 --kv-cache-dtype {value} 注意力后端：“fa2 prefill misreads an NVFP4 KV cache at head_size 64”。它可在计算能力 10.x（B200、B300）上运行。",
     "err.calculate_kv_scales_removed": "--calculate-kv-scales 已在 vLLM 0.28.0 中移除：vLLM 不接受该选项（unrecognized arguments）。KV 缩放因子来自检查点，否则为 1.0；请去掉该选项。",
     "err.kv_dtype_not_modelled": "计算器尚未对 --kv-cache-dtype {value} 建模。请改为填入日志中的 “Available KV cache memory” 和容量。",
+    "err.model_name_unsafe": "模型名称 {value} 含有换行符、控制字符或不可见字符，或以 '-' 开头：无法放入 vllm serve 命令。请修改 config.json 中的 _name_or_path。",
+    "err.flag_release": "{key} 需要 vLLM {minimum} 或更新版本；vLLM {value} 不接受该选项（unrecognized arguments）。",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}

@@ -229,6 +229,11 @@ class RuleSet:
     def _has(self, pr: str) -> bool:
         return self.version is None or self.version >= first_release(pr)
 
+    def has(self, rule: str) -> bool:
+        """Whether this release has the named cut-off ``rule`` (a PR or rule name of ``pr_first_release``): the
+        flag table (vllm_flags.py) names its rows' first releases this way."""
+        return self._has(rule)
+
     # engine and planning
     @property
     def v0_engine(self) -> bool: return not self._has("v1_default")

@@ -168,7 +168,7 @@ def test_good_values_are_converted() -> None:
         "model": "Qwen/Qwen3-8B", "gpu_memory_gib": "24", "tensor_parallel_size": "2", "pipeline_parallel_size": "2",
         "max_model_len": "32K", "max_num_seqs": "64", "max_num_batched_tokens": "4k", "kv_cache_dtype": "fp8_e5m2",
         "gpu_memory_utilization": "0,85", "kv_cache_memory_bytes": "4G", "block_size": "32",
-        "num_gpu_blocks_override": "1000", "vllm_version": "0.10.1", "available_kv_gib": "10",
+        "num_gpu_blocks_override": "1000", "vllm_version": "0.10.2", "available_kv_gib": "10",
         "weights_gib": "7.5", "activation_gib": "1", "non_torch_gib": "0.25", "cudagraph_gib": "0.5",
         "enforce_eager": "yes", "disable_hybrid_kv_cache_manager": "on", "no_async_scheduling": "1",
     })
@@ -182,7 +182,7 @@ def test_good_values_are_converted() -> None:
     assert d.kv_cache_memory_bytes == 4_294_967_296       # 4 × 2^30
     assert d.block_size == 32
     assert d.num_gpu_blocks_override == 1000
-    assert d.rules.version == (0, 10, 1)
+    assert d.rules.version == (0, 10, 2)  # --kv-cache-memory-bytes is first in v0.10.2's arg_utils.py
     m = d.measured
     assert m.available_kv_bytes == 10_737_418_240         # 10 × 2^30
     assert m.weights_bytes == 8_053_063_680               # 7.5 × 2^30

@@ -73,7 +73,12 @@ def deployments(draw: st.DrawFn) -> dict[str, object]:
         version = draw(st.sampled_from(versions))
     if version:
         inputs["vllm_version"] = version
-    if m.mamba is None and not m.is_deepseek_v4 and draw(st.booleans()):
+    # what the release's argparse refuses is not a deployment (kvcalc.vllm_flags, read from the tags'
+    # vllm/engine/arg_utils.py): --disable-hybrid-kv-cache-manager is first in 0.9.1, a bfloat16 cache in 0.11.0
+    release = tuple(map(int, version.split("."))) if version else None
+    if release is not None and release < (0, 11, 0) and inputs["kv_cache_dtype"] == "bfloat16":
+        inputs["kv_cache_dtype"] = "auto"
+    if m.mamba is None and not m.is_deepseek_v4 and (release is None or release >= (0, 9, 1)) and draw(st.booleans()):
         inputs["disable_hybrid_kv_cache_manager"] = "1"
     if m.mamba is not None:
         # One sequence: the Mamba-block check after planning (max_num_seqs > blocks) is length-independent

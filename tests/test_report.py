@@ -169,8 +169,10 @@ def test_serve_command_with_changes():
         "  --max-num-seqs 64 \\\n  --kv-cache-dtype fp8 \\\n  --kv-cache-memory-bytes 4608M \\\n"
         "  --enforce-eager \\\n  --no-async-scheduling"
     )
-    # a quantized checkpoint changes the model; a GPU change is not a flag
-    assert serve_command(s, {"quantization": "awq", "gpu": "H200"}).startswith("vllm serve Qwen/Qwen3-8B-AWQ \\\n")
+    # a quantized checkpoint changes the model only through a real id ("model"); "quantization" is not a flag
+    # (vLLM reads the method from the checkpoint), and no id is invented ("-AWQ" named no repository)
+    assert serve_command(s, {"quantization": "awq", "gpu": "H200"}) == serve_command(s)
+    assert serve_command(s, {"model": "Qwen/Qwen3-8B-AWQ"}).startswith("vllm serve Qwen/Qwen3-8B-AWQ \\\n")
     assert "H200" not in serve_command(s, {"gpu": "H200"})
 
 
