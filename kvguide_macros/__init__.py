@@ -80,6 +80,16 @@ def define_env(env: Any) -> None:
         return tables.vllm_lines(page_language(env), **inputs)
 
     @macro
+    def fixed_budget(**inputs: Any) -> Any:
+        """A ``--kv-cache-memory-bytes`` row read at its equivalent utilization: ``{{ fixed_budget(…).starts }}``."""
+        return tables.fixed_budget_figures(page_language(env), **inputs)
+
+    @macro
+    def vllm_error(**inputs: Any) -> str:
+        """A wrapping ``text`` block with vLLM's start-up error, verbatim, for a scenario that fails."""
+        return tables.vllm_error(page_language(env), **inputs)
+
+    @macro
     def kv_bytes_table() -> str:
         """Markdown table: KV bytes per token for the catalog's models."""
         return tables.kv_bytes_table(page_language(env))
