@@ -72,6 +72,15 @@ class PlanFigures:
     """About 0.7 of the estimated maximum, rounded down to whole blocks: the home page's answer box."""
     answer_max_model_len_text: str
     block_size: str
+    num_gpu_blocks_plain: str
+    """The block count as vLLM prints it in an error (``325``), for quoting inside code."""
+    gpu_total_gib: str
+    """The GPU's total as CUDA reports it, and vLLM's share of it (total × utilization), in the page's locale."""
+    requested_gib: str
+    gpu_memory_utilization: str
+    cudagraph_gib: str
+    """The core's CUDA-graph estimate (subtracted before the cache is sized)."""
+    max_num_seqs: str
 
 
 def _plan(inputs: dict[str, object]) -> tuple[Scenario, Verdict]:
@@ -85,6 +94,7 @@ def plan_figures(lang: str, **inputs: object) -> PlanFigures:
     low, high = int(0.6 * v.estimated_max_model_len), int(0.8 * v.estimated_max_model_len)
     suggested = readable_length(v.estimated_max_model_len) if v.estimated_max_model_len else 0
     answer = int(0.7 * v.estimated_max_model_len) // v.block_size * v.block_size
+    b = v.budget
 
     def prose(number: str) -> str:
         """vLLM's decimal point as the page's language writes it (Spanish: a comma)."""
@@ -111,6 +121,12 @@ def plan_figures(lang: str, **inputs: object) -> PlanFigures:
         suggested_max_model_len_text=num.fmt_int(suggested, lang),
         answer_max_model_len=str(answer), answer_max_model_len_text=num.fmt_int(answer, lang),
         block_size=str(v.block_size),
+        num_gpu_blocks_plain=str(v.num_gpu_blocks or 0),
+        gpu_total_gib=num.fmt_fixed((b.total_bytes or 0) / GiB, 2, lang),
+        requested_gib=num.fmt_fixed((b.requested_bytes or 0) / GiB, 2, lang),
+        gpu_memory_utilization=f"{b.gpu_memory_utilization:.2f}",
+        cudagraph_gib=num.fmt_fixed(b.cudagraph_bytes / GiB, 2, lang),
+        max_num_seqs=str(v.max_num_seqs),
     )
 
 
