@@ -15,6 +15,7 @@ from kvcalc.strings import t as core_t
 from kvcalc.validation import ValidationRow, excluded_logs, validation_rows, validation_summary
 
 from .strings import t
+from .validation_reasons import reason
 
 __all__ = ["SummaryFigures", "validation_table", "validation_summary_table", "excluded_table", "summary_figures",
            "HeldOutFigures", "heldout_table", "heldout_summary_table", "heldout_figures", "heldout_sentence",
@@ -68,9 +69,9 @@ def validation_summary_table(lang: str) -> str:
 
 
 def excluded_table(lang: str) -> str:
-    """Logs read but not used, with the reason (in the data file's English)."""
+    """Logs read but not used, with the reason in the page's language (``validation_reasons``)."""
     return _md([t(lang, "validation.log"), t(lang, "validation.reason")],
-               [[f"`{name}`", reason] for name, reason in excluded_logs()], "ll")
+               [[f"`{name}`", reason(lang, name, why)] for name, why in excluded_logs()], "ll")
 
 
 def summary_figures(lang: str) -> SummaryFigures:
