@@ -161,10 +161,10 @@ _TAG = re.compile(r"<[^>]+>")
 
 def label_table_cells(html: str) -> str:
     """Give each cell of a Markdown table its column's header as ``data-label``, so that on a phone
-    (docs/stylesheets/site.css) a wide table's rows can stack as cards that still name each figure."""
+    (docs/stylesheets/site.css) a table's rows can stack as cards that still name each figure."""
     def one(m: re.Match[str]) -> str:
         heads = [html_escape(_TAG.sub("", h).strip(), quote=True) for h in _TH.findall(m.group(1))]
-        if len(heads) < 3:
+        if len(heads) < 2:
             return m.group(0)
 
         def row(r: str) -> str:

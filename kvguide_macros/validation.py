@@ -7,6 +7,7 @@ out as Markdown in the page's language.
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 
 from kvcalc.holdout import HeldOutRow, HeldOutSummary, heldout_rows, heldout_summary, protocol, source_of, term_residuals
@@ -35,6 +36,12 @@ def _md(headers: list[str], rows: list[list[str]], align: str) -> str:
     lines = ["| " + " | ".join(headers) + " |", "|" + "|".join(":---" if a == "l" else "---:" for a in align) + "|"]
     lines += ["| " + " | ".join(cells) + " |" for cells in rows]
     return "\n".join(lines)
+
+
+def _breakable(name: str) -> str:
+    """A log's file name with a line-break opportunity after each ``_`` and ``.`` (``<wbr>``): on a phone
+    the long names wrap at their word boundaries instead of widening the table."""
+    return html.escape(name).replace("_", "_<wbr>").replace(".", ".<wbr>")
 
 
 def _gib(lang: str, x: float) -> str:
@@ -71,7 +78,7 @@ def validation_summary_table(lang: str) -> str:
 def excluded_table(lang: str) -> str:
     """Logs read but not used, with the reason in the page's language (``validation_reasons``)."""
     return _md([t(lang, "validation.log"), t(lang, "validation.reason")],
-               [[f"`{name}`", reason(lang, name, why)] for name, why in excluded_logs()], "ll")
+               [[f"<code>{_breakable(name)}</code>", reason(lang, name, why)] for name, why in excluded_logs()], "ll")
 
 
 def summary_figures(lang: str) -> SummaryFigures:
