@@ -164,8 +164,8 @@ EN: dict[str, str] = {
     "validation.term.few": "fewer than five logs: the spread is not a band",
     # the "what fits on my GPU" page (kvguide_macros/what_fits.py)
     "fits.dtype_16bit": "bf16", "fits.weights": "weights do not fit", "fits.no_room": "no room for the KV cache",
-    "fits.mamba": "{length}: max_num_seqs > {blocks} Mamba blocks", "fits.band_fails": "does not start",
-    "fits.band": "borderline, band {low} to {high}", "fits.context": "context {length}",
+    "fits.mamba": "{length}: max_num_seqs > {blocks} Mamba blocks", "fits.band_low_fails": "borderline: may not start; up to {high}",
+    "fits.band": "borderline: {low} to {high}", "fits.context": "context {length}",
     "fits.filter": "Show GPUs", "fits.all": "All", "fits.none": "None", "fits.model": "Model",
     "fits.caption": "Longest --max-model-len that starts at vLLM's defaults (auto-fit), 16-bit and fp8 KV cache; each figure opens the scenario in the calculator.",
 }
@@ -319,8 +319,8 @@ ES: dict[str, str] = {
     "validation.term.few": "menos de cinco registros: la dispersión no es una banda",
     # la página «qué cabe en mi GPU» (kvguide_macros/what_fits.py)
     "fits.dtype_16bit": "bf16", "fits.weights": "los pesos no caben", "fits.no_room": "sin sitio para la caché KV",
-    "fits.mamba": "{length}: max_num_seqs > {blocks} bloques Mamba", "fits.band_fails": "no arranca",
-    "fits.band": "en el límite, intervalo de {low} a {high}", "fits.context": "contexto {length}",
+    "fits.mamba": "{length}: max_num_seqs > {blocks} bloques Mamba", "fits.band_low_fails": "en el límite: puede no arrancar; hasta {high}",
+    "fits.band": "en el límite: de {low} a {high}", "fits.context": "contexto {length}",
     "fits.filter": "GPU visibles", "fits.all": "Todas", "fits.none": "Ninguna", "fits.model": "Modelo",
     "fits.caption": "El --max-model-len más largo con el que vLLM arranca con sus valores por defecto (auto-fit), con caché KV de 16 bits y fp8; cada cifra abre el escenario en la calculadora.",
 }
@@ -474,8 +474,8 @@ ZH: dict[str, str] = {
     "validation.term.few": "不足五份日志：这一分布还不能当作区间",
     # “我的 GPU 能跑什么”页面（kvguide_macros/what_fits.py）
     "fits.dtype_16bit": "bf16", "fits.weights": "权重放不下", "fits.no_room": "没有留给 KV 缓存的显存",
-    "fits.mamba": "{length}：max_num_seqs > {blocks} 个 Mamba 块", "fits.band_fails": "无法启动",
-    "fits.band": "临界，区间 {low} 至 {high}", "fits.context": "上下文 {length}",
+    "fits.mamba": "{length}：max_num_seqs > {blocks} 个 Mamba 块", "fits.band_low_fails": "临界：可能无法启动，最多 {high}",
+    "fits.band": "临界：{low} 至 {high}", "fits.context": "上下文 {length}",
     "fits.filter": "显示的 GPU", "fits.all": "全部", "fits.none": "清空", "fits.model": "模型",
     "fits.caption": "在 vLLM 默认设置下（auto-fit）能启动的最长 --max-model-len，分别为 16 位和 fp8 KV 缓存；点击数字即可在计算器中打开该场景。",
 }

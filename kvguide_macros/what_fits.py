@@ -201,10 +201,11 @@ def _cell_line(lang: str, c: Cell, calc_href: str) -> str:
     else:
         text, kind = num.fmt_int(c.max_model_len, lang), "full" if c.max_model_len >= c.derived_max_model_len else "fits"
     band = ""
-    if c.borderline:
-        low = num.fmt_int(c.low_max_model_len, lang) if c.low_max_model_len else t(lang, "fits.band_fails")
-        high = num.fmt_int(c.high_max_model_len, lang) if c.high_max_model_len else t(lang, "fits.band_fails")
-        band = f' <span class="kvfit-band">{_e(t(lang, "fits.band", low=low, high=high))}</span>'
+    if c.borderline and c.high_max_model_len:  # the optimistic edge starts (it always does when the centre does)
+        high = num.fmt_int(c.high_max_model_len, lang)
+        text_band = (t(lang, "fits.band", low=num.fmt_int(c.low_max_model_len, lang), high=high)
+                     if c.low_max_model_len else t(lang, "fits.band_low_fails", high=high))
+        band = f' <span class="kvfit-band">{_e(text_band)}</span>'
     return (f'<span class="kvfit-line" data-kvfit-dtype="{_e(c.kv_cache_dtype)}">'
             f'<span class="kvfit-dt">{_e(_dtype_label(lang, c.kv_cache_dtype))}</span> {tp}'
             f'<a href="{_e(href)}" data-kvfit-kind="{kind}">{_e(text)}</a>{band}</span>')
