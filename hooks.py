@@ -34,7 +34,7 @@ from mkdocs.plugins import event_priority
 from kvguide_macros import search_index
 from kvguide_macros.strings import t
 
-__all__ = ["on_config", "on_post_build", "on_post_page", "on_post_template", "relative_language_links",
+__all__ = ["label_table_cells", "on_config", "on_post_build", "on_post_page", "on_post_template", "relative_language_links",
            "add_navigation_script", "drop_unused_calculator_assets", "start_runtime_download"]
 
 _ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*"\s*/?>')
@@ -153,12 +153,34 @@ def start_runtime_download(html: str, page_url: str) -> str:
     return html.replace('<meta charset="utf-8">', '<meta charset="utf-8">\n    ' + script, 1)
 
 
+_TABLE = re.compile(r"<table>\n<thead>\n<tr>\n(.*?)</tr>\n</thead>\n<tbody>\n(.*?)</tbody>\n</table>", re.S)
+_TH = re.compile(r"<th(?: [^>]*)?>(.*?)</th>", re.S)
+_TD = re.compile(r"<td(?=[ >])")
+_TAG = re.compile(r"<[^>]+>")
+
+
+def label_table_cells(html: str) -> str:
+    """Give each cell of a Markdown table its column's header as ``data-label``, so that on a phone
+    (docs/stylesheets/site.css) a table's rows can stack as cards that still name each figure."""
+    def one(m: re.Match[str]) -> str:
+        heads = [html_escape(_TAG.sub("", h).strip(), quote=True) for h in _TH.findall(m.group(1))]
+        if len(heads) < 2:
+            return m.group(0)
+
+        def row(r: str) -> str:
+            cells = iter(heads)
+            return _TD.sub(lambda _: f'<td data-label="{next(cells, "")}"', r)
+        body = "".join(row(r) for r in re.split(r"(?<=</tr>\n)", m.group(2)))
+        return m.group(0).replace(m.group(2), body, 1).replace("<table>", '<table data-kv-stack>', 1)
+    return _TABLE.sub(one, html)
+
+
 def on_post_page(output: str, page: Any, config: Any) -> str:
     """Remove hreflang alternates, localize permalink labels, make language links relative,
     name the search dialog, leave out the calculator's assets where there is no calculator."""
     lang = str(config["theme"]["language"])
     output = name_search_dialog(_localize_permalinks(_ALTERNATE.sub("", output), lang), lang)
-    output = drop_unused_calculator_assets(_navigation(output, page, config))
+    output = drop_unused_calculator_assets(_navigation(label_table_cells(output), page, config))
     return start_runtime_download(output, str(getattr(page, "url", "") or ""))
 
 

@@ -429,12 +429,14 @@ def plan(model: ModelSpec, dep: Deployment) -> Verdict:
         return _verdict(p, VerdictStatus.WEIGHTS_EXCEED_GPU, length, _stage_plans(p, length, 1), [])
     if dep.rules.v0_engine:
         return _plan_v0(p, lines)
-    if p.budget.available_kv_bytes <= 0:
+    if p.budget.available_kv_bytes <= 0 and length != AUTO:
         length = length if length > 0 else p.derived_max_model_len
         return _verdict(p, VerdictStatus.NO_MEMORY, length, _stage_plans(p, length, 1), lines,
                         error=vllm_text.no_memory_error(dep.rules))
     if length == AUTO:
-        length = _auto_fit(p, lines)
+        # vllm/v1/core/kv_cache_utils.py get_kv_cache_configs: auto-fit runs before the per-worker check
+        # that raises "No available memory", so with no memory at all auto-fit's own error comes first
+        length = _auto_fit(p, lines) if p.budget.available_kv_bytes > 0 else 0
         if not length:
             derived = p.derived_max_model_len
             return _verdict(p, VerdictStatus.AUTO_FIT_FAILED, derived, _stage_plans(p, derived, derived), lines,

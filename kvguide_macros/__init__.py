@@ -65,7 +65,7 @@ def _registrar(env: Any) -> Callable[[_Macro], _Macro]:
 
 def define_env(env: Any) -> None:
     """Register the guide's macros with mkdocs-macros."""
-    from . import sections, tables, validation, widget
+    from . import sections, tables, validation, what_fits, widget
 
     macro = _registrar(env)
 
@@ -78,6 +78,16 @@ def define_env(env: Any) -> None:
     def vllm_lines(**inputs: Any) -> str:
         """A fenced ``text`` block with the lines vLLM would print for a scenario."""
         return tables.vllm_lines(page_language(env), **inputs)
+
+    @macro
+    def fixed_budget(**inputs: Any) -> Any:
+        """A ``--kv-cache-memory-bytes`` row read at its equivalent utilization: ``{{ fixed_budget(…).starts }}``."""
+        return tables.fixed_budget_figures(page_language(env), **inputs)
+
+    @macro
+    def vllm_error(**inputs: Any) -> str:
+        """A wrapping ``text`` block with vLLM's start-up error, verbatim, for a scenario that fails."""
+        return tables.vllm_error(page_language(env), **inputs)
 
     @macro
     def kv_bytes_table() -> str:
@@ -151,6 +161,21 @@ def define_env(env: Any) -> None:
     def validation_excluded() -> str:
         """Markdown table: the public logs read but left out, with the reason."""
         return validation.excluded_table(page_language(env))
+
+    @macro
+    def what_fits_matrix() -> str:
+        """The "what fits on my GPU" matrix (HTML): models × GPUs, each cell the core's auto-fit length."""
+        return what_fits.matrix_html(page_language(env), page_url=env.page.url)
+
+    @macro
+    def what_fits_counts() -> Any:
+        """The matrix's counts and rules for the prose: ``{{ what_fits_counts().models }}``."""
+        return what_fits.matrix_facts(page_language(env))
+
+    @macro
+    def what_fits_cell(model: str, gpu: str, kv_cache_dtype: str = "auto") -> Any:
+        """One cell of the matrix, for the prose: ``{{ what_fits_cell("Qwen/Qwen3-8B", "RTX-4090").max_model_len }}``."""
+        return what_fits.cell(model, gpu, kv_cache_dtype)
 
     @macro
     def calculator(**kwargs: Any) -> str:

@@ -162,6 +162,12 @@ EN: dict[str, str] = {
     "validation.term.term": "Term", "validation.term.rows": "Fit logs printing it", "validation.term.median": "Median GiB",
     "validation.term.p5": "5th percentile GiB", "validation.term.p95": "95th percentile GiB", "validation.term.enough": "–", "validation.term.note": "Note",
     "validation.term.few": "fewer than five logs: the spread is not a band",
+    # the "what fits on my GPU" page (kvguide_macros/what_fits.py)
+    "fits.dtype_16bit": "bf16", "fits.weights": "weights do not fit", "fits.no_room": "no room for the KV cache",
+    "fits.mamba": "{length}: max_num_seqs > {blocks} Mamba blocks", "fits.band_low_fails": "borderline: may not start; up to {high}",
+    "fits.band": "borderline: {low} to {high}", "fits.context": "context {length}",
+    "fits.filter": "Show GPUs", "fits.all": "All", "fits.none": "None", "fits.model": "Model",
+    "fits.caption": "Longest --max-model-len that starts at vLLM's defaults (auto-fit), 16-bit and fp8 KV cache; each figure opens the scenario in the calculator.",
 }
 
 ES: dict[str, str] = {
@@ -311,6 +317,12 @@ ES: dict[str, str] = {
     "validation.term.term": "Término", "validation.term.rows": "Registros de ajuste que lo imprimen", "validation.term.median": "Mediana GiB",
     "validation.term.p5": "Percentil 5 GiB", "validation.term.p95": "Percentil 95 GiB", "validation.term.enough": "–", "validation.term.note": "Nota",
     "validation.term.few": "menos de cinco registros: la dispersión no es una banda",
+    # la página «qué cabe en mi GPU» (kvguide_macros/what_fits.py)
+    "fits.dtype_16bit": "bf16", "fits.weights": "los pesos no caben", "fits.no_room": "sin sitio para la caché KV",
+    "fits.mamba": "{length}: max_num_seqs > {blocks} bloques Mamba", "fits.band_low_fails": "en el límite: puede no arrancar; hasta {high}",
+    "fits.band": "en el límite: de {low} a {high}", "fits.context": "contexto {length}",
+    "fits.filter": "GPU visibles", "fits.all": "Todas", "fits.none": "Ninguna", "fits.model": "Modelo",
+    "fits.caption": "El --max-model-len más largo con el que vLLM arranca con sus valores por defecto (auto-fit), con caché KV de 16 bits y fp8; cada cifra abre el escenario en la calculadora.",
 }
 
 ZH: dict[str, str] = {
@@ -362,8 +374,8 @@ ZH: dict[str, str] = {
     "widget.on": "开启",
     "widget.off": "关闭",
     "widget.limit_mm_per_prompt": "每个 prompt 的多模态输入数（limit_mm_per_prompt，JSON）",
-    "widget.limit_mm_per_prompt_hint": "例如 {\"image\": 1, \"video\": 0}：设为 0 的模态不参与 vLLM 的 profiling。",
-    "widget.skip_mm_profiling": "跳过多模态 profiling（skip_mm_profiling）",
+    "widget.limit_mm_per_prompt_hint": "例如 {\"image\": 1, \"video\": 0}：设为 0 的模态不参与 vLLM 的显存分析。",
+    "widget.skip_mm_profiling": "跳过多模态显存分析（skip_mm_profiling）",
     "widget.log": "粘贴你的 vLLM 日志",
     "widget.log_button": "解析日志",
     "widget.log_placeholder": "粘贴启动日志，从第一行到报错",
@@ -460,6 +472,12 @@ ZH: dict[str, str] = {
     "validation.term.term": "估算项", "validation.term.rows": "打印该项的拟合日志数", "validation.term.median": "中位数 GiB",
     "validation.term.p5": "第 5 百分位 GiB", "validation.term.p95": "第 95 百分位 GiB", "validation.term.enough": "–", "validation.term.note": "说明",
     "validation.term.few": "不足五份日志：这一分布还不能当作区间",
+    # “我的 GPU 能跑什么”页面（kvguide_macros/what_fits.py）
+    "fits.dtype_16bit": "bf16", "fits.weights": "权重放不下", "fits.no_room": "没有留给 KV 缓存的显存",
+    "fits.mamba": "{length}：max_num_seqs > {blocks} 个 Mamba 块", "fits.band_low_fails": "临界：可能无法启动，最多 {high}",
+    "fits.band": "临界：{low} 至 {high}", "fits.context": "上下文 {length}",
+    "fits.filter": "显示的 GPU", "fits.all": "全部", "fits.none": "清空", "fits.model": "模型",
+    "fits.caption": "在 vLLM 默认设置下（auto-fit）能启动的最长 --max-model-len，分别为 16 位和 fp8 KV 缓存；点击数字即可在计算器中打开该场景。",
 }
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}
 

@@ -21,7 +21,8 @@ from kvcalc.units import GiB, format_gib
 
 from .strings import t
 
-__all__ = ["PlanFigures", "plan_figures", "vllm_lines", "kv_bytes_table", "starting_point_table",
+__all__ = ["PlanFigures", "plan_figures", "vllm_error", "vllm_lines", "FixedBudgetFigures", "fixed_budget_figures",
+           "equivalent_utilization", "RECOMMENDED_MAX_UTILIZATION", "kv_bytes_table", "starting_point_table",
            "concurrency_table", "KV_TABLE_MODELS", "START_MODELS", "START_GPUS"]
 
 _HUGE = 1 << 50  # "unlimited" available memory, to read needed bytes independent of any GPU
@@ -61,6 +62,25 @@ class PlanFigures:
     """80 % of it."""
     suggested_max_model_len: str
     """The round length the advice ladder proposes in that range."""
+    max_model_len_text: str
+    """The figures above as running text writes them, in the page's locale (``17 472``, ``17,472``)."""
+    estimated_max_model_len_text: str
+    estimate_low_text: str
+    estimate_high_text: str
+    suggested_max_model_len_text: str
+    answer_max_model_len: str
+    """About 0.7 of the estimated maximum, rounded down to whole blocks: the home page's answer box."""
+    answer_max_model_len_text: str
+    block_size: str
+    num_gpu_blocks_plain: str
+    """The block count as vLLM prints it in an error (``325``), for quoting inside code."""
+    gpu_total_gib: str
+    """The GPU's total as CUDA reports it, and vLLM's share of it (total × utilization), in the page's locale."""
+    requested_gib: str
+    gpu_memory_utilization: str
+    cudagraph_gib: str
+    """The core's CUDA-graph estimate (subtracted before the cache is sized)."""
+    max_num_seqs: str
 
 
 def _plan(inputs: dict[str, object]) -> tuple[Scenario, Verdict]:
@@ -71,6 +91,11 @@ def _plan(inputs: dict[str, object]) -> tuple[Scenario, Verdict]:
 def plan_figures(lang: str, **inputs: object) -> PlanFigures:
     """``{{ plan(model=…, gpu=…, max_model_len=…).needed_kv_gib }}`` in the guide."""
     _, v = _plan(dict(inputs))
+    low, high = int(0.6 * v.estimated_max_model_len), int(0.8 * v.estimated_max_model_len)
+    suggested = readable_length(v.estimated_max_model_len) if v.estimated_max_model_len else 0
+    answer = int(0.7 * v.estimated_max_model_len) // v.block_size * v.block_size
+    b = v.budget
+
     def prose(number: str) -> str:
         """vLLM's decimal point as the page's language writes it (Spanish: a comma)."""
         return number.replace(".", ",") if lang == "es" else number
@@ -87,10 +112,78 @@ def plan_figures(lang: str, **inputs: object) -> PlanFigures:
         kv_bytes_per_token=num.fmt_int(v.kv_bytes_per_token, lang),
         kv_kib_per_token=prose(f"{v.kv_bytes_per_token / 1024:g}"),
         num_gpu_blocks=num.fmt_int(v.num_gpu_blocks or 0, lang),
-        estimate_low=str(int(0.6 * v.estimated_max_model_len)),
-        estimate_high=str(int(0.8 * v.estimated_max_model_len)),
-        suggested_max_model_len=str(readable_length(v.estimated_max_model_len)) if v.estimated_max_model_len else "0",
+        estimate_low=str(low),
+        estimate_high=str(high),
+        suggested_max_model_len=str(suggested),
+        max_model_len_text=num.fmt_int(v.max_model_len, lang),
+        estimated_max_model_len_text=num.fmt_int(v.estimated_max_model_len, lang),
+        estimate_low_text=num.fmt_int(low, lang), estimate_high_text=num.fmt_int(high, lang),
+        suggested_max_model_len_text=num.fmt_int(suggested, lang),
+        answer_max_model_len=str(answer), answer_max_model_len_text=num.fmt_int(answer, lang),
+        block_size=str(v.block_size),
+        num_gpu_blocks_plain=str(v.num_gpu_blocks or 0),
+        gpu_total_gib=num.fmt_fixed((b.total_bytes or 0) / GiB, 2, lang),
+        requested_gib=num.fmt_fixed((b.requested_bytes or 0) / GiB, 2, lang),
+        gpu_memory_utilization=f"{b.gpu_memory_utilization:.2f}",
+        cudagraph_gib=num.fmt_fixed(b.cudagraph_bytes / GiB, 2, lang),
+        max_num_seqs=str(v.max_num_seqs),
     )
+
+
+#: The highest ``--gpu-memory-utilization`` the guide recommends on a dedicated GPU (index.md's step 2:
+#: "from 0.92 to 0.94, then 0.95"); a fixed KV budget that takes more of the card leaves less headroom.
+RECOMMENDED_MAX_UTILIZATION = 0.95
+
+
+@dataclass(frozen=True, kw_only=True)
+class FixedBudgetFigures:
+    """A ``--kv-cache-memory-bytes`` budget read as the utilization it amounts to."""
+
+    equivalent_utilization: str
+    """Two decimals, as ``--gpu-memory-utilization`` takes it (``0.97``)."""
+    needed_kv_gib: str
+    available_kv_gib: str
+    starts: bool
+    """vLLM starts *and* the budget leaves the headroom the guide recommends."""
+    fits: bool
+
+
+def equivalent_utilization(*, total_bytes: int, non_kv_bytes: int, kv_bytes: int) -> float:
+    """The ``gpu_memory_utilization`` whose budget holds the same non-KV memory and this KV cache.
+
+    vLLM sizes the cache as total × utilization − non-KV memory (``vllm/v1/worker/gpu_worker.py``,
+    ``determine_available_memory``); a fixed ``kv_cache_memory_bytes`` skips that, so the
+    utilization it amounts to is (non-KV + KV) / total."""
+    return (non_kv_bytes + kv_bytes) / total_bytes
+
+
+def fixed_budget_figures(lang: str, **inputs: object) -> FixedBudgetFigures:
+    """``{{ fixed_budget(model=…, gpu=…, kv_cache_memory_bytes="6G").equivalent_utilization }}``.
+
+    The non-KV memory is the core's estimate for the same scenario without the fixed budget; the row
+    is then planned at the equivalent utilization, so "needed" and "available" are the utilization's."""
+    fixed = dict(inputs)
+    kv = fixed.pop("kv_cache_memory_bytes")
+    _, with_kv = _plan({**fixed, "kv_cache_memory_bytes": kv})
+    _, base = _plan(fixed)
+    b = base.budget
+    if b.total_bytes is None or b.requested_bytes is None:
+        raise ValueError("fixed_budget(): the scenario needs a GPU whose total memory is known")
+    util = equivalent_utilization(total_bytes=b.total_bytes, non_kv_bytes=b.requested_bytes - b.available_kv_bytes,
+                                  kv_bytes=with_kv.available_kv_bytes)
+    _, at_util = _plan({**fixed, "gpu_memory_utilization": util})
+    figures = plan_figures(lang, **{**fixed, "gpu_memory_utilization": util})
+    return FixedBudgetFigures(equivalent_utilization=f"{util:.2f}", needed_kv_gib=figures.needed_kv_gib,
+                              available_kv_gib=figures.available_kv_gib, fits=at_util.fits,
+                              starts=at_util.fits and round(util, 2) <= RECOMMENDED_MAX_UTILIZATION)
+
+
+def vllm_error(lang: str, **inputs: object) -> str:
+    """vLLM's start-up error for the scenario, verbatim as the rules' release raises it, in a wrapping block."""
+    _, v = _plan(dict(inputs))
+    if v.error_text is None:
+        raise ValueError(f"vllm_error(): the scenario {inputs!r} starts; it has no error to quote")
+    return "``` { .text .kv-wrap }\nValueError: " + v.error_text + "\n```"
 
 
 def vllm_lines(lang: str, **inputs: object) -> str:

@@ -7,6 +7,7 @@ out as Markdown in the page's language.
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 
 from kvcalc.holdout import HeldOutRow, HeldOutSummary, heldout_rows, heldout_summary, protocol, source_of, term_residuals
@@ -15,6 +16,7 @@ from kvcalc.strings import t as core_t
 from kvcalc.validation import ValidationRow, excluded_logs, validation_rows, validation_summary
 
 from .strings import t
+from .validation_reasons import reason
 
 __all__ = ["SummaryFigures", "validation_table", "validation_summary_table", "excluded_table", "summary_figures",
            "HeldOutFigures", "heldout_table", "heldout_summary_table", "heldout_figures", "heldout_sentence",
@@ -34,6 +36,12 @@ def _md(headers: list[str], rows: list[list[str]], align: str) -> str:
     lines = ["| " + " | ".join(headers) + " |", "|" + "|".join(":---" if a == "l" else "---:" for a in align) + "|"]
     lines += ["| " + " | ".join(cells) + " |" for cells in rows]
     return "\n".join(lines)
+
+
+def _breakable(name: str) -> str:
+    """A log's file name with a line-break opportunity after each ``_`` and ``.`` (``<wbr>``): on a phone
+    the long names wrap at their word boundaries instead of widening the table."""
+    return html.escape(name).replace("_", "_<wbr>").replace(".", ".<wbr>")
 
 
 def _gib(lang: str, x: float) -> str:
@@ -68,9 +76,9 @@ def validation_summary_table(lang: str) -> str:
 
 
 def excluded_table(lang: str) -> str:
-    """Logs read but not used, with the reason (in the data file's English)."""
+    """Logs read but not used, with the reason in the page's language (``validation_reasons``)."""
     return _md([t(lang, "validation.log"), t(lang, "validation.reason")],
-               [[f"`{name}`", reason] for name, reason in excluded_logs()], "ll")
+               [[f"<code>{_breakable(name)}</code>", reason(lang, name, why)] for name, why in excluded_logs()], "ll")
 
 
 def summary_figures(lang: str) -> SummaryFigures:

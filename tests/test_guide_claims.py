@@ -234,16 +234,33 @@ def _mkdocs_extra() -> dict:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_read_the_logs_preset_is_an_error_log_of_the_model_in_the_prose(lang: str) -> None:
+    """The home page's log is a current V1 error (vLLM 0.22's wording, vllm#44376); the V0 log of
+    vllm#10517 it replaced is the V0 example of read-your-log's list of releases."""
     text = sections(lang)["read-the-logs"]
     (preset,) = [c for c in calls(text, "calculator") if c.get("preset") == "read-the-logs"]
     ref = str(preset["log"])
     assert ref.startswith("error_logs."), f"{lang}: the read-the-logs preset must load an error log, got {ref!r}"
     log = _mkdocs_extra()["error_logs"][ref.split(".", 1)[1]]
     # the copy in mkdocs.yml is the real log, byte for byte (the YAML block adds the final newline)
-    assert log == (LOGS / "v06_llama31_8b_rtx3090_max_seq_len_29k.log").read_text(encoding="utf-8").rstrip("\n") + "\n"
+    assert log == (LOGS / "v022_dsv4_flash_2xgh200_tp2_kv_too_small.log").read_text(encoding="utf-8").rstrip("\n") + "\n"
     assert parse_log(log).diagnosis == "kv_cache_too_small"
+    # vLLM >= 0.22's text (#42479): "model's" and the CPU-backend clause, not the older "models's"
+    assert "with the model's max seq len" in log and "(which also controls CPU memory on the CPU backend)" in log
+    assert "models's" not in log
     # the prose right above the calculator names that log's model and GPU
     before = text[: text.index("{{ calculator(preset=\"read-the-logs\"")]
+    last_paragraph = before.rstrip().rsplit("\n\n", 1)[-1]
+    assert "DeepSeek-V4-Flash" in last_paragraph and "GH200" in last_paragraph, lang
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_v0_log_is_read_your_logs_v0_example(lang: str) -> None:
+    text = sections(lang, "read-your-log.md")["which-release"]
+    (preset,) = [c for c in calls(text, "calculator") if c.get("preset") == "which-release"]
+    log = _mkdocs_extra()["error_logs"][str(preset["log"]).split(".", 1)[1]]
+    assert log == (LOGS / "v06_llama31_8b_rtx3090_max_seq_len_29k.log").read_text(encoding="utf-8").rstrip("\n") + "\n"
+    assert parse_log(log).diagnosis == "kv_cache_too_small"
+    before = text[: text.index("{{ calculator(preset=\"which-release\"")]
     last_paragraph = before.rstrip().rsplit("\n\n", 1)[-1]
     assert "Llama-3.1-8B" in last_paragraph and "RTX 3090" in last_paragraph, lang
 

@@ -16,7 +16,7 @@ from kvguide_macros.strings import LANGS, STRINGS, t
 EN = STRINGS["en"]
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 #: Key families only the site says: the widget's labels, the guide tables, the permalinks.
-SITE_PREFIXES = ("widget.", "table.", "arch.", "permalink.", "validation.", "search.")
+SITE_PREFIXES = ("widget.", "table.", "arch.", "permalink.", "validation.", "search.", "fits.")
 #: Site-prefixed keys the core's report still uses (none: the core has its own feasible.* and rec.result.label).
 CORE_STILL_USES: set[str] = set()
 
