@@ -1220,11 +1220,17 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
     )
 
 
+MAX_MTP_LAYERS = 64  # a config's MTP layer count (each becomes a KV layer); real checkpoints have 1 to 3
+
+
 def _num_mtp_layers(text: Mapping[str, object], mt: str) -> int:
     """vllm/config/speculative.py ``hf_config_override``: Qwen3.5/3.6 read ``mtp_num_hidden_layers``, the others
     ``num_nextn_predict_layers`` (Qwen3-Next's config names it so too)."""
     key = "mtp_num_hidden_layers" if mt.startswith("qwen3_5") else "num_nextn_predict_layers"
-    return _int(text, key) or 0
+    value = _int(text, key, maximum=MAX_MTP_LAYERS)
+    if value is None and mt == "qwen3_next":
+        return 1  # qwen3_next_mtp.py: getattr(config, "num_nextn_predict_layers", 1)
+    return value or 0
 
 
 def _mtp_layer_parameters(text: Mapping[str, object], *, hidden: int, heads: int, kv_heads: int, head: int,

@@ -140,6 +140,11 @@ def _check_mtp(model: ModelSpec, num: int | None, text: str) -> int:
         raise _refused("model_type", "mtp", f"the MTP module of model type {model.model_type} is not read here",
                        model_type=model.model_type)
     n_predict = model.num_mtp_layers
+    if num is None and model.model_type == "qwen3_next":
+        # the config has no num_nextn_predict_layers, so no n_predict to default to (vllm/config/speculative.py)
+        raise CalcError("spec_tokens_missing", "speculative_config: num_speculative_tokens must be provided with "
+                        "speculative model unless the draft model config contains an n_predict parameter.",
+                        field="speculative_config", value=model.model_id)
     if num is None:
         return n_predict  # "Default to max value defined in draft model config."
     if num > n_predict and num % n_predict:

@@ -246,6 +246,7 @@ EN: dict[str, str] = {
     "err.lora_model_type": "{field}: the LoRA layers of model type {model_type} are not modelled (Llama, Granite, Qwen2/3 and Gemma 2/3 are).",
     "err.lora_tied": "{field}: LoRA on a model whose LM head is tied to its embedding is not modelled.",
     "err.lora_pp": "{field}: LoRA with pipeline parallelism is not modelled.",
+    "err.spec_tokens_missing": "{field}: vLLM needs num_speculative_tokens here: the config of {value} gives no n_predict to default to.",
 }
 
 ES: dict[str, str] = {
@@ -478,6 +479,7 @@ ES: dict[str, str] = {
     "err.lora_model_type": "{field}: las capas LoRA del tipo de modelo {model_type} no están modeladas (Llama, Granite, Qwen2/3 y Gemma 2/3 sí).",
     "err.lora_tied": "{field}: LoRA en un modelo cuya cabeza LM comparte los pesos de la incrustación no está modelado.",
     "err.lora_pp": "{field}: LoRA con paralelismo de canalización no está modelado.",
+    "err.spec_tokens_missing": "{field}: vLLM necesita num_speculative_tokens aquí: la configuración de {value} no da ningún n_predict por defecto.",
 }
 
 ZH: dict[str, str] = {
@@ -710,6 +712,7 @@ ZH: dict[str, str] = {
     "err.lora_model_type": "{field}：未对模型类型 {model_type} 的 LoRA 层建模（已建模 Llama、Granite、Qwen2/3 和 Gemma 2/3）。",
     "err.lora_tied": "{field}：未对 LM 头与嵌入层共享权重的模型上的 LoRA 建模。",
     "err.lora_pp": "{field}：未对流水线并行下的 LoRA 建模。",
+    "err.spec_tokens_missing": "{field}：这里 vLLM 需要 num_speculative_tokens：{value} 的配置没有可作默认值的 n_predict。",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}
