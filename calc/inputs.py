@@ -360,16 +360,17 @@ def _speculative(inputs: Mapping[str, object], model: ModelSpec, pp: int, rules:
 
 def _lora(inputs: Mapping[str, object], model: ModelSpec, pp: int, rules: RuleSet) -> LoraSettings | None:
     """``--enable-lora`` and its sizes (vllm/config/lora.py: ``max_loras`` ≥ 1, ``max_lora_rank`` one of
-    MaxLoRARanks, ``max_cpu_loras`` ≥ ``max_loras``). Without ``--enable-lora`` vLLM builds no LoRA config
-    (vllm/engine/arg_utils.py ``create_engine_config``) and the sizes are ignored, as here."""
-    if not _flag(inputs, "enable_lora"):
-        return None
+    MaxLoRARanks, ``max_cpu_loras`` ≥ ``max_loras``). The values are read whatever ``--enable-lora`` says (the
+    argument parser types them); without it vLLM builds no LoRA config (vllm/engine/arg_utils.py
+    ``create_engine_config``) and they size nothing, as here."""
     loras = _optional_int(inputs, "max_loras", maximum=1024) or 1
     rank = _optional_int(inputs, "max_lora_rank", maximum=1024) or 16
     if rank not in MAX_LORA_RANKS:
         raise CalcError("bad_choice", f"max_lora_rank must be one of {', '.join(map(str, MAX_LORA_RANKS))}, got {rank}",
                         field="max_lora_rank", value=rank, choices=", ".join(map(str, MAX_LORA_RANKS)))
     cpu = _optional_int(inputs, "max_cpu_loras", maximum=1 << 20)
+    if not _flag(inputs, "enable_lora"):
+        return None
     if cpu is not None and cpu < loras:
         # vllm/config/lora.py: "max_cpu_loras ({cpu}) must be >= max_loras ({loras})"
         raise CalcError("out_of_range", f"max_cpu_loras ({cpu}) must be >= max_loras ({loras})",

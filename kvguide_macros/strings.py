@@ -162,6 +162,13 @@ EN: dict[str, str] = {
     "validation.term.term": "Term", "validation.term.rows": "Fit logs printing it", "validation.term.median": "Median GiB",
     "validation.term.p5": "5th percentile GiB", "validation.term.p95": "95th percentile GiB", "validation.term.enough": "–", "validation.term.note": "Note",
     "validation.term.few": "fewer than five logs: the spread is not a band",
+    "widget.speculative_config": "Speculative decoding (speculative_config, JSON)",
+    "widget.speculative_config_hint": "e.g. {\"method\": \"mtp\", \"num_speculative_tokens\": 3}: MTP layers add their weights and KV cache; ngram adds none. EAGLE and draft models are not modelled.",
+    "widget.enable_lora": "LoRA adapters (--enable-lora)",
+    "widget.max_loras": "LoRA slots on the GPU (max_loras)",
+    "widget.max_lora_rank": "Largest LoRA rank (max_lora_rank)",
+    "widget.max_cpu_loras": "LoRA adapters cached in host memory (max_cpu_loras)",
+    "widget.max_cpu_loras_hint": "Host memory only: it does not change the GPU budget.",
 }
 
 ES: dict[str, str] = {
@@ -311,6 +318,13 @@ ES: dict[str, str] = {
     "validation.term.term": "Término", "validation.term.rows": "Registros de ajuste que lo imprimen", "validation.term.median": "Mediana GiB",
     "validation.term.p5": "Percentil 5 GiB", "validation.term.p95": "Percentil 95 GiB", "validation.term.enough": "–", "validation.term.note": "Nota",
     "validation.term.few": "menos de cinco registros: la dispersión no es una banda",
+    "widget.speculative_config": "Decodificación especulativa (speculative_config, JSON)",
+    "widget.speculative_config_hint": "p. ej. {\"method\": \"mtp\", \"num_speculative_tokens\": 3}: las capas MTP añaden sus pesos y su caché KV; ngram no añade nada. EAGLE y los modelos borrador no están modelados.",
+    "widget.enable_lora": "Adaptadores LoRA (--enable-lora)",
+    "widget.max_loras": "Ranuras LoRA en la GPU (max_loras)",
+    "widget.max_lora_rank": "Rango LoRA máximo (max_lora_rank)",
+    "widget.max_cpu_loras": "Adaptadores LoRA en la memoria del sistema (max_cpu_loras)",
+    "widget.max_cpu_loras_hint": "Solo memoria del sistema: no cambia el presupuesto de la GPU.",
 }
 
 ZH: dict[str, str] = {
@@ -460,6 +474,13 @@ ZH: dict[str, str] = {
     "validation.term.term": "估算项", "validation.term.rows": "打印该项的拟合日志数", "validation.term.median": "中位数 GiB",
     "validation.term.p5": "第 5 百分位 GiB", "validation.term.p95": "第 95 百分位 GiB", "validation.term.enough": "–", "validation.term.note": "说明",
     "validation.term.few": "不足五份日志：这一分布还不能当作区间",
+    "widget.speculative_config": "推测解码（speculative_config，JSON）",
+    "widget.speculative_config_hint": "例如 {\"method\": \"mtp\", \"num_speculative_tokens\": 3}：MTP 层会增加其权重和 KV 缓存；ngram 不增加任何内容。EAGLE 和草稿模型未建模。",
+    "widget.enable_lora": "LoRA 适配器（--enable-lora）",
+    "widget.max_loras": "GPU 上的 LoRA 槽位数（max_loras）",
+    "widget.max_lora_rank": "最大 LoRA 秩（max_lora_rank）",
+    "widget.max_cpu_loras": "缓存在主机内存中的 LoRA 适配器（max_cpu_loras）",
+    "widget.max_cpu_loras_hint": "只占用主机内存：不改变 GPU 预算。",
 }
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}
 
