@@ -15,10 +15,10 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from . import encoder_tp, estimates, tower_skip, weight_share
-from .lora import lora_slot_bytes
 from .backends import gpu_major
 from .deployment import INTERCONNECTS, Deployment, batch_defaults, unified_memory
 from .errors import CalcError
+from .lora import lora_slot_bytes
 from .model import ModelSpec
 from .versions import RuleSet
 

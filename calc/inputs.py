@@ -16,8 +16,8 @@ from . import catalog
 from .deployment import INTERCONNECTS, Deployment, Measured
 from .errors import CalcError
 from .kv_spec import KV_CACHE_DTYPES, MAMBA_DTYPES, MambaCacheMode
-from .lora import MAX_LORA_RANKS, LoraSettings, check_lora_supported
 from .limits import MAX_BYTES, MAX_CONFIG_BYTES, MAX_GIB, MAX_ID_CHARS, MAX_LEN, check_json_depth, shorten
+from .lora import MAX_LORA_RANKS, LoraSettings, check_lora_supported
 from .model import LayerKind, ModelSpec, normalize_config
 from .speculative import SpeculativeConfig, parse_speculative_config
 from .units import gib_to_bytes, parse_float, parse_int, parse_max_model_len

@@ -27,20 +27,20 @@ from .deployment import Deployment, batch_defaults
 from .errors import CalcError
 from .grouping import Grouping, get_kv_cache_groups, project_to_worker
 from .hybrid import MambaPlan, plan_mamba
-from .speculative import mtp_layer_kind
 from .kv_spec import AttentionSpec, SizingContext, UniformTypeSpec
 from .model import LayerKind, ModelSpec
 from .planner import (
     blocks_per_request,
     build_layer_specs,
-    mtp_layer_specs,
     estimate_max_model_len,
     indexer_layer_name,
     kv_bytes_per_token,
     layer_name,
+    mtp_layer_specs,
     num_blocks,
     pp_layer_counts,
 )
+from .speculative import mtp_layer_kind
 from .units import cdiv
 from .window_rules import windows_for_release
 

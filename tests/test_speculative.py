@@ -22,9 +22,9 @@ import pytest
 from kvcalc import plan, scenario_from_inputs
 from kvcalc.analysis import Verdict
 from kvcalc.budget import draft_weights_estimate
-from kvcalc.inputs import Scenario
 from kvcalc.cli import main
 from kvcalc.errors import CalcError
+from kvcalc.inputs import Scenario
 from kvcalc.web import compute, localized_error
 
 MTP3 = '{"method": "mtp", "num_speculative_tokens": 3}'
