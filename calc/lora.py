@@ -39,12 +39,10 @@ MAX_LORA_RANKS = (1, 8, 16, 32, 64, 128, 256, 320, 512)
 DEFAULT_MAX_LORA_RANK = 16  # vllm/config/lora.py max_lora_rank
 DEFAULT_MAX_LORAS = 1  # vllm/config/lora.py max_loras
 # Model types whose vLLM class has Llama's packed layout (qkv_proj = q, k, v; gate_up_proj = gate, up) and
-# whether it lists embed_tokens / lm_head in ``embedding_modules`` (the release it started, None: from 0.12.0).
-_LAYOUTS: dict[str, tuple[bool, tuple[int, int, int] | None]] = {
-    "llama": (True, None), "granite": (True, None), "qwen3": (True, (0, 16, 0)),
-    "qwen2": (False, None), "gemma2": (False, None), "gemma3_text": (False, None),
+# whether it lists embed_tokens / lm_head in ``embedding_modules`` (Qwen3: from #29816, RuleSet.qwen3_lora_embeddings).
+_LAYOUTS: dict[str, bool] = {
+    "llama": True, "granite": True, "qwen3": True, "qwen2": False, "gemma2": False, "gemma3_text": False,
 }
-_FIRST_RELEASE = (0, 12, 0)  # #28545
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -63,13 +61,12 @@ def _refused(code: str, why: str, **params: object) -> CalcError:
 
 
 def _embeddings_wrapped(model_type: str, rules: RuleSet) -> bool:
-    wrapped, since = _LAYOUTS[model_type]
-    return wrapped and (since is None or rules.version is None or rules.version >= since)
+    return _LAYOUTS[model_type] and (model_type != "qwen3" or rules.qwen3_lora_embeddings)
 
 
 def check_lora_supported(model: ModelSpec, rules: RuleSet, *, pipeline_parallel_size: int) -> None:
     """Refuse (clear CalcError) what ``lora_slot_bytes`` does not size."""
-    if rules.version is not None and rules.version < _FIRST_RELEASE:
+    if not rules.lora_without_extra_vocab:
         raise _refused("release", "releases before 0.12.0 add an extra LoRA vocabulary (#28545 removed it)")
     if model.is_moe or model.is_mla or model.mamba is not None or model.vision is not None or model.vision_parameters:
         raise _refused("layout", "only dense text models with Llama's layer layout are sized (not MoE, MLA, Mamba or "

@@ -1196,8 +1196,7 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         unsplit = opt_unsplit_parameters(text, hidden=hidden, layers=layers)
     experts_per_tok = _int(text, "num_experts_per_tok") or 0
     vision, tower, vision_spec = _vision_parts(config, hidden, exact=(bool(num_parameters), bool(checkpoint_bytes)))
-    mtp_layers = _num_mtp_layers(text, mt)
-    return ModelSpec(
+    return _with_mtp(text, mt, ModelSpec(
         model_id=model_id, model_type=mt, num_layers=layers, layer_kinds=kinds, head_size=head,
         head_size_v=head, total_num_kv_heads=kv_heads, num_attention_heads=heads, hidden_size=hidden,
         intermediate_size=inter, vocab_size=vocab, sliding_window=window, attention_chunk_size=chunk,
@@ -1214,10 +1213,18 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         mrope_max_position=_mrope_max_position(text, config),
         rope_caches=rope_caches(text, mt, _rotary_head_size(text, head, mla)),
         qwen2_window=qwen2_window, unused_window=unused_window, unsplit_parameters=unsplit, tower_parameters=tower,
-        num_mtp_layers=mtp_layers,
-        mtp_layer_parameters=_mtp_layer_parameters(text, hidden=hidden, heads=heads, kv_heads=kv_heads, head=head,
-                                                   vocab=vocab, inter=inter, mla=mla) if mtp_layers else 0,
-    )
+    ))
+
+
+def _with_mtp(text: Mapping[str, object], mt: str, spec: ModelSpec) -> ModelSpec:
+    """The spec with its MTP layers (count and one layer's parameters) read from the config."""
+    layers = _num_mtp_layers(text, mt)
+    if not layers:
+        return spec
+    params = _mtp_layer_parameters(text, hidden=spec.hidden_size, heads=spec.num_attention_heads,
+                                   kv_heads=spec.total_num_kv_heads, head=spec.head_size, vocab=spec.vocab_size,
+                                   inter=spec.intermediate_size, mla=spec.is_mla)
+    return replace(spec, num_mtp_layers=layers, mtp_layer_parameters=params)
 
 
 MAX_MTP_LAYERS = 64  # a config's MTP layer count (each becomes a KV layer); real checkpoints have 1 to 3
