@@ -376,7 +376,9 @@ def _lora(inputs: Mapping[str, object], model: ModelSpec, pp: int, rules: RuleSe
         raise CalcError("out_of_range", f"max_cpu_loras ({cpu}) must be >= max_loras ({loras})",
                         field="max_cpu_loras", value=cpu, minimum=loras, maximum=1 << 20)
     check_lora_supported(model, rules, pipeline_parallel_size=pp)
-    return LoraSettings(max_loras=loras, max_lora_rank=rank, max_cpu_loras=cpu)
+    given = tuple((k, int(str(inputs[k]).strip())) for k in ("max_loras", "max_lora_rank", "max_cpu_loras")
+                  if _present(inputs, k))
+    return LoraSettings(max_loras=loras, max_lora_rank=rank, max_cpu_loras=cpu, given=given)
 
 
 def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:

@@ -53,6 +53,8 @@ class LoraSettings:
     max_lora_rank: int = DEFAULT_MAX_LORA_RANK
     max_cpu_loras: int | None = None
     """Host-side cache of adapters (None: ``max_loras``); no GPU memory."""
+    given: tuple[tuple[str, int], ...] = ()
+    """The sizes the reader typed (``("max_loras", 4)``, …): printed commands carry these and no others."""
 
 
 def _refused(code: str, why: str, **params: object) -> CalcError:

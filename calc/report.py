@@ -162,7 +162,7 @@ _FLAG_ORDER = ("tensor_parallel_size", "pipeline_parallel_size", "decode_context
                "block_size", "num_gpu_blocks_override", "cpu_offload_gb", "enforce_eager",
                "disable_hybrid_kv_cache_manager", "no_async_scheduling", "enable_prefix_caching",
                "no_enable_prefix_caching", "mamba_cache_mode", "mamba_ssm_cache_dtype", "limit_mm_per_prompt",
-               "skip_mm_profiling")
+               "skip_mm_profiling", "speculative_config", "enable_lora", "max_loras", "max_lora_rank", "max_cpu_loras")
 
 
 def _current_flags(s: Scenario) -> dict[str, object]:
@@ -200,6 +200,11 @@ def _current_flags(s: Scenario) -> dict[str, object]:
         flags["limit_mm_per_prompt"] = _limit_mm_text(d)
     if d.skip_mm_profiling:
         flags["skip_mm_profiling"] = True
+    if d.speculative is not None:  # the reader's JSON, single-quoted for the shell
+        flags["speculative_config"] = "'" + d.speculative.text.replace("'", "'\\''") + "'"
+    if d.lora is not None:
+        flags["enable_lora"] = True
+        flags.update(d.lora.given)
     return flags
 
 

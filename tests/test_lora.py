@@ -144,3 +144,12 @@ def test_cli_and_web_give_the_same_figures() -> None:
     main(["plan", "--model", LLAMA, "--gpu", "H100-80GB", "--enable-lora", "--max-loras", "4", "--max-lora-rank",
           "64", "--lang", "zh"], stdout=text, stderr=err)
     assert "LoRA 适配器槽位" in text.getvalue()
+
+
+def test_printed_commands_carry_only_the_lora_flags_given() -> None:
+    from kvcalc.report import serve_command
+
+    s = scenario_from_inputs(dict(model=LLAMA, gpu="H100-80GB", enable_lora=True, max_lora_rank=64))
+    command = serve_command(s)
+    assert command.endswith("--enable-lora \\\n  --max-lora-rank 64")
+    assert "--max-loras" not in command  # the default the reader did not type is not printed

@@ -199,3 +199,12 @@ def test_web_compute_gives_the_cli_figures() -> None:
     bad = json.loads(compute(json.dumps({"action": "plan", "lang": "es",
                                          "inputs": dict(inputs, speculative_config='{"method": "medusa"}')})))
     assert bad["ok"] is False and bad["errors"][0]["field"] == "speculative_config"
+
+
+def test_printed_commands_carry_the_speculative_config_unchanged() -> None:
+    from kvcalc.report import serve_command
+
+    s = scenario_from_inputs(dict(model="Qwen/Qwen3.5-9B", gpu="H100-80GB", speculative_config=MTP3))
+    assert serve_command(s).endswith("--speculative-config '" + MTP3 + "'")
+    assert "--speculative-config" not in serve_command(scenario_from_inputs(dict(model="Qwen/Qwen3.5-9B",
+                                                                                 gpu="H100-80GB")))
