@@ -18,12 +18,13 @@ from . import encoder_tp, estimates, tower_skip, weight_share
 from .backends import compute_capability, gpu_major
 from .deployment import INTERCONNECTS, Deployment, batch_defaults, unified_memory
 from .errors import CalcError
+from .lora import lora_slot_bytes
 from .model import ModelSpec
 from .versions import RuleSet
 
 __all__ = ["BudgetSource", "MemoryBudget", "capture_ceiling", "weight_bytes", "mxfp4_expert_bytes", "requested_bytes",
            "memory_budget", "encoder_profile_known", "encoder_profile", "tower_loaded", "ASSUMED_INTERCONNECT",
-           "interconnect_assumed"]
+           "interconnect_assumed", "draft_weights_estimate", "lora_estimate"]
 
 _ELEMENT_BYTES = 2  # the model is served in 16 bits (model.py maps a float32 checkpoint to bfloat16)
 
@@ -66,6 +67,10 @@ class MemoryBudget:
     measured activation), ``estimated`` (sized from the model's largest item), ``unknown`` (V0, or its largest
     item is not known here: left out of the central figure, the band's pessimistic edge widened), ``skipped``
     (``--skip-mm-profiling``) or ``disabled`` (every modality limited to 0): vLLM runs no encoder at start-up."""
+    draft_weights_bytes: int = 0
+    """Of ``weights_bytes``: the MTP layers ``--speculative-config`` loads (estimated; kvcalc.speculative)."""
+    lora_bytes: int = 0
+    """Of ``weights_bytes``: the LoRA adapter slots ``--enable-lora`` allocates (kvcalc.lora)."""
 
     @property
     def is_profiled_or_measured(self) -> bool:
@@ -219,6 +224,42 @@ def _weights_estimate(model: ModelSpec, dep: Deployment, max_num_batched_tokens:
     off = dep.cpu_offload_bytes
     return estimates.Estimate(bytes=max(mine.bytes + buffers - off, 0), low_bytes=max(mine.low_bytes + buffers - off, 0),
                               high_bytes=max(mine.high_bytes + buffers - off, 0))
+
+
+_MTP_BAND = (0.15, 0.15)  # one decoder layer counted from the config, at the model's mean bytes per parameter
+_LORA_BAND = (0.0, 0.05)  # exact tensor shapes; the caching allocator's rounding on top, not checked on a log
+
+
+def draft_weights_estimate(model: ModelSpec, dep: Deployment) -> estimates.Estimate:
+    """One GPU's share of the MTP layers ``--speculative-config`` method mtp loads (vllm/v1/spec_decode/eagle.py
+    ``load_model``; embedding and LM head shared with the target), at the checkpoint's mean bytes per
+    non-embedding parameter, divided by TP. A catalog checkpoint total (``checkpoint_bytes``) already holds the
+    MTP tensors vLLM skips without speculative decoding, so nothing is added to the central figure then; the
+    band's pessimistic edge keeps the layers' bytes in case the total leaves them out."""
+    spec = dep.speculative
+    if spec is None or spec.method != "mtp" or not model.num_mtp_layers:
+        return estimates.Estimate.exact(0)
+    embed = _embedding_parameters(model)
+    body_params = max(model.num_parameters - embed, 1)
+    per_param = max(weight_bytes(model) - embed * _ELEMENT_BYTES, 0) / body_params
+    mtp = int(model.num_mtp_layers * model.mtp_layer_parameters * per_param) // max(1, dep.tensor_parallel_size)
+    if model.checkpoint_bytes:
+        return estimates.Estimate(bytes=0, low_bytes=0, high_bytes=mtp)
+    return estimates.Estimate.relative(mtp, *_MTP_BAND)
+
+
+def lora_estimate(model: ModelSpec, dep: Deployment) -> estimates.Estimate:
+    """The adapter slots (kvcalc.lora), allocated while the model loads: part of "Model loading took"."""
+    if dep.lora is None:
+        return estimates.Estimate.exact(0)
+    slots = lora_slot_bytes(model, dep.lora, dep.rules, tensor_parallel_size=dep.tensor_parallel_size)
+    return estimates.Estimate.relative(slots, *_LORA_BAND)
+
+
+def _with_loaded_extras(base: estimates.Estimate, *extras: estimates.Estimate) -> estimates.Estimate:
+    return estimates.Estimate(bytes=base.bytes + sum(e.bytes for e in extras),
+                              low_bytes=base.low_bytes + sum(e.low_bytes for e in extras),
+                              high_bytes=base.high_bytes + sum(e.high_bytes for e in extras))
 
 
 def _activation_estimate(model: ModelSpec, dep: Deployment, max_num_batched_tokens: int,
@@ -448,8 +489,11 @@ def _known_interconnect_budget(model: ModelSpec, dep: Deployment, *, max_num_bat
     total = estimates.cuda_visible_total(dep.gpu_memory_bytes, dep.gpu_memory_source)
     if total.low_bytes != total.high_bytes:
         estimated.append("total")
-    weights = _measured_or(m.weights_bytes, lambda: _weights_estimate(model, dep, max_num_batched_tokens), "weights",
-                           estimated)
+    # the drafter and the LoRA slots load inside "Model loading took" (a measured figure already holds them)
+    draft = draft_weights_estimate(model, dep) if m.weights_bytes is None else estimates.Estimate.exact(0)
+    lora = lora_estimate(model, dep) if m.weights_bytes is None else estimates.Estimate.exact(0)
+    weights = _measured_or(m.weights_bytes, lambda: _with_loaded_extras(
+        _weights_estimate(model, dep, max_num_batched_tokens), draft, lora), "weights", estimated)
     activation = _measured_or(m.activation_bytes, lambda: _activation_estimate(
         model, dep, max_num_batched_tokens, max_num_seqs), "activation", estimated)
     non_torch = _measured_or(m.non_torch_bytes, lambda: _non_torch_estimate(dep, total.bytes), "non_torch", estimated)
@@ -469,4 +513,5 @@ def _known_interconnect_budget(model: ModelSpec, dep: Deployment, *, max_num_bat
                         requested_bytes=requested, weights_bytes=weights.bytes, activation_bytes=activation.bytes,
                         non_torch_bytes=non_torch.bytes, cudagraph_bytes=cudagraph.bytes, estimated=tuple(estimated),
                         available_kv_bytes=available, available_kv_bytes_low=min(low, available),
-                        available_kv_bytes_high=max(high, available), encoder_profile=encoder)
+                        available_kv_bytes_high=max(high, available), encoder_profile=encoder,
+                        draft_weights_bytes=draft.bytes, lora_bytes=lora.bytes)

@@ -65,7 +65,7 @@ def _parser() -> argparse.ArgumentParser:
                  "--max-num-batched-tokens", "--gpu-memory-utilization", "--kv-cache-memory-bytes", "--block-size",
                  "--num-gpu-blocks-override", "--vllm-version", "--available-kv-bytes", "--available-kv-gib",
                  "--weights-gib", "--activation-gib", "--non-torch-gib", "--cudagraph-gib", "--cpu-offload-gb",
-                 "--limit-mm-per-prompt"):
+                 "--limit-mm-per-prompt", "--speculative-config", "--max-loras", "--max-lora-rank", "--max-cpu-loras"):
         pl.add_argument(flag)
     pl.add_argument("--kv-cache-dtype", choices=KV_CACHE_DTYPES)
     pl.add_argument("--disable-hybrid-kv-cache-manager", action="store_true")
@@ -73,6 +73,7 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--enforce-eager", action="store_true")
     pl.add_argument("--skip-mm-profiling", action="store_true")
     pl.add_argument("--calculate-kv-scales", action="store_true")
+    pl.add_argument("--enable-lora", action="store_true")
     pl.add_argument("--enable-prefix-caching", action=argparse.BooleanOptionalAction, default=None)
     pl.add_argument("--mamba-cache-mode", choices=tuple(MambaCacheMode))
     pl.add_argument("--mamba-ssm-cache-dtype", choices=MAMBA_DTYPES)
@@ -241,7 +242,8 @@ _PLAN_KEYS = ("model", "gpu", "gpu_memory_gib", "tensor_parallel_size", "pipelin
             "max_num_seqs", "max_num_batched_tokens", "kv_cache_dtype", "gpu_memory_utilization",
             "kv_cache_memory_bytes", "block_size", "num_gpu_blocks_override", "vllm_version", "available_kv_bytes",
             "available_kv_gib", "weights_gib", "activation_gib", "non_torch_gib", "cudagraph_gib", "cpu_offload_gb",
-            "decode_context_parallel_size", "limit_mm_per_prompt", "interconnect")
+            "decode_context_parallel_size", "limit_mm_per_prompt", "interconnect", "speculative_config", "max_loras",
+            "max_lora_rank", "max_cpu_loras")
 
 
 def _form(args: argparse.Namespace, stdin: TextIO) -> dict[str, object]:
@@ -250,7 +252,7 @@ def _form(args: argparse.Namespace, stdin: TextIO) -> dict[str, object]:
     if getattr(args, "config", None):
         inputs["config"] = _read_config(args.config, stdin)
     for flag in ("disable_hybrid_kv_cache_manager", "no_async_scheduling", "enforce_eager", "skip_mm_profiling",
-                 "calculate_kv_scales"):
+                 "calculate_kv_scales", "enable_lora"):
         if getattr(args, flag, False):
             inputs[flag] = True
     if getattr(args, "enable_prefix_caching", None) is not None:  # --no-enable-prefix-caching must survive as "false"

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .lora import LoraSettings
+from .speculative import SpeculativeConfig
 from .units import GiB
 from .versions import RuleSet, rules_for
 
@@ -89,6 +91,14 @@ class Deployment:
     """``--interconnect`` (``INTERCONNECTS``): how the GPUs are joined, which sizes the non-torch memory at TP > 1
     (``nvswitch``, ``pcie``) and whether the host's memory counts (``unified``). ``unknown``: a catalog GPU's own;
     for a GPU given by its memory only the budget assumes ``nvswitch`` and its band covers the others."""
+    speculative: SpeculativeConfig | None = None
+    """``--speculative-config`` (kvcalc.speculative: MTP and n-gram are modelled)."""
+    lora: LoraSettings | None = None
+    """``--enable-lora`` with its slots (kvcalc.lora); None: LoRA off."""
+
+    @property
+    def num_speculative_tokens(self) -> int:
+        return self.speculative.num_speculative_tokens if self.speculative is not None else 0
 
     @property
     def effective_block_size(self) -> int:

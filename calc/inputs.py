@@ -18,7 +18,9 @@ from .deployment import INTERCONNECTS, Deployment, Measured
 from .errors import CalcError
 from .kv_spec import KV_CACHE_DTYPES, MAMBA_DTYPES, MambaCacheMode
 from .limits import MAX_BYTES, MAX_CONFIG_BYTES, MAX_GIB, MAX_ID_CHARS, MAX_LEN, check_json_depth, shorten
+from .lora import MAX_LORA_RANKS, LoraSettings, check_lora_supported
 from .model import LayerKind, ModelSpec, normalize_config
+from .speculative import SpeculativeConfig, parse_speculative_config
 from .units import gib_to_bytes, parse_float, parse_int, parse_max_model_len
 from .versions import LATEST_RELEASE, RuleSet, first_release, rules_for
 from .vllm_flags import FLAG_BY_NAME, FlagKind, accepts, choices_at
@@ -34,6 +36,7 @@ INPUT_KEYS = (
     "activation_gib", "non_torch_gib", "cudagraph_gib", "enforce_eager", "disable_hybrid_kv_cache_manager",
     "no_async_scheduling", "enable_prefix_caching", "mamba_cache_mode", "mamba_ssm_cache_dtype", "cpu_offload_gb",
     "decode_context_parallel_size", "limit_mm_per_prompt", "skip_mm_profiling", "interconnect", "calculate_kv_scales",
+    "speculative_config", "enable_lora", "max_loras", "max_lora_rank", "max_cpu_loras",
 )
 _Entry = TypeVar("_Entry")
 BLOCK_SIZES = (1, 8, 16, 32, 64, 128, 256)  # vllm/config/cache.py BlockSize
@@ -366,6 +369,37 @@ def _hybrid_settings(inputs: Mapping[str, object]) -> tuple[bool | None, str | N
     return prefix, mode, ssm
 
 
+def _speculative(inputs: Mapping[str, object], model: ModelSpec, pp: int, rules: RuleSet) -> SpeculativeConfig | None:
+    """``--speculative-config`` (kvcalc.speculative)."""
+    if not _present(inputs, "speculative_config"):
+        return None
+    return parse_speculative_config(inputs["speculative_config"], model, pipeline_parallel_size=pp,
+                                    v0_engine=rules.v0_engine)
+
+
+def _lora(inputs: Mapping[str, object], model: ModelSpec, pp: int, rules: RuleSet) -> LoraSettings | None:
+    """``--enable-lora`` and its sizes (vllm/config/lora.py: ``max_loras`` ≥ 1, ``max_lora_rank`` one of
+    MaxLoRARanks, ``max_cpu_loras`` ≥ ``max_loras``). The values are read whatever ``--enable-lora`` says (the
+    argument parser types them); without it vLLM builds no LoRA config (vllm/engine/arg_utils.py
+    ``create_engine_config``) and they size nothing, as here."""
+    loras = _optional_int(inputs, "max_loras", maximum=1024) or 1
+    rank = _optional_int(inputs, "max_lora_rank", maximum=1024) or 16
+    if rank not in MAX_LORA_RANKS:
+        raise CalcError("bad_choice", f"max_lora_rank must be one of {', '.join(map(str, MAX_LORA_RANKS))}, got {rank}",
+                        field="max_lora_rank", value=rank, choices=", ".join(map(str, MAX_LORA_RANKS)))
+    cpu = _optional_int(inputs, "max_cpu_loras", maximum=1 << 20)
+    if not _flag(inputs, "enable_lora"):
+        return None
+    if cpu is not None and cpu < loras:
+        # vllm/config/lora.py: "max_cpu_loras ({cpu}) must be >= max_loras ({loras})"
+        raise CalcError("out_of_range", f"max_cpu_loras ({cpu}) must be >= max_loras ({loras})",
+                        field="max_cpu_loras", value=cpu, minimum=loras, maximum=1 << 20)
+    check_lora_supported(model, rules, pipeline_parallel_size=pp)
+    given = tuple((k, int(str(inputs[k]).strip())) for k in ("max_loras", "max_lora_rank", "max_cpu_loras")
+                  if _present(inputs, k))
+    return LoraSettings(max_loras=loras, max_lora_rank=rank, max_cpu_loras=cpu, given=given)
+
+
 def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
     """Validate raw inputs; missing ones mean vLLM's defaults."""
     unknown = [k for k in inputs if k not in INPUT_KEYS and k not in ("lang",)]
@@ -404,6 +438,7 @@ def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
         measured=measured,
         interconnect=_choice(inputs, "interconnect", INTERCONNECTS) if _present(inputs, "interconnect") else "unknown",
         calculate_kv_scales=_calculate_kv_scales(inputs, rules),
+        speculative=_speculative(inputs, model, pp, rules), lora=_lora(inputs, model, pp, rules),
     )
     given = frozenset(k for k in inputs if k in INPUT_KEYS and _present(inputs, k))
     _check_flags_at_release(given, dep)

@@ -245,6 +245,14 @@ class ModelSpec:
     unused_window: int | None = None
     """A config ``sliding_window`` whose ``layer_types`` have no sliding layer: unused on the pinned main
     (#49803), every layer's window before 0.27 (``kvcalc.window_rules``)."""
+    num_mtp_layers: int = 0
+    """The checkpoint's multi-token-prediction layers (``num_nextn_predict_layers``; Qwen3.5/3.6
+    ``mtp_num_hidden_layers``): loaded, with their own KV cache, only with ``--speculative-config`` method mtp
+    (vllm/config/speculative.py ``hf_config_override``)."""
+    mtp_layer_parameters: int = 0
+    """Parameters of one MTP layer as counted from the config: a decoder layer of the model's last kind (MoE when
+    the model has experts) plus ``eh_proj``/``fc`` (2 × hidden → hidden) and its two input norms; the embedding
+    and LM head are shared with the target (vllm/v1/spec_decode/eagle.py ``load_model``)."""
     unsplit_parameters: int = 0
     """Parameters every TP rank holds whole beyond what ``weight_share.replicated_parameters`` counts for
     every model (norm weights, routers, tower parts): OPT's LayerNorm and row-parallel biases, learned
@@ -1188,7 +1196,7 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         unsplit = opt_unsplit_parameters(text, hidden=hidden, layers=layers)
     experts_per_tok = _int(text, "num_experts_per_tok") or 0
     vision, tower, vision_spec = _vision_parts(config, hidden, exact=(bool(num_parameters), bool(checkpoint_bytes)))
-    return ModelSpec(
+    return _with_mtp(text, mt, ModelSpec(
         model_id=model_id, model_type=mt, num_layers=layers, layer_kinds=kinds, head_size=head,
         head_size_v=head, total_num_kv_heads=kv_heads, num_attention_heads=heads, hidden_size=hidden,
         intermediate_size=inter, vocab_size=vocab, sliding_window=window, attention_chunk_size=chunk,
@@ -1205,4 +1213,41 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         mrope_max_position=_mrope_max_position(text, config),
         rope_caches=rope_caches(text, mt, _rotary_head_size(text, head, mla)),
         qwen2_window=qwen2_window, unused_window=unused_window, unsplit_parameters=unsplit, tower_parameters=tower,
-    )
+    ))
+
+
+def _with_mtp(text: Mapping[str, object], mt: str, spec: ModelSpec) -> ModelSpec:
+    """The spec with its MTP layers (count and one layer's parameters) read from the config."""
+    layers = _num_mtp_layers(text, mt)
+    if not layers:
+        return spec
+    params = _mtp_layer_parameters(text, hidden=spec.hidden_size, heads=spec.num_attention_heads,
+                                   kv_heads=spec.total_num_kv_heads, head=spec.head_size, vocab=spec.vocab_size,
+                                   inter=spec.intermediate_size, mla=spec.is_mla)
+    return replace(spec, num_mtp_layers=layers, mtp_layer_parameters=params)
+
+
+MAX_MTP_LAYERS = 64  # a config's MTP layer count (each becomes a KV layer); real checkpoints have 1 to 3
+
+
+def _num_mtp_layers(text: Mapping[str, object], mt: str) -> int:
+    """vllm/config/speculative.py ``hf_config_override``: Qwen3.5/3.6 read ``mtp_num_hidden_layers``, the others
+    ``num_nextn_predict_layers`` (Qwen3-Next's config names it so too)."""
+    key = "mtp_num_hidden_layers" if mt.startswith("qwen3_5") else "num_nextn_predict_layers"
+    value = _int(text, key, maximum=MAX_MTP_LAYERS)
+    if value is None and mt == "qwen3_next":
+        return 1  # qwen3_next_mtp.py: getattr(config, "num_nextn_predict_layers", 1)
+    return value or 0
+
+
+def _mtp_layer_parameters(text: Mapping[str, object], *, hidden: int, heads: int, kv_heads: int, head: int,
+                          vocab: int, inter: int, mla: bool) -> int:
+    """One MTP layer (vllm/model_executor/models/deepseek_mtp.py ``DeepSeekMultiTokenPredictorLayer``: enorm,
+    hnorm, eh_proj and a decoder layer; qwen3_5_mtp.py: ``fc`` and the same norms): a single decoder layer counted
+    as the model's MoE layers are (no leading dense layers), without embeddings."""
+    one = {**text, "first_k_dense_replace": 0, "mlp_only_layers": [], "interleave_moe_layer_step": 1,
+           "decoder_sparse_step": 1}
+    one.pop("expert_layer_period", None)
+    layer, _ = _count_parameters(one, hidden=hidden, heads=heads, kv_heads=kv_heads, head=head, layers=1,
+                                 vocab=vocab, inter=inter, mla=mla)
+    return layer - _embeddings(one, vocab=vocab, hidden=hidden) + 2 * hidden * hidden + 2 * hidden

@@ -31,6 +31,7 @@ from .units import cdiv
 __all__ = [
     "layer_name", "indexer_layer_name", "pp_layer_counts", "build_layer_specs", "max_memory_usage_bytes", "legacy_max_memory_usage_bytes",
     "num_blocks", "estimate_max_model_len", "blocks_per_request", "max_concurrency", "kv_bytes_per_token",
+    "mtp_layer_specs",
 ]
 
 
@@ -97,6 +98,23 @@ def build_layer_specs(model: ModelSpec, *, tensor_parallel_size: int, kv_cache_d
             spec = FullAttentionSpec(block_size=block_size, content_bytes=content, **common)
         specs[layer_name(i)] = spec
     return specs
+
+
+def mtp_layer_specs(model: ModelSpec, specs: Mapping[str, AttentionSpec], mtp_kind: LayerKind) -> dict[str, AttentionSpec]:
+    """The MTP layers' own KV caches: ``model.layers.{num_hidden_layers + i}`` with the spec of the target's last
+    layer of their kind (vllm/model_executor/models/deepseek_mtp.py builds each as a target decoder layer, with
+    DeepSeek-V3.2's indexer cache; qwen3_5_mtp.py / qwen3_next_mtp.py as a full-attention layer), listed after the
+    target's layers (vllm/v1/worker/gpu_model_runner.py ``get_kv_cache_spec``) and grouped with them."""
+    last = max((i for i, kind in enumerate(model.layer_kinds) if kind == mtp_kind and layer_name(i) in specs),
+               default=None)
+    if last is None:
+        raise ValueError("an MTP layer needs a target layer of its kind")
+    out: dict[str, AttentionSpec] = {}
+    for i in range(model.num_layers, model.num_layers + model.num_mtp_layers):
+        out[layer_name(i)] = specs[layer_name(last)]
+        if indexer_layer_name(last) in specs:
+            out[indexer_layer_name(i)] = specs[indexer_layer_name(last)]
+    return out
 
 
 def max_memory_usage_bytes(grouping: Grouping, ctx: SizingContext, *, sum_groups: bool = True) -> int:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from . import charts
 from .analysis import Analysis, BandVerdict, FeasibleGrid, Recommendation, Verdict
-from .budget import BudgetSource, MemoryBudget, interconnect_assumed
+from .budget import BudgetSource, MemoryBudget, draft_weights_estimate, interconnect_assumed, lora_estimate
 from .deployment import Deployment, unified_memory
 from .errors import CalcError
 from .holdout import MIN_TERM_ROWS, term_row_counts
@@ -139,6 +139,7 @@ def result_dict(a: Analysis) -> dict[str, object]:
         "skip_mm_profiling": d.skip_mm_profiling,
         "interconnect": d.interconnect,
         "interconnect_assumed": interconnect_assumed(d) if "non_torch" in v.budget.estimated else None,
+        **_spec_lora_dict(v),
     }
 
 
@@ -157,8 +158,31 @@ def _flag_value(s: Scenario, name: str) -> object | None:
         return d.cpu_offload_bytes / GIB_BYTES
     if name == "limit_mm_per_prompt":
         return _limit_mm_text(d) if d.limit_mm_per_prompt else None
+    if name == "speculative_config":  # the reader's JSON as typed (flag_text quotes it for the shell)
+        return d.speculative.text if d.speculative is not None else None
+    if name == "enable_lora":
+        return d.lora is not None
+    if name in ("max_loras", "max_lora_rank", "max_cpu_loras"):  # only the sizes the reader typed
+        return dict(d.lora.given).get(name) if d.lora is not None else None
     value: object = getattr(d, name)
     return value
+
+
+def _spec_lora_dict(v: Verdict) -> dict[str, object]:
+    """``speculative_config`` and ``lora`` keys, present only when the reader set them."""
+    d = v.deployment
+    out: dict[str, object] = {}
+    if d.speculative is not None:  # the estimates whether or not a measured figure replaced the weights
+        draft = draft_weights_estimate(v.model, d)
+        out["speculative_config"] = {"method": d.speculative.method,
+                                     "num_speculative_tokens": d.speculative.num_speculative_tokens,
+                                     "num_mtp_layers": v.model.num_mtp_layers if d.speculative.method == "mtp" else 0,
+                                     "draft_weights_bytes": draft.bytes, "draft_weights_bytes_high": draft.high_bytes}
+    if d.lora is not None:
+        out["lora"] = {"max_loras": d.lora.max_loras, "max_lora_rank": d.lora.max_lora_rank,
+                       "max_cpu_loras": d.lora.max_cpu_loras or d.lora.max_loras,
+                       "slot_bytes": lora_estimate(v.model, d).bytes}
+    return out
 
 
 def _current_flags(s: Scenario) -> dict[str, object]:
@@ -350,6 +374,10 @@ def _figures(lang: str, v: Verdict) -> list[dict[str, object]]:
             estimated = key in b.estimated
             figures.append(_figure(key, t(lang, f"fig.{key}") + (suffix if estimated else ""),
                                    gib_gb_text(val or 0, lang), estimated))
+            if key == "weights":  # what --speculative-config / --enable-lora load with the model (part of it)
+                figures += [_figure(part, t(lang, f"fig.{part}") + suffix, gib_gb_text(size, lang), True)
+                            for part, size in (("draft_weights", b.draft_weights_bytes), ("lora", b.lora_bytes))
+                            if size]
     return figures
 
 
@@ -387,7 +415,28 @@ def _notes(lang: str, a: Analysis) -> list[str]:
         notes.append(t(lang, "note.mamba", mode=v.mamba.mamba_cache_mode, block=v.mamba.attention_block_size,
                        page=gib_text(page, lang) if page >= GiB else f"{fmt_fixed(page / MiB, 2, lang)} MiB",
                        states=states))
+    notes += _spec_lora_notes(lang, a)
     notes.append(t(lang, "note.rules", rules=v.deployment.rules.description))
+    return notes
+
+
+def _spec_lora_notes(lang: str, a: Analysis) -> list[str]:
+    """What --speculative-config and --enable-lora add, and what is left out (kvcalc.speculative, kvcalc.lora)."""
+    v, model = a.verdict, a.scenario.model
+    d = v.deployment
+    notes = []
+    spec = d.speculative
+    if spec is not None and spec.method == "mtp":
+        draft = draft_weights_estimate(model, d)
+        notes.append(t(lang, "note.spec_mtp", layers=model.num_mtp_layers, tokens=spec.num_speculative_tokens,
+                       weights=gib_text(draft.bytes, lang), high=gib_text(draft.high_bytes, lang)))
+    elif spec is not None:
+        notes.append(t(lang, "note.spec_ngram", tokens=spec.num_speculative_tokens))
+    if spec is not None and v.mamba is not None:
+        notes.append(t(lang, "note.spec_mamba", tokens=spec.num_speculative_tokens))
+    if d.lora is not None:
+        notes.append(t(lang, "note.lora", loras=d.lora.max_loras, rank=d.lora.max_lora_rank,
+                       slots=gib_text(lora_estimate(model, d).bytes, lang), cpu=d.lora.max_cpu_loras or d.lora.max_loras))
     return notes
 
 

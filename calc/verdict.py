@@ -37,9 +37,11 @@ from .planner import (
     indexer_layer_name,
     kv_bytes_per_token,
     layer_name,
+    mtp_layer_specs,
     num_blocks,
     pp_layer_counts,
 )
+from .speculative import mtp_layer_kind
 from .units import cdiv
 from .window_rules import windows_for_release
 
@@ -299,7 +301,9 @@ def _planning(model: ModelSpec, dep: Deployment, lines: list[str]) -> _Planning:
     mamba: MambaPlan | None = None
     if model.mamba is not None:
         # Config time, then the executor's block-size alignment: logged before the workers profile.
-        mamba = plan_mamba(model, dep, max_model_len=requested if requested != AUTO else model.derived_max_model_len)
+        # vllm/model_executor/layers/mamba/abstract.py: num_speculative_blocks = num_speculative_tokens
+        mamba = plan_mamba(model, dep, max_model_len=requested if requested != AUTO else model.derived_max_model_len,
+                           num_speculative_tokens=dep.num_speculative_tokens)
         lines.extend(mamba.lines)
         block = mamba.attention_block_size
     if model.is_deepseek_v4:
@@ -314,6 +318,8 @@ def _planning(model: ModelSpec, dep: Deployment, lines: list[str]) -> _Planning:
     specs = build_layer_specs(model, tensor_parallel_size=dep.tensor_parallel_size,
                               kv_cache_dtype=kv_cache_dtype, block_size=block,
                               mamba_spec=mamba.spec() if mamba is not None else None)
+    if dep.speculative is not None and dep.speculative.method == "mtp":
+        specs.update(mtp_layer_specs(model, specs, mtp_layer_kind(model)))
     grouping = get_kv_cache_groups(specs, hma_enabled=hma, packed_layout=packed_layout(rules),
                                    size_ratio=rules.hybrid_group_size_ratio)
     budget = memory_budget(model, dep, max_num_batched_tokens=batched_tokens, max_num_seqs=seqs)

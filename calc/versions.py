@@ -254,6 +254,11 @@ class RuleSet:
     @property
     def tokens_from_concurrency(self) -> bool: return self._has("41069")
     # sliding windows (window_rules.py)
+    # LoRA (kvcalc.lora)
+    @property
+    def lora_without_extra_vocab(self) -> bool: return self._has("28545")
+    @property
+    def qwen3_lora_embeddings(self) -> bool: return self._has("29816")
     @property
     def qwen2_sliding_window(self) -> bool: return self._has("17772")
     @property

@@ -149,6 +149,12 @@ FLAGS: tuple[Flag, ...] = (
     Flag(name="skip_mm_profiling", cli="--skip-mm-profiling", kind=FlagKind.BOOL, since="skip_mm_profiling"),
     Flag(name="calculate_kv_scales", cli="--calculate-kv-scales", kind=FlagKind.BOOL,
          until="calculate_kv_scales_removed"),
+    # speculative decoding and LoRA (kvcalc.speculative, kvcalc.lora: planned only from the releases they model)
+    Flag(name="speculative_config", cli="--speculative-config", kind=FlagKind.JSON),
+    Flag(name="enable_lora", cli="--enable-lora", kind=FlagKind.BOOL),
+    Flag(name="max_loras", cli="--max-loras", kind=FlagKind.INT),
+    Flag(name="max_lora_rank", cli="--max-lora-rank", kind=FlagKind.INT),
+    Flag(name="max_cpu_loras", cli="--max-cpu-loras", kind=FlagKind.INT),
 )
 FLAG_BY_NAME: Mapping[str, Flag] = {f.name: f for f in FLAGS}
 FLAG_BY_CLI: Mapping[str, Flag] = {f.cli: f for f in FLAGS}

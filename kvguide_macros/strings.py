@@ -168,6 +168,13 @@ EN: dict[str, str] = {
     "fits.band": "borderline: {low} to {high}", "fits.context": "context {length}",
     "fits.filter": "Show GPUs", "fits.all": "All", "fits.none": "None", "fits.model": "Model",
     "fits.caption": "Longest --max-model-len that starts at vLLM's defaults (auto-fit), 16-bit and fp8 KV cache; each figure opens the scenario in the calculator.",
+    "widget.speculative_config": "Speculative decoding (speculative_config, JSON)",
+    "widget.speculative_config_hint": "e.g. {\"method\": \"mtp\", \"num_speculative_tokens\": 3}: MTP layers add their weights and KV cache; ngram adds none. EAGLE and draft models are not modelled.",
+    "widget.enable_lora": "LoRA adapters (--enable-lora)",
+    "widget.max_loras": "LoRA slots on the GPU (max_loras)",
+    "widget.max_lora_rank": "Largest LoRA rank (max_lora_rank)",
+    "widget.max_cpu_loras": "LoRA adapters cached in host memory (max_cpu_loras)",
+    "widget.max_cpu_loras_hint": "Host memory only: it does not change the GPU budget.",
 }
 
 ES: dict[str, str] = {
@@ -323,6 +330,13 @@ ES: dict[str, str] = {
     "fits.band": "en el límite: de {low} a {high}", "fits.context": "contexto {length}",
     "fits.filter": "GPU visibles", "fits.all": "Todas", "fits.none": "Ninguna", "fits.model": "Modelo",
     "fits.caption": "El --max-model-len más largo con el que vLLM arranca con sus valores por defecto (auto-fit), con caché KV de 16 bits y fp8; cada cifra abre el escenario en la calculadora.",
+    "widget.speculative_config": "Decodificación especulativa (speculative_config, JSON)",
+    "widget.speculative_config_hint": "p. ej. {\"method\": \"mtp\", \"num_speculative_tokens\": 3}: las capas MTP añaden sus pesos y su caché KV; ngram no añade nada. EAGLE y los modelos borrador no están modelados.",
+    "widget.enable_lora": "Adaptadores LoRA (--enable-lora)",
+    "widget.max_loras": "Ranuras LoRA en la GPU (max_loras)",
+    "widget.max_lora_rank": "Rango LoRA máximo (max_lora_rank)",
+    "widget.max_cpu_loras": "Adaptadores LoRA en la memoria del sistema (max_cpu_loras)",
+    "widget.max_cpu_loras_hint": "Solo memoria del sistema: no cambia el presupuesto de la GPU.",
 }
 
 ZH: dict[str, str] = {
@@ -478,6 +492,13 @@ ZH: dict[str, str] = {
     "fits.band": "临界：{low} 至 {high}", "fits.context": "上下文 {length}",
     "fits.filter": "显示的 GPU", "fits.all": "全部", "fits.none": "清空", "fits.model": "模型",
     "fits.caption": "在 vLLM 默认设置下（auto-fit）能启动的最长 --max-model-len，分别为 16 位和 fp8 KV 缓存；点击数字即可在计算器中打开该场景。",
+    "widget.speculative_config": "推测解码（speculative_config，JSON）",
+    "widget.speculative_config_hint": "例如 {\"method\": \"mtp\", \"num_speculative_tokens\": 3}：MTP 层会增加其权重和 KV 缓存；ngram 不增加任何内容。EAGLE 和草稿模型未建模。",
+    "widget.enable_lora": "LoRA 适配器（--enable-lora）",
+    "widget.max_loras": "GPU 上的 LoRA 槽位数（max_loras）",
+    "widget.max_lora_rank": "最大 LoRA 秩（max_lora_rank）",
+    "widget.max_cpu_loras": "缓存在主机内存中的 LoRA 适配器（max_cpu_loras）",
+    "widget.max_cpu_loras_hint": "只占用主机内存：不改变 GPU 预算。",
 }
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}
 

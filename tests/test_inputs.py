@@ -105,6 +105,13 @@ BAD_CASES = [
     ("limit_mm_per_prompt", '{"image": 1, ' + ", ".join(f'"m{i}": 1' for i in range(20)) + "}", "mm_limit_bad"),
     ("skip_mm_profiling", "perhaps", "not_a_boolean"),
     ("calculate_kv_scales", "perhaps", "not_a_boolean"),
+    # --speculative-config (kvcalc.speculative) and LoRA (vllm/config/lora.py); Qwen3-8B has no MTP layers
+    ("speculative_config", '{"method": "mtp"', "spec_config_bad"),
+    ("speculative_config", '{"method": "mtp"}', "spec_no_mtp_layers"),
+    ("enable_lora", "perhaps", "not_a_boolean"),
+    ("max_loras", "0", "out_of_range"),                     # max_loras >= 1
+    ("max_lora_rank", "48", "bad_choice"),                  # MaxLoRARanks: 1, 8, 16, 32, 64, 128, 256, 320, 512
+    ("max_cpu_loras", "x", "not_an_integer"),
 ]
 
 
