@@ -56,6 +56,10 @@ DIAGNOSES: tuple[str, ...] = (
     "engine_failed",
     "started",
     "unknown",
+    # CUDA out of memory while the weights load (before any KV cache is sized): the start-up OOM.
+    "load_out_of_memory",
+    # A pasted command or LLM(...) call with no line vLLM printed: its settings, planned before a run.
+    "pre_flight",
 )
 
 # Most specific first: vLLM's own checks name the root cause; a CUDA OOM text may be
@@ -64,6 +68,7 @@ _FATAL_ORDER: tuple[str, ...] = (
     "kv_cache_too_small",
     "no_memory_for_cache_blocks",
     "free_memory_below_utilization",
+    "load_out_of_memory",
     "cuda_out_of_memory",
     # vLLM's own "EngineCore failed to start." / "Engine core initialization failed": the engine did
     # not start, for a reason none of the checks above names (the root cause is elsewhere in the log).
@@ -87,6 +92,10 @@ FACT_KEYS: tuple[str, ...] = (
     "available_kv_gib", "suggested_kv_cache_memory_bytes",
     "needed_kv_gib", "estimated_max_model_len", "num_gpu_blocks", "gpu_kv_cache_tokens", "max_concurrency",
     "oom_tried_to_allocate_mib",
+    # Added with the worker prefixes and the hybrid layout lines (0.27+):
+    "tensor_parallel_size_at_least", "pipeline_parallel_size_at_least", "world_size_at_least",
+    "hybrid_attention_block_size", "mamba_page_padding_pct", "num_padding_layers", "kv_cache_group_sizes",
+    "mamba_cache_blocks",
 )
 
 
@@ -100,6 +109,10 @@ class LogReading:
     """Only the keys found; values are int, float, str or bool (GiB as printed)."""
     evidence: tuple[tuple[str, str], ...] = ()
     """``(fact key or "diagnosis", the log line it came from)``, in key order."""
+    starts: int = 0
+    """How many starts the log holds (``non-default args`` echoes); the facts are the last one's."""
+    models: tuple[str, ...] = ()
+    """Every model the log names (each earlier start's, a command's), the one the facts use last."""
 
 
 # --------------------------------------------------------------------------- #
@@ -115,7 +128,13 @@ _ANCHORS: tuple[str, ...] = (
     "concurrency", "out of memory", "OutOfMemory", "version", "GPU 0:",
     "max_num_", "Defaulting", "api_server", "init engine",
     "EngineCore failed", "initialization failed", "process failed", "Free memory", "LLM engine (v",
+    "Worker_", "VllmWorker", "Setting attention block size", "padding layers", "Padding mamba page",
+    "kv cache group sizes", "Mamba cache blocks", "auto-fit", "load_model", "load_weights", "model_loader",
+    "load model", "weights took", "loading took", "LLM(", "command:", "args:",
 )
+# One pass of C-level search over the whole text finds the lines worth reading (5 MB of newlines is
+# read in milliseconds, not a Python test per line).
+_ANCHOR_RE = re.compile("|".join(re.escape(a) for a in _ANCHORS))
 
 # Priorities: a later, stronger source replaces a weaker one (equal: first wins).
 _P_RESOLVED = 0     # a setting the core resolves itself, as the engine line prints it resolved (prefix caching)
@@ -448,6 +467,9 @@ def _read_command(command: str, source: str, facts: _Facts) -> None:
     except ValueError:
         tokens = command.split()
     tokens = [t.strip("`") for t in tokens]
+    image = next((k for k, tok in enumerate(tokens) if _IMAGE.search(tok)), None)
+    if image is not None:  # docker run … vllm/vllm-openai:TAG …: the arguments after the image are vLLM's
+        tokens = tokens[image + 1:]
     if "serve" in tokens:
         i = tokens.index("serve")
         if i + 1 < len(tokens) and not tokens[i + 1].startswith("-"):
@@ -714,12 +736,146 @@ def _read_version_and_args(line: str, facts: _Facts) -> None:
 
 
 # --------------------------------------------------------------------------- #
+# Worker prefixes, hybrid layout lines, the weight-loading phase
+# --------------------------------------------------------------------------- #
+
+# vllm/v1/executor/multiproc_executor.py ``setup_proc_title_and_log_prefix``: "Worker" + "_DP{r}" + "_PP{r}"
+# + "_PCP{r}" + "_TP{r}" + "_DCP{r}" + "_EP{r}", each part only when that size is above 1. Older releases named
+# the process ``VllmWorker rank=N`` (a rank over the whole world). A rank r seen says the size is at least r + 1.
+_WORKER_PP = re.compile(r"\(Worker(?:_DP\d{1,4})?_PP(\d{1,4})")
+_WORKER_TP = re.compile(r"\(Worker(?:_DP\d{1,4})?(?:_PP\d{1,4})?(?:_PCP\d{1,4})?_TP(\d{1,4})")
+_WORKER_RANK = re.compile(r"\(VllmWorker(?:Process)? rank=(\d{1,5})")
+
+# vllm/platforms/interface.py / vllm/model_executor/models/config.py (hybrid models), kv_cache_utils.py.
+_ATTN_BLOCK = re.compile(r"Setting attention block size to (\d{1,9}) tokens")
+_MAMBA_PAD = re.compile(r"Padding mamba page size by (\d{1,4}(?:\.\d{1,6})?)%")
+_PADDING_LAYERS = re.compile(r"Add (\d{1,6}) padding layers")
+_GROUP_SIZES = re.compile(r"kv cache group sizes:? ?\[([0-9, ]{1,400})\]", re.I)
+# vllm/config/compilation.py (#38270): the hybrid's state blocks cap the decode batch.
+_MAMBA_BLOCKS_ERR = re.compile(r"max_num_seqs \((\d{1,9})\) exceeds available Mamba cache blocks \((\d{1,12})\)")
+
+
+def _read_worker_prefix(line: str, facts: _Facts) -> None:
+    """The highest TP / PP rank a worker prefix shows: a lower bound on the size, never the size itself."""
+    if "Worker" not in line:
+        return
+    for pattern, key in ((_WORKER_TP, "tensor_parallel_size_at_least"), (_WORKER_PP, "pipeline_parallel_size_at_least"),
+                         (_WORKER_RANK, "world_size_at_least")):
+        m = pattern.search(line)
+        if m:
+            seen = int(m.group(1)) + 1
+            old = facts.values.get(key)
+            if not isinstance(old, int) or seen > old:
+                facts.values.pop(key, None)
+                facts.put(key, seen, line, _P_LOG)
+
+
+def _read_hybrid_layout(line: str, facts: _Facts) -> None:
+    """A hybrid model's layout lines (attention block size, Mamba page padding, padding layers, group sizes)
+    and the Mamba block cap on max_num_seqs."""
+    m = _ATTN_BLOCK.search(line) if "attention block size" in line else None
+    if m:
+        facts.put("hybrid_attention_block_size", _int(m.group(1)), line, _P_LOG)
+    m = _MAMBA_PAD.search(line) if "Padding mamba" in line else None
+    if m:
+        facts.put("mamba_page_padding_pct", _num(m.group(1)), line, _P_LOG)
+    m = _PADDING_LAYERS.search(line) if "padding layers" in line else None
+    if m:
+        facts.put("num_padding_layers", _int(m.group(1)), line, _P_LOG)
+    m = _GROUP_SIZES.search(line) if "group sizes" in line.lower() else None
+    if m:
+        facts.put("kv_cache_group_sizes", ", ".join(p.strip() for p in m.group(1).split(",") if p.strip()), line,
+                  _P_LOG)
+    m = _MAMBA_BLOCKS_ERR.search(line) if "Mamba cache blocks" in line else None
+    if m:
+        facts.put("max_num_seqs", _int(m.group(1)), line, _P_ERROR)
+        facts.put("mamba_cache_blocks", _int(m.group(2)), line, _P_ERROR)
+
+
+# Lines that show the weights being loaded: a traceback through the loader, or vLLM's own wrapper of the OOM
+# (vllm/v1/worker/gpu_model_runner.py ``load_model``, 0.27+: "Failed to load model - not enough GPU memory.
+# … (original error: CUDA out of memory. …)").
+_LOADING_SIGNS = ("in load_model", "in load_weights", "model_loader", "Failed to load model")
+_LOADED_SIGNS = ("Model loading took", "Loading model weights took", "Loading weights took")
+_LOAD_WINDOW = 120
+
+
+class _LoadPhase:
+    """Where the weights were loading: an OOM after a loading sign and before any "loading took" line is the
+    start-up OOM of the weights, not a run-time one."""
+
+    def __init__(self) -> None:
+        self.loading: list[int] = []
+        self.loaded_at: int | None = None
+        self.oom_at: int | None = None
+        self.wrapped: str | None = None
+
+    def see(self, i: int, line: str) -> None:
+        if "Failed to load model" in line and "not enough GPU memory" in line and self.wrapped is None:
+            self.wrapped = line
+        if any(sign in line for sign in _LOADING_SIGNS):
+            self.loading.append(i)
+        if self.loaded_at is None and any(sign in line for sign in _LOADED_SIGNS):
+            self.loaded_at = i
+        if self.oom_at is None and ("out of memory" in line and ("CUDA" in line or "cuda" in line)
+                                    or "OutOfMemoryError" in line):
+            self.oom_at = i
+
+    def relabel(self, fatal: dict[str, str]) -> None:
+        if self.wrapped is not None:
+            fatal.setdefault("load_out_of_memory", self.wrapped)
+            fatal.pop("cuda_out_of_memory", None)
+            return
+        oom = self.oom_at
+        if oom is None or "cuda_out_of_memory" not in fatal or (self.loaded_at is not None and self.loaded_at < oom):
+            return
+        if any(oom - _LOAD_WINDOW <= i <= oom + _LOAD_WINDOW for i in self.loading):
+            fatal["load_out_of_memory"] = fatal.pop("cuda_out_of_memory")
+
+
+# --------------------------------------------------------------------------- #
 # Driver
 # --------------------------------------------------------------------------- #
 
+# Line prefixes that are not vLLM's: Markdown / e-mail quotes (``> ``, ``> > ``), ``docker compose``'s
+# ``vllm-1  | ``, ``docker logs -t`` / kubectl timestamps, ``mpirun --tag-output``'s ``[1,0]<stdout>:``.
+# Each is removed from the whole text at once (multiline, C speed), at most twice over (``vllm-1  | > …``).
+_PREFIXES: tuple[re.Pattern[str], ...] = (
+    re.compile(r"^[ \t]*>[> \t]*", re.M),
+    re.compile(r"^\[\d{1,6},\d{1,6}\]<std(?:out|err)>: ?", re.M),
+    re.compile(r"^\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d[0-9.,]{0,10}(?:Z|[+-]\d\d:?\d\d)? ", re.M),
+    re.compile(r"^[A-Za-z0-9][\w.-]{0,63} {1,8}\| ?", re.M),
+)
+
+
+def _strip_prefixes(text: str) -> str:
+    for _ in range(2):
+        for pattern in _PREFIXES:
+            text = pattern.sub("", text)
+    return text
+
+
 def _lines(text: str) -> list[str]:
     text = _ANSI.sub("", text) if "\x1b" in text else text
-    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return _strip_prefixes(text.replace("\r\n", "\n").replace("\r", "\n")).split("\n")
+
+
+def _candidates(lines: list[str]) -> list[int]:
+    """Indices of the lines holding an anchor, found by one regex pass over the joined text (linear, and a
+    line is visited once however many anchors it holds)."""
+    text = "\n".join(lines)
+    found: list[int] = []
+    index, pos = 0, 0
+    m = _ANCHOR_RE.search(text)
+    while m is not None:
+        index += text.count("\n", pos, m.start())
+        found.append(index)
+        end = text.find("\n", m.start())
+        if end < 0:
+            break
+        pos = end
+        m = _ANCHOR_RE.search(text, end)
+    return found
 
 
 def _window(lines: list[str], i: int, size: int = 4) -> tuple[str, str]:
@@ -738,31 +894,144 @@ def _search_wrapped(pattern: re.Pattern[str], lines: list[str], i: int) -> re.Ma
 
 _MAX_COMMANDS = 64
 _MAX_COMMAND_CHARS = 20_000
+_MAX_CONTINUATION = 200
+
+# What starts vLLM's server: the CLI, the module, the official image (its entrypoint is the server, so the
+# arguments after the image name are vLLM's), a compose / Kubernetes ``command:`` or ``args:`` list.
+_COMMAND_SIGNS = ("vllm serve", "vllm.entrypoints", "vllm-openai", "command:", "args:")
+_IMAGE = re.compile(r"(?:^|/)vllm-openai(?::[\w.+-]{1,128})?(?:@sha256:[0-9a-f]{1,64})?$")
+_YAML_ITEM = re.compile(r"^\s{0,40}- {1,8}(\S.{0,2000})$")
 
 
-def _commands(lines: list[str]) -> list[tuple[str, str]]:
-    """``vllm serve``/api_server commands, with backslash continuations joined."""
+def _is_command_line(line: str) -> bool:
+    if len(line) > _MAX_COMMAND_CHARS or not any(sign in line for sign in _COMMAND_SIGNS):
+        return False
+    if "command:" in line or "args:" in line:
+        return bool(_yaml_key(line))
+    return True
+
+
+def _yaml_key(line: str) -> str | None:
+    """``command:`` / ``args:`` as a YAML key (a compose service or a Kubernetes container), else None."""
+    key, sep, _rest = line.strip().lstrip("- ").partition(":")
+    return key if sep and key in ("command", "args") else None
+
+
+def _commands(lines: list[str], indices: list[int]) -> list[tuple[str, str]]:
+    """``vllm serve`` / api_server / ``docker run … vllm/vllm-openai …`` commands with their backslash
+    continuations joined (also the lines before, when the command starts on an earlier line), and compose /
+    Kubernetes ``command:`` lists (flow ``[...]`` or block ``- item`` style) as one command line each."""
     found: list[tuple[str, str]] = []
-    i = 0
-    while i < len(lines) and len(found) < _MAX_COMMANDS:
-        line = lines[i]
-        if len(line) > _MAX_COMMAND_CHARS:  # no real command is this long; shlex would crawl through it
-            i += 1
+    done = -1
+    for i in indices:
+        if len(found) >= _MAX_COMMANDS:
+            break
+        if i <= done or not _is_command_line(lines[i]):
             continue
-        if ("vllm serve" in line or "vllm.entrypoints" in line) and "--" in line or line.lstrip("$ `").startswith("vllm serve"):
-            parts = [line.rstrip()]
-            while parts[-1].endswith("\\") and i + 1 < len(lines) and len(parts) < 200 \
-                    and len(lines[i + 1]) <= _MAX_COMMAND_CHARS:
-                i += 1
-                parts[-1] = parts[-1][:-1]
-                parts.append(lines[i].rstrip())
-            command = " ".join(p.strip() for p in parts)
-            start = max(command.find("vllm serve"), command.find("python"))
-            found.append((command[start:] if start >= 0 else command, line))
-        elif line.rstrip().endswith("\\") and i + 1 < len(lines) and "vllm serve" in lines[i + 1]:
-            pass  # an environment prefix line; the next line starts the command
-        i += 1
+        line = lines[i]
+        if _yaml_key(line):
+            command, done = _yaml_command(lines, i)
+            if command:
+                found.append((command, line))
+            continue
+        first = i
+        while first > 0 and i - first < _MAX_CONTINUATION and lines[first - 1].rstrip().endswith("\\") \
+                and len(lines[first - 1]) <= _MAX_COMMAND_CHARS:
+            first -= 1
+        parts = [lines[j].rstrip() for j in range(first, i + 1)]
+        j = i
+        while parts[-1].endswith("\\") and j + 1 < len(lines) and len(parts) < _MAX_CONTINUATION \
+                and len(lines[j + 1]) <= _MAX_COMMAND_CHARS:
+            j += 1
+            parts.append(lines[j].rstrip())
+        done = j
+        command = " ".join(p[:-1].strip() if p.endswith("\\") else p.strip() for p in parts)
+        if "--" in command or command.lstrip("$ `").startswith("vllm serve"):
+            found.append((command, line))
     return found
+
+
+def _yaml_command(lines: list[str], i: int) -> tuple[str, int]:
+    """A ``command:`` / ``args:`` value as one shell-like line: ``command: --model X``, a flow list
+    ``["--model", "X"]`` or the block list on the lines below; and the last line it took."""
+    value = lines[i].split(":", 1)[1].strip()
+    if value.startswith("["):
+        end = value.rfind("]")
+        items = _flow_items(value[1:end] if end > 0 else value[1:])
+        return " ".join(shlex.quote(item) for item in items), i
+    if value and value not in ("|", ">", "|-", ">-"):
+        return value, i
+    items: list[str] = []
+    j = i
+    while j + 1 < len(lines) and len(items) < _MAX_CONTINUATION:
+        m = _YAML_ITEM.match(lines[j + 1])
+        if not m:
+            break
+        j += 1
+        items.append(_unquote(m.group(1).strip()))
+    return " ".join(shlex.quote(item) for item in items), j
+
+
+def _unquote(text: str) -> str:
+    return text[1:-1] if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"" else text
+
+
+_FLOW_ITEM = re.compile(r"\"([^\"\\]*)\"|'([^']*)'|([^,\"'\s][^,]*)")
+
+
+def _flow_items(text: str) -> list[str]:
+    """The items of a YAML / JSON flow list body: ``"--model", "X", 2``."""
+    return [(a or b or c or "").strip() for a, b, c in _FLOW_ITEM.findall(text)][:_MAX_CONTINUATION * 2]
+
+
+# ``LLM(model=..., tensor_parallel_size=2, ...)`` (vllm/entrypoints/llm.py): the keyword arguments are the
+# engine arguments by their Python names, as the ``non-default args`` echo prints them.
+_LLM_CALL = re.compile(r"(?<![\w.])(?:vllm\.)?LLM\(")
+_KWARG = re.compile(r"(?<!\w)([A-Za-z_]\w{0,63})\s{0,8}=\s{0,8}(\"[^\"\n]{0,512}\"|'[^'\n]{0,512}'|[^,()\s]{1,64})")
+_MAX_CALL_LINES = 40
+
+
+def _llm_calls(lines: list[str], indices: list[int]) -> list[tuple[str, str]]:
+    """The argument text of each ``LLM(...)`` call, up to its closing parenthesis (over at most 40 lines)."""
+    found: list[tuple[str, str]] = []
+    for i in indices:
+        line = lines[i]
+        if "LLM(" not in line or len(line) > _MAX_COMMAND_CHARS or len(found) >= _MAX_COMMANDS:
+            continue
+        m = _LLM_CALL.search(line)
+        if not m:
+            continue
+        body, depth = [], 1
+        text = line[m.end():]
+        j = i
+        while True:
+            for k, ch in enumerate(text):
+                depth += {"(": 1, ")": -1}.get(ch, 0)
+                if depth == 0:
+                    body.append(text[:k])
+                    break
+            else:
+                body.append(text)
+                if j + 1 < len(lines) and j - i < _MAX_CALL_LINES and len(lines[j + 1]) <= _MAX_COMMAND_CHARS:
+                    j += 1
+                    text = lines[j]
+                    continue
+            break
+        found.append((" ".join(body), line))
+    return found
+
+
+def _read_llm_call(call: str, source: str, facts: _Facts) -> None:
+    for key, raw in _KWARG.findall(call):
+        name = _ARG_KEYS.get(key)
+        if name is None:
+            continue
+        value: object = raw
+        if raw[:1] in "'\"":
+            value = raw[1:-1]
+        elif raw in ("True", "False"):
+            value = raw == "True"
+        facts.put(name, _typed(name, value), source, _P_COMMAND)
 
 
 # Lines vLLM prints only once the KV cache is planned: the engine got past its memory checks.
@@ -776,32 +1045,89 @@ _STARTED_SIGNS: tuple[str, ...] = (
 )
 
 
-def parse_log(text: str) -> LogReading:
-    """Diagnose a pasted vLLM log and collect the numbers it printed."""
-    lines = _lines(text)
-    facts = _Facts()
-    fatal: dict[str, str] = {}
+@dataclass
+class _Pass:
+    """What one pass over a stretch of the log found."""
+
+    facts: _Facts = field(default_factory=_Facts)
+    fatal: dict[str, str] = field(default_factory=dict)
     started: str | None = None
+    load: _LoadPhase = field(default_factory=lambda: _LoadPhase())
 
-    for i, line in enumerate(lines):
-        if not any(a in line for a in _ANCHORS):
-            continue
-        _read_fatal_errors(lines, i, facts, fatal)
-        _read_version_and_args(line, facts)
-        _read_memory_lines(line, facts)
-        if started is None and any(sign in line for sign in _STARTED_SIGNS):
-            started = line
 
-    for command, source in _commands(lines):
+def _read_lines(lines: list[str], indices: list[int]) -> _Pass:
+    out = _Pass()
+    for i in indices:
+        line = lines[i]
+        _read_fatal_errors(lines, i, out.facts, out.fatal)
+        _read_version_and_args(line, out.facts)
+        _read_memory_lines(line, out.facts)
+        _read_hybrid_layout(line, out.facts)
+        _read_worker_prefix(line, out.facts)
+        out.load.see(i, line)
+        if out.started is None and any(sign in line for sign in _STARTED_SIGNS):
+            out.started = line
+    out.load.relabel(out.fatal)
+    return out
+
+
+# Facts an earlier start of the same log may still give when the last start does not print them again:
+# what ran and where, never a setting or a figure of the earlier start.
+_CARRIED_OVER = ("vllm_version", "gpu_name")
+
+
+def parse_log(text: str) -> LogReading:
+    """Diagnose a pasted vLLM log and collect the numbers it printed.
+
+    A log holding several starts (each echoes its ``non-default args``) is read for its last start: that is
+    the one whose outcome the log ends with. The models the starts name are all kept (``models``)."""
+    lines = _lines(text)
+    indices = _candidates(lines)
+    starts = [i for i in indices if "non-default args" in lines[i]]
+    cut = starts[-1] if len(starts) > 1 else 0
+    last = _read_lines(lines, [i for i in indices if i >= cut])
+    facts, fatal = last.facts, last.fatal
+    models: list[str] = []
+    if cut:
+        for j, start in enumerate(starts[:-1]):
+            end = starts[j + 1]
+            earlier = _read_lines(lines, [i for i in indices if start <= i < end])
+            model = earlier.facts.values.get("model")
+            if isinstance(model, str) and model not in models:
+                models.append(model)
+        before = _read_lines(lines, [i for i in indices if i < cut]).facts
+        for key in _CARRIED_OVER:
+            if key in before.values and key not in facts.values:
+                facts.put(key, before.values[key], before.lines[key], before.prio[key])
+
+    commands = _commands(lines, [i for i in indices if i >= cut]) or (_commands(lines, indices) if cut else [])
+    for command, source in commands:
         _read_command(command, source, facts)
+    for call, source in _llm_calls(lines, indices):
+        _read_llm_call(call, source, facts)
+    model = facts.values.get("model")
+    if isinstance(model, str):
+        models = [m for m in models if m != model] + [model]
 
     _infer_failed_checks(facts, fatal)
-    diagnosis, evidence_line = _diagnose(fatal, started)
+    diagnosis, evidence_line = _diagnose(fatal, last.started)
+    if diagnosis == "unknown" and (commands or facts.values.get("model")) and _only_settings(facts):
+        diagnosis, evidence_line = "pre_flight", (commands[0][1] if commands else facts.lines.get("model"))
     evidence: list[tuple[str, str]] = []
     if evidence_line is not None:
         evidence.append(("diagnosis", evidence_line.strip()))
     evidence.extend((key, facts.lines[key]) for key in facts.values)
-    return LogReading(diagnosis=diagnosis, facts=dict(facts.values), evidence=tuple(evidence))
+    return LogReading(diagnosis=diagnosis, facts=dict(facts.values), evidence=tuple(evidence),
+                      starts=len(starts), models=tuple(models))
+
+
+# Facts a command or an ``LLM(...)`` call gives by itself: a paste holding nothing else was never run.
+_SETTING_KEYS = frozenset({*_FLAGS.values(), *(key for key, _value in _BOOL_FLAGS.values()), *_ARG_KEYS.values()})
+
+
+def _only_settings(facts: _Facts) -> bool:
+    """Every fact is a setting typed by the user (command line priority): no line vLLM printed."""
+    return bool(facts.values) and all(key in _SETTING_KEYS and facts.prio[key] <= _P_COMMAND for key in facts.values)
 
 
 def _infer_failed_checks(facts: _Facts, fatal: dict[str, str]) -> None:

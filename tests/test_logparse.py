@@ -459,7 +459,8 @@ def test_command_line_flags_and_continuations() -> None:
         "pipeline_parallel_size": 2, "kv_cache_dtype": "fp8", "max_num_seqs": 64,
         "enforce_eager": True, "block_size": 32,
     }
-    assert parse_log(text).diagnosis == "unknown"
+    # A command with no line vLLM printed was not run yet: a pre-flight plan of its settings (it was "unknown").
+    assert parse_log(text).diagnosis == "pre_flight"
 
 
 def test_engine_config_beats_command_line() -> None:
@@ -516,7 +517,7 @@ def test_empty_and_plain_text() -> None:
     assert parse_log("hello\nworld\n").diagnosis == "unknown"
     assert set(DIAGNOSES) == {"kv_cache_too_small", "no_memory_for_cache_blocks",
                               "free_memory_below_utilization", "cuda_out_of_memory", "engine_failed",
-                              "started", "unknown"}
+                              "started", "unknown", "load_out_of_memory", "pre_flight"}
 
 
 def test_five_megabytes_of_random_bytes_is_unknown() -> None:
