@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 __all__ = ["main", "entry"]
 
 _FAILED_DIAGNOSES = {"kv_cache_too_small", "no_memory_for_cache_blocks", "free_memory_below_utilization", "cuda_out_of_memory",
-                     "engine_failed"}
+                     "engine_failed", "load_out_of_memory", "mamba_blocks_below_max_num_seqs"}
 
 
 class _UsageError(Exception):

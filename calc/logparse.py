@@ -43,7 +43,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .errors import CalcError
-from .limits import MAX_GIB, python_literal_ok
+from .limits import MAX_GIB, MAX_NUMBER_CHARS, python_literal_ok
 from .units import parse_human_int
 
 __all__ = ["LogReading", "parse_log", "DIAGNOSES", "FACT_KEYS"]
@@ -60,6 +60,8 @@ DIAGNOSES: tuple[str, ...] = (
     "load_out_of_memory",
     # A pasted command or LLM(...) call with no line vLLM printed: its settings, planned before a run.
     "pre_flight",
+    # A hybrid's Mamba state blocks fewer than max_num_seqs (vllm/config/compilation.py, #38270).
+    "mamba_blocks_below_max_num_seqs",
 )
 
 # Most specific first: vLLM's own checks name the root cause; a CUDA OOM text may be
@@ -67,6 +69,7 @@ DIAGNOSES: tuple[str, ...] = (
 _FATAL_ORDER: tuple[str, ...] = (
     "kv_cache_too_small",
     "no_memory_for_cache_blocks",
+    "mamba_blocks_below_max_num_seqs",
     "free_memory_below_utilization",
     "load_out_of_memory",
     "cuda_out_of_memory",
@@ -431,12 +434,26 @@ def _read_engine_config(line: str, facts: _Facts) -> None:
         facts.put(name, value, line, _P_ENGINE)
 
 
+# A string literal (kept as it is) or a number literal outside strings, in one linear scan.
+_PY_TOKEN = re.compile(r"'[^'\\\n]*(?:\\.[^'\\\n]*)*'?|\"[^\"\\\n]*(?:\\.[^\"\\\n]*)*\"?|(?<![\w.])[0-9][0-9A-Za-z_.]*")
+
+
+def _drop_long_numbers(literal: str) -> str:
+    """Every number literal longer than ``limits.MAX_NUMBER_CHARS`` becomes ``None`` before Python builds it:
+    ``0x`` + 4,000 hex digits (or ``0o``, ``0b``, with underscores) is an int past CPython's 4,300-digit
+    ``str()`` limit, which the decimal-only guard of ``ast.literal_eval`` does not see."""
+    def keep(m: re.Match[str]) -> str:
+        text = m.group()
+        return "None" if text[0].isdigit() and len(text) > MAX_NUMBER_CHARS else text
+    return _PY_TOKEN.sub(keep, literal)
+
+
 def _read_non_default_args(line: str, facts: _Facts) -> None:
     start = line.find("{", line.find("non-default args"))
     end = line.rfind("}")
     if start < 0 or end <= start or end - start > 20000:
         return
-    literal = line[start:end + 1]
+    literal = _drop_long_numbers(line[start:end + 1])
     if not python_literal_ok(literal):  # before the parser: deep nesting kills Pyodide's C stack
         return
     try:
@@ -514,16 +531,25 @@ def _read_memory_lines(line: str, facts: _Facts) -> None:
     The readers run in a fixed order, as do the patterns inside each: a fact given twice at
     the same priority keeps the first value, and the evidence lists facts in the order found.
     """
+    # Each reader is gated by a word every one of its patterns holds, so a line runs only the regexes it could match.
     if "GiB" in line or "GB" in line:
-        _read_memory_profile(line, facts)
-        _read_usage_summary(line, facts)
-        _read_weights_and_graphs(line, facts)
-    _read_utilization(line, facts)
-    _read_kv_capacity(line, facts)
-    _read_engine_limits(line, facts)
-    m = _GPU_NAME.search(line)
-    if m:
-        facts.put("gpu_name", m.group(1).strip(), line, _P_LOG)
+        if "memory" in line or "take" in line or "instance can use" in line:
+            _read_memory_profile(line, facts)
+        if "memory" in line or "Actual usage" in line:
+            _read_usage_summary(line, facts)
+        if "took" in line or "graph" in line or "Graph" in line or "kv_cache_memory_bytes" in line:
+            _read_weights_and_graphs(line, facts)
+    if "utilization" in line:
+        _read_utilization(line, facts)
+    if "KV cache size" in line or "concurrency" in line or "blocks" in line or "cache_config_info" in line \
+            or "Multiplying" in line:
+        _read_kv_capacity(line, facts)
+    if "max model len" in line or "Auto-fit" in line or "max_num_batched_tokens=" in line or "Defaulting" in line:
+        _read_engine_limits(line, facts)
+    if "GPU 0:" in line:
+        m = _GPU_NAME.search(line)
+        if m:
+            facts.put("gpu_name", m.group(1).strip(), line, _P_LOG)
 
 
 def _read_memory_profile(line: str, facts: _Facts) -> None:
@@ -646,9 +672,18 @@ def _read_engine_limits(line: str, facts: _Facts) -> None:
 _MIB_PER_UNIT = {"KiB": 1 / 1024, "MiB": 1.0, "GiB": 1024.0}
 
 
+_FATAL_GATE = re.compile("|".join(re.escape(w) for w in (
+    "KV cache is needed", "request with the model", "that can be stored in KV cache", "Cannot auto-fit",
+    "No available memory for the cache blocks", "is less than desired GPU memory utilization", "Free memory",
+    "EngineCore failed to start", "Engine core initialization failed", "process failed during engine core",
+    "out of memory", "OutOfMemoryError", "exceeds available Mamba cache blocks")))
+
+
 def _read_fatal_errors(lines: list[str], i: int, facts: _Facts, fatal: dict[str, str]) -> None:
     """The checks that stop vLLM's start-up; the first line of each kind is its evidence."""
     line = lines[i]
+    if not _FATAL_GATE.search(line):
+        return
     if "KV cache is needed" in line or "request with the model" in line:
         _read_v1_kv_error(lines, i, facts, fatal)
     if "that can be stored in KV cache" in line:
@@ -658,7 +693,13 @@ def _read_fatal_errors(lines: list[str], i: int, facts: _Facts, fatal: dict[str,
             facts.put("max_model_len", _int(m.group(1)), line, _P_ERROR)
             facts.put("gpu_kv_cache_tokens", _int(m.group(2)), line, _P_ERROR)
     if "Cannot auto-fit max_model_len" in line:
-        fatal.setdefault("kv_cache_too_small", line)
+        # kv_cache_utils ``_auto_fit_max_model_len``: "not enough GPU memory available to serve even a single
+        # token" means no block at all, the cache-blocks failure, not a length that is too long.
+        glued, spaced = _window(lines, i, 2)
+        single = "even a single token" in spaced or "evenasingletoken" in glued.replace(" ", "")
+        fatal.setdefault("no_memory_for_cache_blocks" if single else "kv_cache_too_small", line)
+    if "exceeds available Mamba cache blocks" in line:
+        fatal.setdefault("mamba_blocks_below_max_num_seqs", line)
     if "No available memory for the cache blocks" in line:
         fatal.setdefault("no_memory_for_cache_blocks", line)
     if "is less than desired GPU memory utilization" in line or "Free memory" in line:
@@ -723,7 +764,7 @@ def _read_cuda_oom(line: str, facts: _Facts, fatal: dict[str, str]) -> None:
         facts.put("oom_tried_to_allocate_mib", None if tried is None else tried * _MIB_PER_UNIT[m.group(2)], line, _P_LOG)
 
 
-def _read_version_and_args(line: str, facts: _Facts) -> None:
+def _read_version_and_args(line: str, facts: _Facts, *, read_args: bool = True) -> None:
     """The vLLM version (engine line or banner), the engine config and the echo of non-default args."""
     if "LLM engine" in line:
         _read_engine_config(line, facts)
@@ -731,7 +772,7 @@ def _read_version_and_args(line: str, facts: _Facts) -> None:
         m = _BANNER_VERSION.search(line)
         if m:
             facts.put("vllm_version", m.group(1), line, _P_LOG)
-    if "non-default args" in line:
+    if read_args and "non-default args" in line:
         _read_non_default_args(line, facts)
 
 
@@ -798,6 +839,7 @@ def _read_hybrid_layout(line: str, facts: _Facts) -> None:
 _LOADING_SIGNS = ("in load_model", "in load_weights", "model_loader", "Failed to load model")
 _LOADED_SIGNS = ("Model loading took", "Loading model weights took", "Loading weights took")
 _LOAD_WINDOW = 120
+_LOAD_GATE = re.compile("|".join(re.escape(w) for w in (*_LOADING_SIGNS, *_LOADED_SIGNS, "out of memory", "OutOfMemory")))
 
 
 class _LoadPhase:
@@ -811,6 +853,8 @@ class _LoadPhase:
         self.wrapped: str | None = None
 
     def see(self, i: int, line: str) -> None:
+        if not _LOAD_GATE.search(line):
+            return
         if "Failed to load model" in line and "not enough GPU memory" in line and self.wrapped is None:
             self.wrapped = line
         if any(sign in line for sign in _LOADING_SIGNS):
@@ -1055,16 +1099,23 @@ class _Pass:
     load: _LoadPhase = field(default_factory=lambda: _LoadPhase())
 
 
-def _read_lines(lines: list[str], indices: list[int]) -> _Pass:
+_MAX_EARLIER_STARTS = 16
+
+
+def _read_lines(lines: list[str], indices: list[int], *, read_args: bool = True) -> _Pass:
     out = _Pass()
+    seen: set[str] = set()
     for i in indices:
         line = lines[i]
         _read_fatal_errors(lines, i, out.facts, out.fatal)
-        _read_version_and_args(line, out.facts)
+        out.load.see(i, line)
+        if line in seen:  # a repeated line (each TP worker prints its own) gives nothing new to the one-line readers
+            continue
+        seen.add(line)
+        _read_version_and_args(line, out.facts, read_args=read_args)
         _read_memory_lines(line, out.facts)
         _read_hybrid_layout(line, out.facts)
         _read_worker_prefix(line, out.facts)
-        out.load.see(i, line)
         if out.started is None and any(sign in line for sign in _STARTED_SIGNS):
             out.started = line
     out.load.relabel(out.fatal)
@@ -1089,13 +1140,13 @@ def parse_log(text: str) -> LogReading:
     facts, fatal = last.facts, last.fatal
     models: list[str] = []
     if cut:
-        for j, start in enumerate(starts[:-1]):
-            end = starts[j + 1]
-            earlier = _read_lines(lines, [i for i in indices if start <= i < end])
-            model = earlier.facts.values.get("model")
+        for start in starts[-1 - _MAX_EARLIER_STARTS:-1]:  # each earlier start's model, from its args echo alone
+            echo = _Facts()
+            _read_non_default_args(lines[start], echo)
+            model = echo.values.get("model")
             if isinstance(model, str) and model not in models:
                 models.append(model)
-        before = _read_lines(lines, [i for i in indices if i < cut]).facts
+        before = _read_lines(lines, [i for i in indices if i < cut], read_args=False).facts
         for key in _CARRIED_OVER:
             if key in before.values and key not in facts.values:
                 facts.put(key, before.values[key], before.lines[key], before.prio[key])

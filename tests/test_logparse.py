@@ -517,7 +517,8 @@ def test_empty_and_plain_text() -> None:
     assert parse_log("hello\nworld\n").diagnosis == "unknown"
     assert set(DIAGNOSES) == {"kv_cache_too_small", "no_memory_for_cache_blocks",
                               "free_memory_below_utilization", "cuda_out_of_memory", "engine_failed",
-                              "started", "unknown", "load_out_of_memory", "pre_flight"}
+                              "started", "unknown", "load_out_of_memory", "pre_flight",
+                              "mamba_blocks_below_max_num_seqs"}
 
 
 def test_five_megabytes_of_random_bytes_is_unknown() -> None:
