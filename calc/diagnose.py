@@ -13,6 +13,7 @@ from .analysis import Analysis, analyze
 from .errors import CalcError
 from .inputs import Scenario, scenario_from_inputs
 from .log_capacity import CapacityFit, FitStatus, fit_capacity
+from .log_mismatch import FigureMismatch, figure_mismatches
 from .logparse import LogReading, parse_log
 from .units import gib_to_bytes
 
@@ -78,6 +79,10 @@ class Diagnosis:
     """What the log's own numbers answer, with or without a model."""
     capacity_fit: CapacityFit | None = None
     """How the recomputed plan meets the log's capacity lines (log_capacity.py); None without such a pair."""
+    mismatches: tuple[FigureMismatch, ...] = ()
+    """The log's exact figures the recomputation misses beyond the log's rounding (log_mismatch.py)."""
+    inferred: tuple[str, ...] = ()
+    """Inputs taken from a lower bound only (``tensor_parallel_size`` from the highest worker rank seen)."""
 
 
 def _as_text(value: object) -> str:
@@ -185,11 +190,41 @@ def _fitted(scenario: Scenario, fit: CapacityFit | None) -> Scenario:
     return replace(scenario, deployment=replace(dep, measured=measured))
 
 
-def diagnose(text: str, form: Mapping[str, object] | None = None) -> Diagnosis:
+def _corrected(inputs: Mapping[str, object], corrections: Mapping[str, object]) -> dict[str, object]:
+    """The reader's explicit flags over what the log states: a correction wins (a model given replaces a
+    config and the other way round)."""
+    out = {k: v for k, v in inputs.items() if not (k in _MODEL_INPUTS and any(m in corrections for m in _MODEL_INPUTS))}
+    if "gpu" in corrections or "gpu_memory_gib" in corrections:
+        out.pop("gpu", None)
+        out.pop("gpu_memory_gib", None)
+    out.update(corrections)
+    return out
+
+
+# Parallel sizes the worker prefixes bound from below (logparse ``*_at_least``), used when nothing states them.
+_LOWER_BOUNDS = ("tensor_parallel_size", "pipeline_parallel_size")
+
+
+def _with_lower_bounds(inputs: dict[str, object], reading: LogReading) -> tuple[str, ...]:
+    inferred = []
+    for key in _LOWER_BOUNDS:
+        n = reading.facts.get(f"{key}_at_least")
+        if key not in inputs and isinstance(n, int) and not isinstance(n, bool) and n > 1:
+            inputs[key] = str(n)
+            inferred.append(key)
+    return tuple(inferred)
+
+
+def diagnose(text: str, form: Mapping[str, object] | None = None, *,
+             corrections: Mapping[str, object] | None = None) -> Diagnosis:
     """Read ``text``, lay what it states over the ``form`` and, when that names enough, recompute the plan
-    (at the bytes inside the log's GiB rounding that give its own capacity, when it printed one)."""
+    (at the bytes inside the log's GiB rounding that give its own capacity, when it printed one).
+
+    ``corrections`` are the reader's explicit settings (``kvcalc log FILE --tensor-parallel-size 2``): they win
+    over the log's own values, which win over the ``form``."""
     reading = parse_log(text)
-    inputs = merge_inputs(form or {}, inputs_from_reading(reading))
+    inputs = _corrected(merge_inputs(form or {}, inputs_from_reading(reading)), corrections or {})
+    inferred = _with_lower_bounds(inputs, reading)
     analysis: Analysis | None = None
     err = None
     fit = None
@@ -206,4 +241,5 @@ def diagnose(text: str, form: Mapping[str, object] | None = None) -> Diagnosis:
         if analysis is not None:
             analysis = replace(analysis, recommendations=recs)
     return Diagnosis(reading=reading, inputs=inputs, analysis=analysis, recommendations=recs, replan_error=err,
-                     figures=figures, capacity_fit=fit)
+                     figures=figures, capacity_fit=fit, mismatches=figure_mismatches(reading, analysis, fit),
+                     inferred=inferred)
