@@ -882,11 +882,13 @@ class _LoadPhase:
 # --------------------------------------------------------------------------- #
 
 # Line prefixes that are not vLLM's: Markdown / e-mail quotes (``> ``, ``> > ``), ``docker compose``'s
-# ``vllm-1  | ``, ``docker logs -t`` / kubectl timestamps, ``mpirun --tag-output``'s ``[1,0]<stdout>:``.
+# ``vllm-1  | ``, ``docker logs -t`` / kubectl / CI timestamps, ``mpirun --tag-output``'s ``[1,0]<stdout>:``; the
+# quote bars GitHub and blogs render (``▎``, ``│``).
 # Each is removed from the whole text at once (multiline, C speed), at most twice over (``vllm-1  | > …``).
 _PREFIXES: tuple[re.Pattern[str], ...] = (
-    re.compile(r"^[ \t]*>[> \t]*", re.M),
+    re.compile(r"^[ \t]*[>\u258e\u2502\u2503][>\u258e\u2502\u2503 \t]*", re.M),  # > ▎ │ ┃
     re.compile(r"^\[\d{1,6},\d{1,6}\]<std(?:out|err)>: ?", re.M),
+    re.compile(r"^\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[0-9.,]{0,10}Z?\] ?", re.M),  # Buildkite's [2025-12-15T20:52:30Z]
     re.compile(r"^\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d[0-9.,]{0,10}(?:Z|[+-]\d\d:?\d\d)? ", re.M),
     re.compile(r"^[A-Za-z0-9][\w.-]{0,63} {1,8}\| ?", re.M),
 )
