@@ -97,7 +97,7 @@ FACT_KEYS: tuple[str, ...] = (
     "oom_tried_to_allocate_mib",
     # Added with the worker prefixes and the hybrid layout lines (0.27+):
     "tensor_parallel_size_at_least", "pipeline_parallel_size_at_least", "world_size_at_least",
-    "hybrid_attention_block_size", "mamba_page_padding_pct", "num_padding_layers", "kv_cache_group_sizes",
+    "hybrid_attention_block_size", "mamba_page_padding_pct", "num_padding_layers",
     "mamba_cache_blocks",
 )
 
@@ -132,8 +132,8 @@ _ANCHORS: tuple[str, ...] = (
     "max_num_", "Defaulting", "api_server", "init engine",
     "EngineCore failed", "initialization failed", "process failed", "Free memory", "LLM engine (v",
     "Worker_", "VllmWorker", "Setting attention block size", "padding layers", "Padding mamba page",
-    "kv cache group sizes", "Mamba cache blocks", "auto-fit", "load_model", "load_weights", "model_loader",
-    "load model", "weights took", "loading took", "LLM(", "command:", "args:",
+    "Mamba cache blocks", "auto-fit", "load_model", "load_weights", "model_loader",
+    "load model", "weights took", "loading took", "LLM(", "command:", "args:", "create_weights", "initialize_model",
 )
 # One pass of C-level search over the whole text finds the lines worth reading (5 MB of newlines is
 # read in milliseconds, not a Python test per line).
@@ -791,7 +791,6 @@ _WORKER_RANK = re.compile(r"\(VllmWorker(?:Process)? rank=(\d{1,5})")
 _ATTN_BLOCK = re.compile(r"Setting attention block size to (\d{1,9}) tokens")
 _MAMBA_PAD = re.compile(r"Padding mamba page size by (\d{1,4}(?:\.\d{1,6})?)%")
 _PADDING_LAYERS = re.compile(r"Add (\d{1,6}) padding layers")
-_GROUP_SIZES = re.compile(r"kv cache group sizes:? ?\[([0-9, ]{1,400})\]", re.I)
 # vllm/config/compilation.py (#38270): the hybrid's state blocks cap the decode batch.
 _MAMBA_BLOCKS_ERR = re.compile(r"max_num_seqs \((\d{1,9})\) exceeds available Mamba cache blocks \((\d{1,12})\)")
 
@@ -812,7 +811,7 @@ def _read_worker_prefix(line: str, facts: _Facts) -> None:
 
 
 def _read_hybrid_layout(line: str, facts: _Facts) -> None:
-    """A hybrid model's layout lines (attention block size, Mamba page padding, padding layers, group sizes)
+    """A hybrid model's layout lines (attention block size, Mamba page padding, padding layers)
     and the Mamba block cap on max_num_seqs."""
     m = _ATTN_BLOCK.search(line) if "attention block size" in line else None
     if m:
@@ -823,10 +822,6 @@ def _read_hybrid_layout(line: str, facts: _Facts) -> None:
     m = _PADDING_LAYERS.search(line) if "padding layers" in line else None
     if m:
         facts.put("num_padding_layers", _int(m.group(1)), line, _P_LOG)
-    m = _GROUP_SIZES.search(line) if "group sizes" in line.lower() else None
-    if m:
-        facts.put("kv_cache_group_sizes", ", ".join(p.strip() for p in m.group(1).split(",") if p.strip()), line,
-                  _P_LOG)
     m = _MAMBA_BLOCKS_ERR.search(line) if "Mamba cache blocks" in line else None
     if m:
         facts.put("max_num_seqs", _int(m.group(1)), line, _P_ERROR)
@@ -836,7 +831,8 @@ def _read_hybrid_layout(line: str, facts: _Facts) -> None:
 # Lines that show the weights being loaded: a traceback through the loader, or vLLM's own wrapper of the OOM
 # (vllm/v1/worker/gpu_model_runner.py ``load_model``, 0.27+: "Failed to load model - not enough GPU memory.
 # … (original error: CUDA out of memory. …)").
-_LOADING_SIGNS = ("in load_model", "in load_weights", "model_loader", "Failed to load model")
+_LOADING_SIGNS = ("in load_model", "in load_weights", "model_loader", "Failed to load model", "in create_weights",
+                  "initialize_model", "Failed to create")
 _LOADED_SIGNS = ("Model loading took", "Loading model weights took", "Loading weights took")
 _LOAD_WINDOW = 120
 _LOAD_GATE = re.compile("|".join(re.escape(w) for w in (*_LOADING_SIGNS, *_LOADED_SIGNS, "out of memory", "OutOfMemory")))

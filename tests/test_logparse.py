@@ -122,6 +122,13 @@ EXPECTED: dict[str, tuple[str, dict[str, object]]] = {
     "v010_lmcache_models_s_max_seq_len_32768.log": ("kv_cache_too_small", {
         "max_model_len": 32768, "needed_kv_gib": 4.5, "available_kv_gib": 3.58,
         "estimated_max_model_len": 26032}),
+    # vLLM PR #38632: "max_num_seqs (1024) exceeds available Mamba cache blocks (600)"
+    "v2026_ci_qwen35_b200_mamba_blocks_below_max_num_seqs.log": ("mamba_blocks_below_max_num_seqs", {
+        "max_num_seqs": 1024, "mamba_cache_blocks": 600}),
+    # spark-vllm-docker #396, quoted with "▎ ": "(196608),", "23.25 GiB KV cache is needed", "(22.5 GiB)", "190272"
+    "v0291rc1_minimax_m27_awq_2xspark_tp2_quoted_kv_too_small.log": ("kv_cache_too_small", {
+        "max_model_len": 196608, "needed_kv_gib": 23.25, "available_kv_gib": 22.5,
+        "estimated_max_model_len": 190272}),
     "v2026_recipes_model_s_max_seq_len_1m.log": ("kv_cache_too_small", {
         "max_model_len": 1048576, "needed_kv_gib": 44.25, "available_kv_gib": 8.42,
         "estimated_max_model_len": 199552}),
