@@ -999,8 +999,8 @@ def _yaml_command(lines: list[str], i: int) -> tuple[str, int]:
     value = lines[i].split(":", 1)[1].strip()
     if value.startswith("["):
         end = value.rfind("]")
-        items = _flow_items(value[1:end] if end > 0 else value[1:])
-        return " ".join(shlex.quote(item) for item in items), i
+        flow = _flow_items(value[1:end] if end > 0 else value[1:])
+        return " ".join(shlex.quote(item) for item in flow), i
     if value and value not in ("|", ">", "|-", ">-"):
         return value, i
     items: list[str] = []

@@ -24,8 +24,8 @@ from .units import GiB, MiB
 if TYPE_CHECKING:  # the log reader loads only when a log is pasted
     from .diagnose import Diagnosis
 
-__all__ = ["available_band", "gib_gb", "result_dict", "recommendation_dict", "serve_command", "build_report", "build_log_report", "log_notes",
-           "capacity_fit_notes", "with_capacity_fit_notes", "error_message"]
+__all__ = ["available_band", "gib_gb", "result_dict", "recommendation_dict", "serve_command", "build_report", "build_log_report",
+           "log_notes", "capacity_fit_notes", "with_capacity_fit_notes", "error_message"]
 
 _UNKNOWN_MODEL = "<your-model>"
 GIB_BYTES = 1 << 30

@@ -242,8 +242,6 @@ EN: dict[str, str] = {
     "note.log_mismatch": "Warning: the recomputation misses the log's {figure}: the log prints {printed}, the recomputation gives {recomputed} ({pct} off), beyond the log's own rounding. Likely causes: another model or checkpoint than the log's, another KV cache dtype, or a setting the log does not show (pass it as a flag, which wins over the log).",
     "note.pre_flight": "Pre-flight: this is the command's plan before it runs, from its own settings; what the command does not set takes vLLM's defaults and the calculator's estimates.",
     "diag.mamba_blocks_below_max_num_seqs": "Fewer Mamba cache blocks than max_num_seqs (hybrid model)",
-    "verdict.mamba_blocks_below_max_num_seqs.title": "Fewer Mamba state blocks than max_num_seqs",
-    "verdict.mamba_blocks_below_max_num_seqs.summary": "Each running request of a hybrid model needs one Mamba state block, and the memory left holds fewer blocks than max_num_seqs, so vLLM stops before capturing CUDA graphs. Lower --max-num-seqs to the number of blocks the log names, or give the cache more memory.",
 }
 
 ES: dict[str, str] = {
@@ -472,8 +470,6 @@ ES: dict[str, str] = {
     "note.log_mismatch": "Aviso: el recálculo no coincide con {figure} del registro: el registro imprime {printed}, el recálculo da {recomputed} ({pct} de diferencia), más allá del redondeo del propio registro. Causas probables: otro modelo o checkpoint que el del registro, otro tipo de dato de la caché KV o un ajuste que el registro no muestra (indíquelo como opción, que prevalece sobre el registro).",
     "note.pre_flight": "Antes de arrancar: este es el plan del comando antes de ejecutarlo, con sus propios ajustes; lo que el comando no fija toma los valores por defecto de vLLM y las estimaciones de la calculadora.",
     "diag.mamba_blocks_below_max_num_seqs": "Menos bloques de caché Mamba que max_num_seqs (modelo híbrido)",
-    "verdict.mamba_blocks_below_max_num_seqs.title": "Menos bloques de estado Mamba que max_num_seqs",
-    "verdict.mamba_blocks_below_max_num_seqs.summary": "Cada petición en curso de un modelo híbrido necesita un bloque de estado Mamba, y la memoria que queda contiene menos bloques que max_num_seqs, así que vLLM se detiene antes de capturar los grafos CUDA. Baje --max-num-seqs al número de bloques que indica el registro, o dé más memoria a la caché.",
 }
 
 ZH: dict[str, str] = {
@@ -702,8 +698,6 @@ ZH: dict[str, str] = {
     "note.log_mismatch": "警告：重新计算与日志中的{figure}不符：日志打印 {printed}，重新计算得到 {recomputed}（相差 {pct}），超出了日志本身的舍入误差。可能的原因：模型或权重文件与日志中的不同、KV 缓存数据类型不同，或日志中未显示的某个设置（请用参数传入，参数优先于日志）。",
     "note.pre_flight": "启动前：这是该命令运行前的方案，依据命令自身的设置；命令未设置的项取 vLLM 的默认值和计算器的估算。",
     "diag.mamba_blocks_below_max_num_seqs": "Mamba 缓存块少于 max_num_seqs（混合模型）",
-    "verdict.mamba_blocks_below_max_num_seqs.title": "Mamba 状态块少于 max_num_seqs",
-    "verdict.mamba_blocks_below_max_num_seqs.summary": "混合模型的每个运行中请求都需要一个 Mamba 状态块，而剩余显存能容纳的块数少于 max_num_seqs，因此 vLLM 在捕获 CUDA 图之前停止。请把 --max-num-seqs 降到日志给出的块数，或给缓存更多显存。",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}

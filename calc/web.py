@@ -93,7 +93,7 @@ def _log_verdict(lang: str, reading: LogReading) -> dict[str, str] | None:
         return {"kind": kind, "title": t(lang, f"verdict.{kind}.title"),
                 "summary": t(lang, f"verdict.{kind}.summary", free=f"{free} GiB" if free is not None else "?",
                              requested=f"{requested} GiB" if requested is not None else "?")}
-    if kind in ("cuda_out_of_memory", "load_out_of_memory", "mamba_blocks_below_max_num_seqs"):
+    if kind in ("cuda_out_of_memory", "load_out_of_memory"):
         return {"kind": kind, "title": t(lang, f"verdict.{kind}.title"), "summary": t(lang, f"verdict.{kind}.summary")}
     return None
 
