@@ -137,7 +137,20 @@ _ANCHORS: tuple[str, ...] = (
 )
 # One pass of C-level search over the whole text finds the lines worth reading (5 MB of newlines is
 # read in milliseconds, not a Python test per line).
-_ANCHOR_RE = re.compile("|".join(re.escape(a) for a in _ANCHORS))
+def _literal_trie(words: tuple[str, ...] | list[str]) -> str:
+    """A regex for any of ``words`` as a trie of literals (alternatives share their prefixes), so the regex
+    engine tests one character per branch instead of every word at every position; no quantifier."""
+    if "" in words:
+        rest = [w for w in words if w]
+        return f"(?:{_literal_trie(rest)})?" if rest else ""
+    groups: dict[str, list[str]] = {}
+    for w in words:
+        groups.setdefault(w[0], []).append(w[1:])
+    parts = [re.escape(c) + _literal_trie(tails) for c, tails in sorted(groups.items())]
+    return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+
+
+_ANCHOR_RE = re.compile(_literal_trie(sorted(set(_ANCHORS))))
 
 # Priorities: a later, stronger source replaces a weaker one (equal: first wins).
 _P_RESOLVED = 0     # a setting the core resolves itself, as the engine line prints it resolved (prefix caching)
@@ -879,27 +892,60 @@ class _LoadPhase:
 
 # Line prefixes that are not vLLM's: Markdown / e-mail quotes (``> ``, ``> > ``), ``docker compose``'s
 # ``vllm-1  | ``, ``docker logs -t`` / kubectl / CI timestamps, ``mpirun --tag-output``'s ``[1,0]<stdout>:``; the
-# quote bars GitHub and blogs render (``▎``, ``│``).
-# Each is removed from the whole text at once (multiline, C speed), at most twice over (``vllm-1  | > …``).
+# quote bars GitHub and blogs render (``▎``, ``│``). Each is matched at the start of a line only (no scan), at most
+# twice over (``vllm-1  | > …``), and only on the lines read (an anchor line and the three after it).
 _PREFIXES: tuple[re.Pattern[str], ...] = (
-    re.compile(r"^[ \t]*[>\u258e\u2502\u2503][>\u258e\u2502\u2503 \t]*", re.M),  # > ▎ │ ┃
-    re.compile(r"^\[\d{1,6},\d{1,6}\]<std(?:out|err)>: ?", re.M),
-    re.compile(r"^\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[0-9.,]{0,10}Z?\] ?", re.M),  # Buildkite's [2025-12-15T20:52:30Z]
-    re.compile(r"^\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d[0-9.,]{0,10}(?:Z|[+-]\d\d:?\d\d)? ", re.M),
-    re.compile(r"^[A-Za-z0-9][\w.-]{0,63} {1,8}\| ?", re.M),
+    re.compile(r"[ \t]*[>\u258e\u2502\u2503][>\u258e\u2502\u2503 \t]*"),  # > ▎ │ ┃
+    re.compile(r"\[\d{1,6},\d{1,6}\]<std(?:out|err)>: ?"),
+    re.compile(r"\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[0-9.,]{0,10}Z?\] ?"),  # Buildkite's [2025-12-15T20:52:30Z]
+    re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d[0-9.,]{0,10}(?:Z|[+-]\d\d:?\d\d)? "),
+    re.compile(r"[A-Za-z0-9][\w.-]{0,63} {1,8}\| ?"),
 )
+_QUOTE_START = frozenset(" \t>\u258e\u2502\u2503")
 
 
-def _strip_prefixes(text: str) -> str:
+def _clean(line: str) -> str:
+    """The line without the prefixes above (vLLM's own ``(EngineCore pid=…)`` / ``INFO`` stay); the first
+    character says which prefix may be there, so a plain line costs one or two tests."""
     for _ in range(2):
-        for pattern in _PREFIXES:
-            text = pattern.sub("", text)
-    return text
+        if not line:
+            return line
+        c = line[0]
+        if c in _QUOTE_START:
+            m = _PREFIXES[0].match(line)
+        elif c == "[":
+            m = _PREFIXES[1].match(line) or _PREFIXES[2].match(line)
+        elif c.isdigit() and line[4:5] == "-":
+            m = _PREFIXES[3].match(line)
+        else:
+            m = None
+        if m is None and "|" in line[:72] and c.isalnum():
+            m = _PREFIXES[4].match(line)
+        if m is None or not m.end():
+            return line
+        line = line[m.end():]
+    return line
+
+
+# Does any line start like one of the prefixes? One C-level pass; a log without any is not cleaned line by line.
+_ANY_PREFIX = re.compile(r"^(?:[ \t]*[>\u258e\u2502\u2503]|\[\d|\d{4}-|[A-Za-z0-9][\w.-]{0,63} {1,8}\|)", re.M)
+
+
+def _clean_around(lines: list[str], indices: list[int], after: int = 3) -> None:
+    """Remove the prefixes of every line that is read: each anchor line and the lines a wrapped message
+    continues on (in place, each line once)."""
+    if not _ANY_PREFIX.search("\n".join(lines)):
+        return
+    done = -1
+    for i in indices:
+        for j in range(max(i, done + 1), min(i + after + 1, len(lines))):
+            lines[j] = _clean(lines[j])
+        done = max(done, min(i + after, len(lines) - 1))
 
 
 def _lines(text: str) -> list[str]:
     text = _ANSI.sub("", text) if "\x1b" in text else text
-    return _strip_prefixes(text.replace("\r\n", "\n").replace("\r", "\n")).split("\n")
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
 
 def _candidates(lines: list[str]) -> list[int]:
@@ -945,8 +991,11 @@ _IMAGE = re.compile(r"(?:^|/)vllm-openai(?::[\w.+-]{1,128})?(?:@sha256:[0-9a-f]{
 _YAML_ITEM = re.compile(r"^\s{0,40}- {1,8}(\S.{0,2000})$")
 
 
+_COMMAND_RE = re.compile("|".join(re.escape(sign) for sign in _COMMAND_SIGNS))
+
+
 def _is_command_line(line: str) -> bool:
-    if len(line) > _MAX_COMMAND_CHARS or not any(sign in line for sign in _COMMAND_SIGNS):
+    if len(line) > _MAX_COMMAND_CHARS or not _COMMAND_RE.search(line):
         return False
     if "command:" in line or "args:" in line:
         return bool(_yaml_key(line))
@@ -980,12 +1029,12 @@ def _commands(lines: list[str], indices: list[int]) -> list[tuple[str, str]]:
         while first > 0 and i - first < _MAX_CONTINUATION and lines[first - 1].rstrip().endswith("\\") \
                 and len(lines[first - 1]) <= _MAX_COMMAND_CHARS:
             first -= 1
-        parts = [lines[j].rstrip() for j in range(first, i + 1)]
+        parts = [_clean(lines[j]).rstrip() for j in range(first, i + 1)]
         j = i
         while parts[-1].endswith("\\") and j + 1 < len(lines) and len(parts) < _MAX_CONTINUATION \
                 and len(lines[j + 1]) <= _MAX_COMMAND_CHARS:
             j += 1
-            parts.append(lines[j].rstrip())
+            parts.append(_clean(lines[j]).rstrip())
         done = j
         command = " ".join(p[:-1].strip() if p.endswith("\\") else p.strip() for p in parts)
         if "--" in command or command.lstrip("$ `").startswith("vllm serve"):
@@ -1006,7 +1055,7 @@ def _yaml_command(lines: list[str], i: int) -> tuple[str, int]:
     items: list[str] = []
     j = i
     while j + 1 < len(lines) and len(items) < _MAX_CONTINUATION:
-        m = _YAML_ITEM.match(lines[j + 1])
+        m = _YAML_ITEM.match(_clean(lines[j + 1]))
         if not m:
             break
         j += 1
@@ -1063,16 +1112,29 @@ def _llm_calls(lines: list[str], indices: list[int]) -> list[tuple[str, str]]:
     return found
 
 
+_POSITIONAL_MODEL = re.compile(r"\s{0,40}(\"[^\"\n]{1,512}\"|'[^'\n]{1,512}')")
+_LITERAL_WORD = re.compile(r"-?[0-9][0-9A-Za-z_.]{0,40}")
+
+
 def _read_llm_call(call: str, source: str, facts: _Facts) -> None:
+    """The literal arguments of ``LLM(...)``: the model (first positional argument or ``model=``), and each engine
+    argument given as a string, a number or True / False; a variable's name says nothing and is skipped."""
+    m = _POSITIONAL_MODEL.match(call)
+    if m:
+        facts.put("model", m.group(1)[1:-1], source, _P_COMMAND)
     for key, raw in _KWARG.findall(call):
         name = _ARG_KEYS.get(key)
         if name is None:
             continue
-        value: object = raw
+        value: object
         if raw[:1] in "'\"":
             value = raw[1:-1]
         elif raw in ("True", "False"):
             value = raw == "True"
+        elif _LITERAL_WORD.fullmatch(raw):
+            value = raw
+        else:
+            continue
         facts.put(name, _typed(name, value), source, _P_COMMAND)
 
 
@@ -1085,6 +1147,7 @@ _STARTED_SIGNS: tuple[str, ...] = (
     "available_kv_cache_memory",
     "init engine (profile, create kv cache, warmup model) took",  # vllm/v1/engine/core.py
 )
+_STARTED_RE = re.compile("|".join(re.escape(sign) for sign in _STARTED_SIGNS))
 
 
 @dataclass
@@ -1114,7 +1177,7 @@ def _read_lines(lines: list[str], indices: list[int], *, read_args: bool = True)
         _read_memory_lines(line, out.facts)
         _read_hybrid_layout(line, out.facts)
         _read_worker_prefix(line, out.facts)
-        if out.started is None and any(sign in line for sign in _STARTED_SIGNS):
+        if out.started is None and _STARTED_RE.search(line):
             out.started = line
     out.load.relabel(out.fatal)
     return out
@@ -1132,6 +1195,7 @@ def parse_log(text: str) -> LogReading:
     the one whose outcome the log ends with. The models the starts name are all kept (``models``)."""
     lines = _lines(text)
     indices = _candidates(lines)
+    _clean_around(lines, indices)
     starts = [i for i in indices if "non-default args" in lines[i]]
     cut = starts[-1] if len(starts) > 1 else 0
     last = _read_lines(lines, [i for i in indices if i >= cut])

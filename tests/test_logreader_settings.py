@@ -141,7 +141,10 @@ def test_llm_python_calls() -> None:
 """
     facts = parse_log(many).facts
     assert (facts["tensor_parallel_size"], facts["pipeline_parallel_size"], facts["dtype"]) == (1, 8, "float16")
-    assert facts.get("model") == "model_name"  # the name as written: the reader corrects it with --model
+    assert "model" not in facts  # a variable's name is not a model: the reader gives it with --model
+    # https://github.com/vllm-project/vllm/pull/5714: the model as the first positional argument
+    one_liner = "python -c 'from vllm import LLM;LLM(\"meta-llama/Meta-Llama-3-70B-Instruct\")'\n"
+    assert parse_log(one_liner).facts == {"model": "meta-llama/Meta-Llama-3-70B-Instruct"}
 
 
 # --- line prefixes --------------------------------------------------------------------------------------------
