@@ -39,7 +39,7 @@ import json
 import math
 import re
 import shlex
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from .errors import CalcError
@@ -994,8 +994,13 @@ _YAML_ITEM = re.compile(r"^\s{0,40}- {1,8}(\S.{0,2000})$")
 _COMMAND_RE = re.compile("|".join(re.escape(sign) for sign in _COMMAND_SIGNS))
 
 
+# A line vLLM's logger printed ("WARNING 02-12 19:46:23 [argparse_utils.py:195] With `vllm serve`, you should
+# provide the model as a positional argument … instead of via the `--model` option."): prose, not a command.
+_LOGGER_LINE = re.compile(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d")
+
+
 def _is_command_line(line: str) -> bool:
-    if len(line) > _MAX_COMMAND_CHARS or not _COMMAND_RE.search(line):
+    if len(line) > _MAX_COMMAND_CHARS or not _COMMAND_RE.search(line) or _LOGGER_LINE.search(line):
         return False
     if "command:" in line or "args:" in line:
         return bool(_yaml_key(line))
@@ -1214,13 +1219,19 @@ def parse_log(text: str) -> LogReading:
                 facts.put(key, before.values[key], before.lines[key], before.prio[key])
 
     commands = _commands(lines, [i for i in indices if i >= cut]) or (_commands(lines, indices) if cut else [])
+    typed: list[str] = []  # the models the commands and LLM(...) calls name, each read alone
     for command, source in commands:
         _read_command(command, source, facts)
+        typed.append(_model_of(lambda f, c=command, s=source: _read_command(c, s, f)))
     for call, source in _llm_calls(lines, indices):
         _read_llm_call(call, source, facts)
+        typed.append(_model_of(lambda f, c=call, s=source: _read_llm_call(c, s, f)))
+    for name in typed:
+        if name and name not in models:
+            models.append(name)
     model = facts.values.get("model")
     if isinstance(model, str):
-        models = [m for m in models if m != model] + [model]
+        models = [m for m in models if m != model.strip()] + [model.strip()]
 
     _infer_failed_checks(facts, fatal)
     diagnosis, evidence_line = _diagnose(fatal, last.started)
@@ -1232,6 +1243,14 @@ def parse_log(text: str) -> LogReading:
     evidence.extend((key, facts.lines[key]) for key in facts.values)
     return LogReading(diagnosis=diagnosis, facts=dict(facts.values), evidence=tuple(evidence),
                       starts=len(starts), models=tuple(models))
+
+
+def _model_of(read: Callable[[_Facts], None]) -> str:
+    """The model one command (or call) names, read into facts of its own; "" when it names none."""
+    alone = _Facts()
+    read(alone)
+    model = alone.values.get("model")
+    return model.strip() if isinstance(model, str) else ""
 
 
 # Facts a command or an ``LLM(...)`` call gives by itself: a paste holding nothing else was never run.

@@ -283,3 +283,29 @@ def test_pre_flight_command_is_planned(tmp_path: Path) -> None:
         _, out, _ = _cli(["log", "-", "--model", "Qwen/Qwen2.5-14B", "--gpu", "RTX-4090",
                           "--lang", lang], stdin=text)
         assert text_ in out.splitlines()[0], lang
+
+
+def test_a_command_and_the_args_naming_two_models_are_both_named() -> None:
+    # llmd_v019_llama31_8b_h100_tp1.log echoes 'model': 'meta-llama/Llama-3.1-8B-Instruct'; the command of
+    # https://github.com/vllm-project/vllm/issues/17431 pasted above it names a Qwen3-8B path: vLLM's echo wins,
+    # and the note names both.
+    command = ("/home/python_vllm_env_085/bin/python -m vllm.entrypoints.openai.api_server     --model "
+               "/root/yjpzmodel/basemodel/Qwen3-8B     --served-model-name Qwen3-8B --gpu-memory-utilization 0.4 "
+               "--port 8001\n")
+    r = parse_log(command + _log("llmd_v019_llama31_8b_h100_tp1.log"))
+    assert r.facts["model"] == "meta-llama/Llama-3.1-8B-Instruct" and r.starts == 1
+    assert r.models == ("/root/yjpzmodel/basemodel/Qwen3-8B", "meta-llama/Llama-3.1-8B-Instruct")
+
+
+def test_vllms_own_warning_about_vllm_serve_is_not_a_command() -> None:
+    # v0192rc1dev134_qwen36_35b_a3b_gb10_util095_131k_lmonly.log: "WARNING 05-05 07:16:13 [argparse_utils.py:191]
+    # With `vllm serve`, you should provide the model as a positional argument … instead of via the `--model`
+    # option." once gave the model "option."
+    line = _line_of("v0192rc1dev134_qwen36_35b_a3b_gb10_util095_131k_lmonly.log", "With `vllm serve`")
+    assert parse_log(line).facts == {}
+    assert parse_log(_log("v0192rc1dev134_qwen36_35b_a3b_gb10_util095_131k_lmonly.log")).models == (
+        "Qwen/Qwen3.6-35B-A3B",)
+
+
+def _line_of(name: str, text: str) -> str:
+    return next(x for x in _log(name).splitlines() if text in x) + "\n"
