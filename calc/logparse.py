@@ -1222,10 +1222,10 @@ def parse_log(text: str) -> LogReading:
     typed: list[str] = []  # the models the commands and LLM(...) calls name, each read alone
     for command, source in commands:
         _read_command(command, source, facts)
-        typed.append(_model_of(lambda f, c=command, s=source: _read_command(c, s, f)))
+        typed.append(_model_of(_read_command, command, source))
     for call, source in _llm_calls(lines, indices):
         _read_llm_call(call, source, facts)
-        typed.append(_model_of(lambda f, c=call, s=source: _read_llm_call(c, s, f)))
+        typed.append(_model_of(_read_llm_call, call, source))
     for name in typed:
         if name and name not in models:
             models.append(name)
@@ -1245,10 +1245,10 @@ def parse_log(text: str) -> LogReading:
                       starts=len(starts), models=tuple(models))
 
 
-def _model_of(read: Callable[[_Facts], None]) -> str:
+def _model_of(read: Callable[[str, str, _Facts], None], text: str, source: str) -> str:
     """The model one command (or call) names, read into facts of its own; "" when it names none."""
     alone = _Facts()
-    read(alone)
+    read(text, source, alone)
     model = alone.values.get("model")
     return model.strip() if isinstance(model, str) else ""
 
