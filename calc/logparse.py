@@ -818,7 +818,7 @@ def _read_worker_prefix(line: str, facts: _Facts) -> None:
         if m:
             seen = int(m.group(1)) + 1
             old = facts.values.get(key)
-            if not isinstance(old, int) or seen > old:
+            if seen > 1 and (not isinstance(old, int) or seen > old):  # rank 0 says nothing: every size has one
                 facts.values.pop(key, None)
                 facts.put(key, seen, line, _P_LOG)
 
@@ -1155,14 +1155,14 @@ _STARTED_SIGNS: tuple[str, ...] = (
 _STARTED_RE = re.compile("|".join(re.escape(sign) for sign in _STARTED_SIGNS))
 
 
-@dataclass
 class _Pass:
-    """What one pass over a stretch of the log found."""
+    """What one pass over a stretch of the log found (an accumulator, like ``_Facts``)."""
 
-    facts: _Facts = field(default_factory=_Facts)
-    fatal: dict[str, str] = field(default_factory=dict)
-    started: str | None = None
-    load: _LoadPhase = field(default_factory=lambda: _LoadPhase())
+    def __init__(self) -> None:
+        self.facts = _Facts()
+        self.fatal: dict[str, str] = {}
+        self.started: str | None = None
+        self.load = _LoadPhase()
 
 
 _MAX_EARLIER_STARTS = 16
