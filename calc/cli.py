@@ -91,32 +91,6 @@ def _add_gpu_and_settings(p: argparse.ArgumentParser, *, gpu_help: str) -> None:
                  "--num-gpu-blocks-override", "--vllm-version", "--available-kv-bytes", "--available-kv-gib",
                  "--weights-gib", "--activation-gib", "--non-torch-gib", "--cudagraph-gib", "--cpu-offload-gb",
                  "--limit-mm-per-prompt"):
-        pl.add_argument(flag)
-    pl.add_argument("--kv-cache-dtype", choices=KV_CACHE_DTYPES[:-2] + ("fp8_inc", "fp8_ds_mla"))
-    pl.add_argument("--disable-hybrid-kv-cache-manager", action="store_true")
-    pl.add_argument("--no-async-scheduling", action="store_true")
-    pl.add_argument("--enforce-eager", action="store_true")
-    pl.add_argument("--skip-mm-profiling", action="store_true")
-    pl.add_argument("--enable-prefix-caching", action=argparse.BooleanOptionalAction, default=None)
-    pl.add_argument("--mamba-cache-mode", choices=tuple(MambaCacheMode))
-    pl.add_argument("--mamba-ssm-cache-dtype", choices=MAMBA_DTYPES)
-    pl.add_argument("--interconnect", choices=INTERCONNECTS,
-                    help="how the GPUs are joined (sizes non-torch memory at TP > 1); default: the catalog GPU's, "
-                         "or for --gpu-memory-gib nvswitch with a band covering the others")
-    pl.add_argument("--lang", default="en", choices=("en", "es", "zh"))
-    pl.add_argument("--json", action="store_true", help="print one JSON object")
-    lg = sub.add_parser("log", help="read a pasted vLLM log")
-    lg.add_argument("path", nargs="?", default="-", help="log file, or - for standard input")
-    lg.add_argument("--lang", default="en", choices=("en", "es", "zh"))
-    lg.add_argument("--json", action="store_true")
-    lm = lg.add_mutually_exclusive_group()
-    lm.add_argument("--model", help="the model the log serves, when the log does not name it")
-    lm.add_argument("--config", help="its config.json, when the model is not in the catalog")
-    lg.add_argument("--gpu", help="catalog GPU id, when the log does not name it")
-    for name, what in (("models", "list the catalog's models"), ("gpus", "list the catalog's GPUs")):
-        c = sub.add_parser(name, help=what)
-        c.add_argument("--json", action="store_true", help="print one JSON array")
-    return p
         p.add_argument(flag)
     p.add_argument("--kv-cache-dtype", choices=KV_CACHE_DTYPES[:-2] + ("fp8_inc", "fp8_ds_mla"))
     p.add_argument("--disable-hybrid-kv-cache-manager", action="store_true")
@@ -126,6 +100,9 @@ def _add_gpu_and_settings(p: argparse.ArgumentParser, *, gpu_help: str) -> None:
     p.add_argument("--enable-prefix-caching", action=argparse.BooleanOptionalAction, default=None)
     p.add_argument("--mamba-cache-mode", choices=tuple(MambaCacheMode))
     p.add_argument("--mamba-ssm-cache-dtype", choices=MAMBA_DTYPES)
+    p.add_argument("--interconnect", choices=INTERCONNECTS,
+                   help="how the GPUs are joined (sizes non-torch memory at TP > 1); default: the catalog GPU's, "
+                        "or for --gpu-memory-gib nvswitch with a band covering the others")
 
 
 _STDIN_CAP_BYTES = 64 * MAX_LOG_BYTES  # a stream longer than this is refused, not read for ever
