@@ -119,6 +119,13 @@ def main(argv: list[str] | None = None) -> None:
                           for _ in range(400))
     print(f"  parse_log(adversarial, {len(adversarial):,} chars)   "
           f"{_median_ms(lambda: parse_log(adversarial), runs=5):7.1f} ms")
+    # 5 MB of newlines and 5 MB of nested args echoes (each line a start): reading is one regex pass for the
+    # anchor lines, then one pass per anchor line (tests/test_log_lines_2026.py; target < 1 s each).
+    newlines = "\n" * (5 << 20)
+    print(f"  parse_log(5 MB of newlines)             {_median_ms(lambda: parse_log(newlines), runs=5):7.1f} ms")
+    nested = ("INFO non-default args: {'a': " + "{'a': " * 60 + "1" + "}" * 61 + "\n") * 40_000
+    print(f"  parse_log({len(nested) >> 20} MB of nested args echoes)   "
+          f"{_median_ms(lambda: parse_log(nested), runs=5):7.1f} ms")
     # `kvcalc log FILE --json` end to end on 5 MiB of random bytes (tests/test_cli.py; target < 1 s).
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "noise.log"

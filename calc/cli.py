@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 __all__ = ["main", "entry"]
 
 _FAILED_DIAGNOSES = {"kv_cache_too_small", "no_memory_for_cache_blocks", "free_memory_below_utilization", "cuda_out_of_memory",
-                     "engine_failed"}
+                     "engine_failed", "load_out_of_memory", "mamba_blocks_below_max_num_seqs"}
 
 
 class _UsageError(Exception):
@@ -57,8 +57,33 @@ def _parser() -> argparse.ArgumentParser:
     m = pl.add_mutually_exclusive_group(required=True)
     m.add_argument("--model", help="catalog model id, e.g. Qwen/Qwen3-8B")
     m.add_argument("--config", help="a config.json file, or a directory holding one")
-    g = pl.add_mutually_exclusive_group()
-    g.add_argument("--gpu", help="catalog GPU id, e.g. RTX-4090, H100-80GB")
+    _add_gpu_and_settings(pl, gpu_help="catalog GPU id, e.g. RTX-4090, H100-80GB")
+    pl.add_argument("--lang", default="en", choices=("en", "es", "zh"))
+    pl.add_argument("--json", action="store_true", help="print one JSON object")
+    lg = sub.add_parser(
+        "log", help="read a pasted vLLM log",
+        description="Read a vLLM log (or a pasted vllm serve / docker run command, a compose command: list, an "
+                    "LLM(...) call), diagnose it and recompute its plan. The plan flags below supply what the log "
+                    "does not show, and each flag given is the reader's correction: it wins over the value the "
+                    "log states.")
+    lg.add_argument("path", nargs="?", default="-", help="log file, or - for standard input")
+    lg.add_argument("--lang", default="en", choices=("en", "es", "zh"))
+    lg.add_argument("--json", action="store_true")
+    lm = lg.add_mutually_exclusive_group()
+    lm.add_argument("--model", help="the model the log serves (wins over the model the log names)")
+    lm.add_argument("--config", help="its config.json, when the model is not in the catalog")
+    _add_gpu_and_settings(lg, gpu_help="catalog GPU id, when the log does not name it")
+    for name, what in (("models", "list the catalog's models"), ("gpus", "list the catalog's GPUs")):
+        c = sub.add_parser(name, help=what)
+        c.add_argument("--json", action="store_true", help="print one JSON array")
+    return p
+
+
+def _add_gpu_and_settings(p: argparse.ArgumentParser, *, gpu_help: str) -> None:
+    """The GPU and the deployment settings, the same for ``plan`` and ``log`` (for ``log``, each one given
+    overrides what the log states)."""
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--gpu", help=gpu_help)
     g.add_argument("--gpu-memory-gib", help="total memory of one GPU as the driver reports it")
     for flag in ("--tensor-parallel-size", "--pipeline-parallel-size", "--decode-context-parallel-size",
                  "--max-model-len", "--max-num-seqs",
@@ -66,34 +91,20 @@ def _parser() -> argparse.ArgumentParser:
                  "--num-gpu-blocks-override", "--vllm-version", "--available-kv-bytes", "--available-kv-gib",
                  "--weights-gib", "--activation-gib", "--non-torch-gib", "--cudagraph-gib", "--cpu-offload-gb",
                  "--limit-mm-per-prompt", "--speculative-config", "--max-loras", "--max-lora-rank", "--max-cpu-loras"):
-        pl.add_argument(flag)
-    pl.add_argument("--kv-cache-dtype", choices=KV_CACHE_DTYPES)
-    pl.add_argument("--disable-hybrid-kv-cache-manager", action="store_true")
-    pl.add_argument("--no-async-scheduling", action="store_true")
-    pl.add_argument("--enforce-eager", action="store_true")
-    pl.add_argument("--skip-mm-profiling", action="store_true")
-    pl.add_argument("--calculate-kv-scales", action="store_true")
-    pl.add_argument("--enable-lora", action="store_true")
-    pl.add_argument("--enable-prefix-caching", action=argparse.BooleanOptionalAction, default=None)
-    pl.add_argument("--mamba-cache-mode", choices=tuple(MambaCacheMode))
-    pl.add_argument("--mamba-ssm-cache-dtype", choices=MAMBA_DTYPES)
-    pl.add_argument("--interconnect", choices=INTERCONNECTS,
-                    help="how the GPUs are joined (sizes non-torch memory at TP > 1); default: the catalog GPU's, "
-                         "or for --gpu-memory-gib nvswitch with a band covering the others")
-    pl.add_argument("--lang", default="en", choices=("en", "es", "zh"))
-    pl.add_argument("--json", action="store_true", help="print one JSON object")
-    lg = sub.add_parser("log", help="read a pasted vLLM log")
-    lg.add_argument("path", nargs="?", default="-", help="log file, or - for standard input")
-    lg.add_argument("--lang", default="en", choices=("en", "es", "zh"))
-    lg.add_argument("--json", action="store_true")
-    lm = lg.add_mutually_exclusive_group()
-    lm.add_argument("--model", help="the model the log serves, when the log does not name it")
-    lm.add_argument("--config", help="its config.json, when the model is not in the catalog")
-    lg.add_argument("--gpu", help="catalog GPU id, when the log does not name it")
-    for name, what in (("models", "list the catalog's models"), ("gpus", "list the catalog's GPUs")):
-        c = sub.add_parser(name, help=what)
-        c.add_argument("--json", action="store_true", help="print one JSON array")
-    return p
+        p.add_argument(flag)
+    p.add_argument("--kv-cache-dtype", choices=KV_CACHE_DTYPES)
+    p.add_argument("--disable-hybrid-kv-cache-manager", action="store_true")
+    p.add_argument("--no-async-scheduling", action="store_true")
+    p.add_argument("--enforce-eager", action="store_true")
+    p.add_argument("--skip-mm-profiling", action="store_true")
+    p.add_argument("--calculate-kv-scales", action="store_true")
+    p.add_argument("--enable-lora", action="store_true")
+    p.add_argument("--enable-prefix-caching", action=argparse.BooleanOptionalAction, default=None)
+    p.add_argument("--mamba-cache-mode", choices=tuple(MambaCacheMode))
+    p.add_argument("--mamba-ssm-cache-dtype", choices=MAMBA_DTYPES)
+    p.add_argument("--interconnect", choices=INTERCONNECTS,
+                   help="how the GPUs are joined (sizes non-torch memory at TP > 1); default: the catalog GPU's, "
+                        "or for --gpu-memory-gib nvswitch with a band covering the others")
 
 
 _STDIN_CAP_BYTES = 64 * MAX_LOG_BYTES  # a stream longer than this is refused, not read for ever
@@ -281,6 +292,7 @@ def _json(obj: object) -> str:
 
 def _log(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO) -> int:
     from .diagnose import diagnose  # only `kvcalc log` needs the log reader
+    from .log_mismatch import mismatch_dicts
 
     if args.path == "-":
         text, truncated = _read_stdin(stdin, limit=MAX_LOG_BYTES, field="log")
@@ -291,14 +303,17 @@ def _log(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO) -> i
         cut = text.find("\n", 0, 4096)  # the kept part starts mid-line: from the next line on
         text = text[cut + 1:] if cut >= 0 else text
         err.write(f"kvcalc: note: {t(args.lang, 'note.log_truncated')}\n")
-    d = diagnose(text, _form(args, stdin))
+    d = diagnose(text, corrections=_form(args, stdin))  # every flag given is the reader's correction: it wins
     payload = {"diagnosis": d.reading.diagnosis, "facts": dict(d.reading.facts), "inputs": d.inputs,
                "recommendations": [recommendation_dict(r) for r in d.recommendations],
-               "plan": result_dict(d.analysis) if d.analysis is not None else None}
+               "plan": result_dict(d.analysis) if d.analysis is not None else None,
+               "mismatches": mismatch_dicts(d.mismatches)}
     if args.json:
         out.write(_json(payload) + "\n")
     else:
         out.write(clean_text(_log_text(args.lang, d)) + "\n")
+    if d.reading.diagnosis == "pre_flight":  # a command not yet run: exits as `kvcalc plan` does
+        return 0 if d.analysis is None or d.analysis.verdict.fits else 1
     return 1 if d.reading.diagnosis in _FAILED_DIAGNOSES else 0
 
 

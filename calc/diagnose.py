@@ -14,6 +14,7 @@ from .deployment import batch_defaults
 from .errors import CalcError
 from .inputs import Scenario, scenario_from_inputs
 from .log_capacity import CapacityFit, FitStatus, fit_capacity
+from .log_mismatch import FigureMismatch, figure_mismatches
 from .logparse import LogReading, parse_log
 from .units import gib_to_bytes
 from .verdict import plan
@@ -84,6 +85,10 @@ class Diagnosis:
     chosen_by_vllm: frozenset[str] = frozenset()
     """Inputs read off the log whose value is the one vLLM chose itself (its default for this model, GPU and
     release): kept for the plan, left out of "your current command" (the reader did not set them)."""
+    mismatches: tuple[FigureMismatch, ...] = ()
+    """The log's exact figures the recomputation misses beyond the log's rounding (log_mismatch.py)."""
+    inferred: tuple[str, ...] = ()
+    """Inputs taken from a lower bound only (``tensor_parallel_size`` from the highest worker rank seen)."""
 
 
 def _as_text(value: object) -> str:
@@ -252,13 +257,44 @@ def _planned_defaults(a: Analysis, keys: frozenset[str], inputs: Mapping[str, ob
     return frozenset(chosen)
 
 
-def diagnose(text: str, form: Mapping[str, object] | None = None) -> Diagnosis:
+def _corrected(inputs: Mapping[str, object], corrections: Mapping[str, object]) -> dict[str, object]:
+    """The reader's explicit flags over what the log states: a correction wins (a model given replaces a
+    config and the other way round)."""
+    out = {k: v for k, v in inputs.items() if not (k in _MODEL_INPUTS and any(m in corrections for m in _MODEL_INPUTS))}
+    if "gpu" in corrections or "gpu_memory_gib" in corrections:
+        out.pop("gpu", None)
+        out.pop("gpu_memory_gib", None)
+    out.update(corrections)
+    return out
+
+
+# Parallel sizes the worker prefixes bound from below (logparse ``*_at_least``), used when nothing states them.
+_LOWER_BOUNDS = ("tensor_parallel_size", "pipeline_parallel_size")
+
+
+def _with_lower_bounds(inputs: dict[str, object], reading: LogReading) -> tuple[str, ...]:
+    inferred = []
+    for key in _LOWER_BOUNDS:
+        n = reading.facts.get(f"{key}_at_least")
+        if key not in inputs and isinstance(n, int) and not isinstance(n, bool) and n > 1:
+            inputs[key] = str(n)
+            inferred.append(key)
+    return tuple(inferred)
+
+
+def diagnose(text: str, form: Mapping[str, object] | None = None, *,
+             corrections: Mapping[str, object] | None = None) -> Diagnosis:
     """Read ``text``, lay what it states over the ``form`` and, when that names enough, recompute the plan
-    (at the bytes inside the log's GiB rounding that give its own capacity, when it printed one)."""
+    (at the bytes inside the log's GiB rounding that give its own capacity, when it printed one).
+
+    ``corrections`` are the reader's explicit settings (``kvcalc log FILE --tensor-parallel-size 2``): they win
+    over the log's own values, which win over the ``form``."""
     reading = parse_log(text)
     from_log = inputs_from_reading(reading)
-    inputs = merge_inputs(form or {}, from_log)
-    chosen, undecided = _log_defaults(reading, from_log, form or {}, inputs)
+    inputs = _corrected(merge_inputs(form or {}, from_log), corrections or {})
+    inferred = _with_lower_bounds(inputs, reading)
+    # a correction is the reader's own setting, as a typed field is: never "chosen by vLLM"
+    chosen, undecided = _log_defaults(reading, from_log, {**(form or {}), **(corrections or {})}, inputs)
     analysis: Analysis | None = None
     err = None
     fit = None
@@ -279,4 +315,5 @@ def diagnose(text: str, form: Mapping[str, object] | None = None) -> Diagnosis:
         if analysis is not None:
             analysis = replace(analysis, recommendations=recs)
     return Diagnosis(reading=reading, inputs=inputs, analysis=analysis, recommendations=recs, replan_error=err,
-                     figures=figures, capacity_fit=fit, chosen_by_vllm=chosen)
+                     figures=figures, capacity_fit=fit, chosen_by_vllm=chosen,
+                     mismatches=figure_mismatches(reading, analysis, fit), inferred=inferred)

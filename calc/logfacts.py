@@ -32,7 +32,9 @@ FACT_LABELS: dict[str, str] = {
         "enable_prefix_caching", "enforce_eager", "mamba_cache_mode", "mamba_ssm_cache_dtype", "limit_mm_per_prompt",
         "skip_mm_profiling", "kv_cache_memory_bytes", "kv_cache_memory_fixed", "free_memory_gib",
         "consumed_memory_gib", "peak_torch_memory_gib", "cudagraph_estimate_gib", "suggested_kv_cache_memory_bytes",
-        "oom_tried_to_allocate_mib")},
+        "oom_tried_to_allocate_mib", "tensor_parallel_size_at_least", "pipeline_parallel_size_at_least",
+        "world_size_at_least", "hybrid_attention_block_size", "mamba_page_padding_pct", "num_padding_layers",
+        "mamba_cache_blocks")},
 }
 
 # Facts that are vLLM engine arguments (vllm/engine/arg_utils.py): shown with their flag.
@@ -43,7 +45,7 @@ _FLAGS = frozenset({
     "skip_mm_profiling", "kv_cache_memory_bytes",
 })
 _TOKENS = frozenset({"gpu_kv_cache_tokens", "max_model_len", "derived_max_model_len", "estimated_max_model_len",
-                     "max_num_batched_tokens"})
+                     "max_num_batched_tokens", "hybrid_attention_block_size"})
 _BYTES = frozenset({"kv_cache_memory_bytes", "suggested_kv_cache_memory_bytes"})
 
 

@@ -39,11 +39,11 @@ import json
 import math
 import re
 import shlex
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from .errors import CalcError
-from .limits import MAX_GIB, python_literal_ok
+from .limits import MAX_GIB, MAX_NUMBER_CHARS, python_literal_ok
 from .units import parse_human_int
 
 __all__ = ["LogReading", "parse_log", "DIAGNOSES", "FACT_KEYS"]
@@ -56,6 +56,12 @@ DIAGNOSES: tuple[str, ...] = (
     "engine_failed",
     "started",
     "unknown",
+    # CUDA out of memory while the weights load (before any KV cache is sized): the start-up OOM.
+    "load_out_of_memory",
+    # A pasted command or LLM(...) call with no line vLLM printed: its settings, planned before a run.
+    "pre_flight",
+    # A hybrid's Mamba state blocks fewer than max_num_seqs (vllm/config/compilation.py, #38270).
+    "mamba_blocks_below_max_num_seqs",
 )
 
 # Most specific first: vLLM's own checks name the root cause; a CUDA OOM text may be
@@ -63,7 +69,9 @@ DIAGNOSES: tuple[str, ...] = (
 _FATAL_ORDER: tuple[str, ...] = (
     "kv_cache_too_small",
     "no_memory_for_cache_blocks",
+    "mamba_blocks_below_max_num_seqs",
     "free_memory_below_utilization",
+    "load_out_of_memory",
     "cuda_out_of_memory",
     # vLLM's own "EngineCore failed to start." / "Engine core initialization failed": the engine did
     # not start, for a reason none of the checks above names (the root cause is elsewhere in the log).
@@ -87,6 +95,10 @@ FACT_KEYS: tuple[str, ...] = (
     "available_kv_gib", "suggested_kv_cache_memory_bytes",
     "needed_kv_gib", "estimated_max_model_len", "num_gpu_blocks", "gpu_kv_cache_tokens", "max_concurrency",
     "oom_tried_to_allocate_mib",
+    # Added with the worker prefixes and the hybrid layout lines (0.27+):
+    "tensor_parallel_size_at_least", "pipeline_parallel_size_at_least", "world_size_at_least",
+    "hybrid_attention_block_size", "mamba_page_padding_pct", "num_padding_layers",
+    "mamba_cache_blocks",
 )
 
 
@@ -105,6 +117,10 @@ class LogReading:
     (whatever line then gave the value); a printed command of the log's run carries them."""
     defaulted: frozenset[str] = frozenset()
     """Fact keys vLLM says it chose itself ("Defaulting max_num_seqs to 1024 …", vllm/engine/arg_utils.py)."""
+    starts: int = 0
+    """How many starts the log holds (``non-default args`` echoes); the facts are the last one's."""
+    models: tuple[str, ...] = ()
+    """Every model the log names (each earlier start's, a command's), the one the facts use last."""
 
 
 # --------------------------------------------------------------------------- #
@@ -120,7 +136,26 @@ _ANCHORS: tuple[str, ...] = (
     "concurrency", "out of memory", "OutOfMemory", "version", "GPU 0:",
     "max_num_", "Defaulting", "api_server", "init engine",
     "EngineCore failed", "initialization failed", "process failed", "Free memory", "LLM engine (v",
+    "Worker_", "VllmWorker", "Setting attention block size", "padding layers", "Padding mamba page",
+    "Mamba cache blocks", "auto-fit", "load_model", "load_weights", "model_loader",
+    "load model", "weights took", "loading took", "LLM(", "command:", "args:", "create_weights", "initialize_model",
 )
+# One pass of C-level search over the whole text finds the lines worth reading (5 MB of newlines is
+# read in milliseconds, not a Python test per line).
+def _literal_trie(words: tuple[str, ...] | list[str]) -> str:
+    """A regex for any of ``words`` as a trie of literals (alternatives share their prefixes), so the regex
+    engine tests one character per branch instead of every word at every position; no quantifier."""
+    if "" in words:
+        rest = [w for w in words if w]
+        return f"(?:{_literal_trie(rest)})?" if rest else ""
+    groups: dict[str, list[str]] = {}
+    for w in words:
+        groups.setdefault(w[0], []).append(w[1:])
+    parts = [re.escape(c) + _literal_trie(tails) for c, tails in sorted(groups.items())]
+    return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+
+
+_ANCHOR_RE = re.compile(_literal_trie(sorted(set(_ANCHORS))))
 
 # Priorities: a later, stronger source replaces a weaker one (equal: first wins).
 _P_RESOLVED = 0     # a setting the core resolves itself, as the engine line prints it resolved (prefix caching)
@@ -421,12 +456,26 @@ def _read_engine_config(line: str, facts: _Facts) -> None:
         facts.put(name, value, line, _P_ENGINE)
 
 
+# A string literal (kept as it is) or a number literal outside strings, in one linear scan.
+_PY_TOKEN = re.compile(r"'[^'\\\n]*(?:\\.[^'\\\n]*)*'?|\"[^\"\\\n]*(?:\\.[^\"\\\n]*)*\"?|(?<![\w.])[0-9][0-9A-Za-z_.]*")
+
+
+def _drop_long_numbers(literal: str) -> str:
+    """Every number literal longer than ``limits.MAX_NUMBER_CHARS`` becomes ``None`` before Python builds it:
+    ``0x`` + 4,000 hex digits (or ``0o``, ``0b``, with underscores) is an int past CPython's 4,300-digit
+    ``str()`` limit, which the decimal-only guard of ``ast.literal_eval`` does not see."""
+    def keep(m: re.Match[str]) -> str:
+        text = m.group()
+        return "None" if text[0].isdigit() and len(text) > MAX_NUMBER_CHARS else text
+    return _PY_TOKEN.sub(keep, literal)
+
+
 def _read_non_default_args(line: str, facts: _Facts) -> None:
     start = line.find("{", line.find("non-default args"))
     end = line.rfind("}")
     if start < 0 or end <= start or end - start > 20000:
         return
-    literal = line[start:end + 1]
+    literal = _drop_long_numbers(line[start:end + 1])
     if not python_literal_ok(literal):  # before the parser: deep nesting kills Pyodide's C stack
         return
     try:
@@ -457,6 +506,9 @@ def _read_command(command: str, source: str, facts: _Facts) -> None:
     except ValueError:
         tokens = command.split()
     tokens = [t.strip("`") for t in tokens]
+    image = next((k for k, tok in enumerate(tokens) if _IMAGE.search(tok)), None)
+    if image is not None:  # docker run … vllm/vllm-openai:TAG …: the arguments after the image are vLLM's
+        tokens = tokens[image + 1:]
     if "serve" in tokens:
         i = tokens.index("serve")
         if i + 1 < len(tokens) and not tokens[i + 1].startswith("-"):
@@ -501,16 +553,25 @@ def _read_memory_lines(line: str, facts: _Facts) -> None:
     The readers run in a fixed order, as do the patterns inside each: a fact given twice at
     the same priority keeps the first value, and the evidence lists facts in the order found.
     """
+    # Each reader is gated by a word every one of its patterns holds, so a line runs only the regexes it could match.
     if "GiB" in line or "GB" in line:
-        _read_memory_profile(line, facts)
-        _read_usage_summary(line, facts)
-        _read_weights_and_graphs(line, facts)
-    _read_utilization(line, facts)
-    _read_kv_capacity(line, facts)
-    _read_engine_limits(line, facts)
-    m = _GPU_NAME.search(line)
-    if m:
-        facts.put("gpu_name", m.group(1).strip(), line, _P_LOG)
+        if "memory" in line or "take" in line or "instance can use" in line:
+            _read_memory_profile(line, facts)
+        if "memory" in line or "Actual usage" in line:
+            _read_usage_summary(line, facts)
+        if "took" in line or "graph" in line or "Graph" in line or "kv_cache_memory_bytes" in line:
+            _read_weights_and_graphs(line, facts)
+    if "utilization" in line:
+        _read_utilization(line, facts)
+    if "KV cache size" in line or "concurrency" in line or "blocks" in line or "cache_config_info" in line \
+            or "Multiplying" in line:
+        _read_kv_capacity(line, facts)
+    if "max model len" in line or "Auto-fit" in line or "max_num_batched_tokens=" in line or "Defaulting" in line:
+        _read_engine_limits(line, facts)
+    if "GPU 0:" in line:
+        m = _GPU_NAME.search(line)
+        if m:
+            facts.put("gpu_name", m.group(1).strip(), line, _P_LOG)
 
 
 def _read_memory_profile(line: str, facts: _Facts) -> None:
@@ -634,9 +695,18 @@ def _read_engine_limits(line: str, facts: _Facts) -> None:
 _MIB_PER_UNIT = {"KiB": 1 / 1024, "MiB": 1.0, "GiB": 1024.0}
 
 
+_FATAL_GATE = re.compile("|".join(re.escape(w) for w in (
+    "KV cache is needed", "request with the model", "that can be stored in KV cache", "Cannot auto-fit",
+    "No available memory for the cache blocks", "is less than desired GPU memory utilization", "Free memory",
+    "EngineCore failed to start", "Engine core initialization failed", "process failed during engine core",
+    "out of memory", "OutOfMemoryError", "exceeds available Mamba cache blocks")))
+
+
 def _read_fatal_errors(lines: list[str], i: int, facts: _Facts, fatal: dict[str, str]) -> None:
     """The checks that stop vLLM's start-up; the first line of each kind is its evidence."""
     line = lines[i]
+    if not _FATAL_GATE.search(line):
+        return
     if "KV cache is needed" in line or "request with the model" in line:
         _read_v1_kv_error(lines, i, facts, fatal)
     if "that can be stored in KV cache" in line:
@@ -646,7 +716,13 @@ def _read_fatal_errors(lines: list[str], i: int, facts: _Facts, fatal: dict[str,
             facts.put("max_model_len", _int(m.group(1)), line, _P_ERROR)
             facts.put("gpu_kv_cache_tokens", _int(m.group(2)), line, _P_ERROR)
     if "Cannot auto-fit max_model_len" in line:
-        fatal.setdefault("kv_cache_too_small", line)
+        # kv_cache_utils ``_auto_fit_max_model_len``: "not enough GPU memory available to serve even a single
+        # token" means no block at all, the cache-blocks failure, not a length that is too long.
+        glued, spaced = _window(lines, i, 2)
+        single = "even a single token" in spaced or "evenasingletoken" in glued.replace(" ", "")
+        fatal.setdefault("no_memory_for_cache_blocks" if single else "kv_cache_too_small", line)
+    if "exceeds available Mamba cache blocks" in line:
+        fatal.setdefault("mamba_blocks_below_max_num_seqs", line)
     if "No available memory for the cache blocks" in line:
         fatal.setdefault("no_memory_for_cache_blocks", line)
     if "is less than desired GPU memory utilization" in line or "Free memory" in line:
@@ -711,7 +787,7 @@ def _read_cuda_oom(line: str, facts: _Facts, fatal: dict[str, str]) -> None:
         facts.put("oom_tried_to_allocate_mib", None if tried is None else tried * _MIB_PER_UNIT[m.group(2)], line, _P_LOG)
 
 
-def _read_version_and_args(line: str, facts: _Facts) -> None:
+def _read_version_and_args(line: str, facts: _Facts, *, read_args: bool = True) -> None:
     """The vLLM version (engine line or banner), the engine config and the echo of non-default args."""
     if "LLM engine" in line:
         _read_engine_config(line, facts)
@@ -719,17 +795,185 @@ def _read_version_and_args(line: str, facts: _Facts) -> None:
         m = _BANNER_VERSION.search(line)
         if m:
             facts.put("vllm_version", m.group(1), line, _P_LOG)
-    if "non-default args" in line:
+    if read_args and "non-default args" in line:
         _read_non_default_args(line, facts)
+
+
+# --------------------------------------------------------------------------- #
+# Worker prefixes, hybrid layout lines, the weight-loading phase
+# --------------------------------------------------------------------------- #
+
+# vllm/v1/executor/multiproc_executor.py ``setup_proc_title_and_log_prefix``: "Worker" + "_DP{r}" + "_PP{r}"
+# + "_PCP{r}" + "_TP{r}" + "_DCP{r}" + "_EP{r}", each part only when that size is above 1. Older releases named
+# the process ``VllmWorker rank=N`` (a rank over the whole world). A rank r seen says the size is at least r + 1.
+_WORKER_PP = re.compile(r"\(Worker(?:_DP\d{1,4})?_PP(\d{1,4})")
+_WORKER_TP = re.compile(r"\(Worker(?:_DP\d{1,4})?(?:_PP\d{1,4})?(?:_PCP\d{1,4})?_TP(\d{1,4})")
+_WORKER_RANK = re.compile(r"\(VllmWorker(?:Process)? rank=(\d{1,5})")
+
+# vllm/platforms/interface.py / vllm/model_executor/models/config.py (hybrid models), kv_cache_utils.py.
+_ATTN_BLOCK = re.compile(r"Setting attention block size to (\d{1,9}) tokens")
+_MAMBA_PAD = re.compile(r"Padding mamba page size by (\d{1,4}(?:\.\d{1,6})?)%")
+_PADDING_LAYERS = re.compile(r"Add (\d{1,6}) padding layers")
+# vllm/config/compilation.py (#38270): the hybrid's state blocks cap the decode batch.
+_MAMBA_BLOCKS_ERR = re.compile(r"max_num_seqs \((\d{1,9})\) exceeds available Mamba cache blocks \((\d{1,12})\)")
+
+
+def _read_worker_prefix(line: str, facts: _Facts) -> None:
+    """The highest TP / PP rank a worker prefix shows: a lower bound on the size, never the size itself."""
+    if "Worker" not in line:
+        return
+    for pattern, key in ((_WORKER_TP, "tensor_parallel_size_at_least"), (_WORKER_PP, "pipeline_parallel_size_at_least"),
+                         (_WORKER_RANK, "world_size_at_least")):
+        m = pattern.search(line)
+        if m:
+            seen = int(m.group(1)) + 1
+            old = facts.values.get(key)
+            if seen > 1 and (not isinstance(old, int) or seen > old):  # rank 0 says nothing: every size has one
+                facts.values.pop(key, None)
+                facts.put(key, seen, line, _P_LOG)
+
+
+def _read_hybrid_layout(line: str, facts: _Facts) -> None:
+    """A hybrid model's layout lines (attention block size, Mamba page padding, padding layers)
+    and the Mamba block cap on max_num_seqs."""
+    m = _ATTN_BLOCK.search(line) if "attention block size" in line else None
+    if m:
+        facts.put("hybrid_attention_block_size", _int(m.group(1)), line, _P_LOG)
+    m = _MAMBA_PAD.search(line) if "Padding mamba" in line else None
+    if m:
+        facts.put("mamba_page_padding_pct", _num(m.group(1)), line, _P_LOG)
+    m = _PADDING_LAYERS.search(line) if "padding layers" in line else None
+    if m:
+        facts.put("num_padding_layers", _int(m.group(1)), line, _P_LOG)
+    m = _MAMBA_BLOCKS_ERR.search(line) if "Mamba cache blocks" in line else None
+    if m:
+        facts.put("max_num_seqs", _int(m.group(1)), line, _P_ERROR)
+        facts.put("mamba_cache_blocks", _int(m.group(2)), line, _P_ERROR)
+
+
+# Lines that show the weights being loaded: a traceback through the loader, or vLLM's own wrapper of the OOM
+# (vllm/v1/worker/gpu_model_runner.py ``load_model``, 0.27+: "Failed to load model - not enough GPU memory.
+# … (original error: CUDA out of memory. …)").
+_LOADING_SIGNS = ("in load_model", "in load_weights", "model_loader", "Failed to load model", "in create_weights",
+                  "initialize_model", "Failed to create")
+_LOADED_SIGNS = ("Model loading took", "Loading model weights took", "Loading weights took")
+_LOAD_WINDOW = 120
+_LOAD_GATE = re.compile("|".join(re.escape(w) for w in (*_LOADING_SIGNS, *_LOADED_SIGNS, "out of memory", "OutOfMemory")))
+
+
+class _LoadPhase:
+    """Where the weights were loading: an OOM after a loading sign and before any "loading took" line is the
+    start-up OOM of the weights, not a run-time one."""
+
+    def __init__(self) -> None:
+        self.loading: list[int] = []
+        self.loaded_at: int | None = None
+        self.oom_at: int | None = None
+        self.wrapped: str | None = None
+
+    def see(self, i: int, line: str) -> None:
+        if not _LOAD_GATE.search(line):
+            return
+        if "Failed to load model" in line and "not enough GPU memory" in line and self.wrapped is None:
+            self.wrapped = line
+        if any(sign in line for sign in _LOADING_SIGNS):
+            self.loading.append(i)
+        if self.loaded_at is None and any(sign in line for sign in _LOADED_SIGNS):
+            self.loaded_at = i
+        if self.oom_at is None and ("out of memory" in line and ("CUDA" in line or "cuda" in line)
+                                    or "OutOfMemoryError" in line):
+            self.oom_at = i
+
+    def relabel(self, fatal: dict[str, str]) -> None:
+        if self.wrapped is not None:
+            fatal.setdefault("load_out_of_memory", self.wrapped)
+            fatal.pop("cuda_out_of_memory", None)
+            return
+        oom = self.oom_at
+        if oom is None or "cuda_out_of_memory" not in fatal or (self.loaded_at is not None and self.loaded_at < oom):
+            return
+        if any(oom - _LOAD_WINDOW <= i <= oom + _LOAD_WINDOW for i in self.loading):
+            fatal["load_out_of_memory"] = fatal.pop("cuda_out_of_memory")
 
 
 # --------------------------------------------------------------------------- #
 # Driver
 # --------------------------------------------------------------------------- #
 
+# Line prefixes that are not vLLM's: Markdown / e-mail quotes (``> ``, ``> > ``), ``docker compose``'s
+# ``vllm-1  | ``, ``docker logs -t`` / kubectl / CI timestamps, ``mpirun --tag-output``'s ``[1,0]<stdout>:``; the
+# quote bars GitHub and blogs render (``▎``, ``│``). Each is matched at the start of a line only (no scan), at most
+# twice over (``vllm-1  | > …``), and only on the lines read (an anchor line and the three after it).
+_PREFIXES: tuple[re.Pattern[str], ...] = (
+    re.compile(r"[ \t]*[>\u258e\u2502\u2503][>\u258e\u2502\u2503 \t]*"),  # > ▎ │ ┃
+    re.compile(r"\[\d{1,6},\d{1,6}\]<std(?:out|err)>: ?"),
+    re.compile(r"\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[0-9.,]{0,10}Z?\] ?"),  # Buildkite's [2025-12-15T20:52:30Z]
+    re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d[0-9.,]{0,10}(?:Z|[+-]\d\d:?\d\d)? "),
+    re.compile(r"[A-Za-z0-9][\w.-]{0,63} {1,8}\| ?"),
+)
+_QUOTE_START = frozenset(" \t>\u258e\u2502\u2503")
+
+
+def _clean(line: str) -> str:
+    """The line without the prefixes above (vLLM's own ``(EngineCore pid=…)`` / ``INFO`` stay); the first
+    character says which prefix may be there, so a plain line costs one or two tests."""
+    for _ in range(2):
+        if not line:
+            return line
+        c = line[0]
+        if c in _QUOTE_START:
+            m = _PREFIXES[0].match(line)
+        elif c == "[":
+            m = _PREFIXES[1].match(line) or _PREFIXES[2].match(line)
+        elif c.isdigit() and line[4:5] == "-":
+            m = _PREFIXES[3].match(line)
+        else:
+            m = None
+        if m is None and "|" in line[:72] and c.isalnum():
+            m = _PREFIXES[4].match(line)
+        if m is None or not m.end():
+            return line
+        line = line[m.end():]
+    return line
+
+
+# Does any line start like one of the prefixes? One C-level pass; a log without any is not cleaned line by line.
+_ANY_PREFIX = re.compile(r"^(?:[ \t]*[>\u258e\u2502\u2503]|\[\d|\d{4}-|[A-Za-z0-9][\w.-]{0,63} {1,8}\|)", re.M)
+
+
+def _clean_around(lines: list[str], indices: list[int], after: int = 3) -> None:
+    """Remove the prefixes of every line that is read: each anchor line and the lines a wrapped message
+    continues on (in place, each line once)."""
+    if not _ANY_PREFIX.search("\n".join(lines)):
+        return
+    done = -1
+    for i in indices:
+        for j in range(max(i, done + 1), min(i + after + 1, len(lines))):
+            lines[j] = _clean(lines[j])
+        done = max(done, min(i + after, len(lines) - 1))
+
+
 def _lines(text: str) -> list[str]:
     text = _ANSI.sub("", text) if "\x1b" in text else text
     return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def _candidates(lines: list[str]) -> list[int]:
+    """Indices of the lines holding an anchor, found by one regex pass over the joined text (linear, and a
+    line is visited once however many anchors it holds)."""
+    text = "\n".join(lines)
+    found: list[int] = []
+    index, pos = 0, 0
+    m = _ANCHOR_RE.search(text)
+    while m is not None:
+        index += text.count("\n", pos, m.start())
+        found.append(index)
+        end = text.find("\n", m.start())
+        if end < 0:
+            break
+        pos = end
+        m = _ANCHOR_RE.search(text, end)
+    return found
 
 
 def _window(lines: list[str], i: int, size: int = 4) -> tuple[str, str]:
@@ -748,31 +992,165 @@ def _search_wrapped(pattern: re.Pattern[str], lines: list[str], i: int) -> re.Ma
 
 _MAX_COMMANDS = 64
 _MAX_COMMAND_CHARS = 20_000
+_MAX_CONTINUATION = 200
+
+# What starts vLLM's server: the CLI, the module, the official image (its entrypoint is the server, so the
+# arguments after the image name are vLLM's), a compose / Kubernetes ``command:`` or ``args:`` list.
+_COMMAND_SIGNS = ("vllm serve", "vllm.entrypoints", "vllm-openai", "command:", "args:")
+_IMAGE = re.compile(r"(?:^|/)vllm-openai(?::[\w.+-]{1,128})?(?:@sha256:[0-9a-f]{1,64})?$")
+_YAML_ITEM = re.compile(r"^\s{0,40}- {1,8}(\S.{0,2000})$")
 
 
-def _commands(lines: list[str]) -> list[tuple[str, str]]:
-    """``vllm serve``/api_server commands, with backslash continuations joined."""
+_COMMAND_RE = re.compile("|".join(re.escape(sign) for sign in _COMMAND_SIGNS))
+
+
+# A line vLLM's logger printed ("WARNING 02-12 19:46:23 [argparse_utils.py:195] With `vllm serve`, you should
+# provide the model as a positional argument … instead of via the `--model` option."): prose, not a command.
+_LOGGER_LINE = re.compile(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d")
+
+
+def _is_command_line(line: str) -> bool:
+    if len(line) > _MAX_COMMAND_CHARS or not _COMMAND_RE.search(line) or _LOGGER_LINE.search(line):
+        return False
+    if "command:" in line or "args:" in line:
+        return bool(_yaml_key(line))
+    return True
+
+
+def _yaml_key(line: str) -> str | None:
+    """``command:`` / ``args:`` as a YAML key (a compose service or a Kubernetes container), else None."""
+    key, sep, _rest = line.strip().lstrip("- ").partition(":")
+    return key if sep and key in ("command", "args") else None
+
+
+def _commands(lines: list[str], indices: list[int]) -> list[tuple[str, str]]:
+    """``vllm serve`` / api_server / ``docker run … vllm/vllm-openai …`` commands with their backslash
+    continuations joined (also the lines before, when the command starts on an earlier line), and compose /
+    Kubernetes ``command:`` lists (flow ``[...]`` or block ``- item`` style) as one command line each."""
     found: list[tuple[str, str]] = []
-    i = 0
-    while i < len(lines) and len(found) < _MAX_COMMANDS:
-        line = lines[i]
-        if len(line) > _MAX_COMMAND_CHARS:  # no real command is this long; shlex would crawl through it
-            i += 1
+    done = -1
+    for i in indices:
+        if len(found) >= _MAX_COMMANDS:
+            break
+        if i <= done or not _is_command_line(lines[i]):
             continue
-        if ("vllm serve" in line or "vllm.entrypoints" in line) and "--" in line or line.lstrip("$ `").startswith("vllm serve"):
-            parts = [line.rstrip()]
-            while parts[-1].endswith("\\") and i + 1 < len(lines) and len(parts) < 200 \
-                    and len(lines[i + 1]) <= _MAX_COMMAND_CHARS:
-                i += 1
-                parts[-1] = parts[-1][:-1]
-                parts.append(lines[i].rstrip())
-            command = " ".join(p.strip() for p in parts)
-            start = max(command.find("vllm serve"), command.find("python"))
-            found.append((command[start:] if start >= 0 else command, line))
-        elif line.rstrip().endswith("\\") and i + 1 < len(lines) and "vllm serve" in lines[i + 1]:
-            pass  # an environment prefix line; the next line starts the command
-        i += 1
+        line = lines[i]
+        if _yaml_key(line):
+            command, done = _yaml_command(lines, i)
+            if command:
+                found.append((command, line))
+            continue
+        first = i
+        while first > 0 and i - first < _MAX_CONTINUATION and lines[first - 1].rstrip().endswith("\\") \
+                and len(lines[first - 1]) <= _MAX_COMMAND_CHARS:
+            first -= 1
+        parts = [_clean(lines[j]).rstrip() for j in range(first, i + 1)]
+        j = i
+        while parts[-1].endswith("\\") and j + 1 < len(lines) and len(parts) < _MAX_CONTINUATION \
+                and len(lines[j + 1]) <= _MAX_COMMAND_CHARS:
+            j += 1
+            parts.append(_clean(lines[j]).rstrip())
+        done = j
+        command = " ".join(p[:-1].strip() if p.endswith("\\") else p.strip() for p in parts)
+        if "--" in command or command.lstrip("$ `").startswith("vllm serve"):
+            found.append((command, line))
     return found
+
+
+def _yaml_command(lines: list[str], i: int) -> tuple[str, int]:
+    """A ``command:`` / ``args:`` value as one shell-like line: ``command: --model X``, a flow list
+    ``["--model", "X"]`` or the block list on the lines below; and the last line it took."""
+    value = lines[i].split(":", 1)[1].strip()
+    if value.startswith("["):
+        end = value.rfind("]")
+        flow = _flow_items(value[1:end] if end > 0 else value[1:])
+        return " ".join(shlex.quote(item) for item in flow), i
+    if value and value not in ("|", ">", "|-", ">-"):
+        return value, i
+    items: list[str] = []
+    j = i
+    while j + 1 < len(lines) and len(items) < _MAX_CONTINUATION:
+        m = _YAML_ITEM.match(_clean(lines[j + 1]))
+        if not m:
+            break
+        j += 1
+        items.append(_unquote(m.group(1).strip()))
+    return " ".join(shlex.quote(item) for item in items), j
+
+
+def _unquote(text: str) -> str:
+    return text[1:-1] if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"" else text
+
+
+_FLOW_ITEM = re.compile(r"\"([^\"\\]*)\"|'([^']*)'|([^,\"'\s][^,]*)")
+
+
+def _flow_items(text: str) -> list[str]:
+    """The items of a YAML / JSON flow list body: ``"--model", "X", 2``."""
+    return [(a or b or c or "").strip() for a, b, c in _FLOW_ITEM.findall(text)][:_MAX_CONTINUATION * 2]
+
+
+# ``LLM(model=..., tensor_parallel_size=2, ...)`` (vllm/entrypoints/llm.py): the keyword arguments are the
+# engine arguments by their Python names, as the ``non-default args`` echo prints them.
+_LLM_CALL = re.compile(r"(?<![\w.])(?:vllm\.)?LLM\(")
+_KWARG = re.compile(r"(?<!\w)([A-Za-z_]\w{0,63})\s{0,8}=\s{0,8}(\"[^\"\n]{0,512}\"|'[^'\n]{0,512}'|[^,()\s]{1,64})")
+_MAX_CALL_LINES = 40
+
+
+def _llm_calls(lines: list[str], indices: list[int]) -> list[tuple[str, str]]:
+    """The argument text of each ``LLM(...)`` call, up to its closing parenthesis (over at most 40 lines)."""
+    found: list[tuple[str, str]] = []
+    for i in indices:
+        line = lines[i]
+        if "LLM(" not in line or len(line) > _MAX_COMMAND_CHARS or len(found) >= _MAX_COMMANDS:
+            continue
+        m = _LLM_CALL.search(line)
+        if not m:
+            continue
+        body, depth = [], 1
+        text = line[m.end():]
+        j = i
+        while True:
+            for k, ch in enumerate(text):
+                depth += {"(": 1, ")": -1}.get(ch, 0)
+                if depth == 0:
+                    body.append(text[:k])
+                    break
+            else:
+                body.append(text)
+                if j + 1 < len(lines) and j - i < _MAX_CALL_LINES and len(lines[j + 1]) <= _MAX_COMMAND_CHARS:
+                    j += 1
+                    text = lines[j]
+                    continue
+            break
+        found.append((" ".join(body), line))
+    return found
+
+
+_POSITIONAL_MODEL = re.compile(r"\s{0,40}(\"[^\"\n]{1,512}\"|'[^'\n]{1,512}')")
+_LITERAL_WORD = re.compile(r"-?[0-9][0-9A-Za-z_.]{0,40}")
+
+
+def _read_llm_call(call: str, source: str, facts: _Facts) -> None:
+    """The literal arguments of ``LLM(...)``: the model (first positional argument or ``model=``), and each engine
+    argument given as a string, a number or True / False; a variable's name says nothing and is skipped."""
+    m = _POSITIONAL_MODEL.match(call)
+    if m:
+        facts.put("model", m.group(1)[1:-1], source, _P_COMMAND)
+    for key, raw in _KWARG.findall(call):
+        name = _ARG_KEYS.get(key)
+        if name is None:
+            continue
+        value: object
+        if raw[:1] in "'\"":
+            value = raw[1:-1]
+        elif raw in ("True", "False"):
+            value = raw == "True"
+        elif _LITERAL_WORD.fullmatch(raw):
+            value = raw
+        else:
+            continue
+        facts.put(name, _typed(name, value), source, _P_COMMAND)
 
 
 # Lines vLLM prints only once the KV cache is planned: the engine got past its memory checks.
@@ -784,36 +1162,116 @@ _STARTED_SIGNS: tuple[str, ...] = (
     "available_kv_cache_memory",
     "init engine (profile, create kv cache, warmup model) took",  # vllm/v1/engine/core.py
 )
+_STARTED_RE = re.compile("|".join(re.escape(sign) for sign in _STARTED_SIGNS))
+
+
+class _Pass:
+    """What one pass over a stretch of the log found (an accumulator, like ``_Facts``)."""
+
+    def __init__(self) -> None:
+        self.facts = _Facts()
+        self.fatal: dict[str, str] = {}
+        self.started: str | None = None
+        self.load = _LoadPhase()
+
+
+_MAX_EARLIER_STARTS = 16
+
+
+def _read_lines(lines: list[str], indices: list[int], *, read_args: bool = True) -> _Pass:
+    out = _Pass()
+    seen: set[str] = set()
+    for i in indices:
+        line = lines[i]
+        _read_fatal_errors(lines, i, out.facts, out.fatal)
+        out.load.see(i, line)
+        if line in seen:  # a repeated line (each TP worker prints its own) gives nothing new to the one-line readers
+            continue
+        seen.add(line)
+        _read_version_and_args(line, out.facts, read_args=read_args)
+        _read_memory_lines(line, out.facts)
+        _read_hybrid_layout(line, out.facts)
+        _read_worker_prefix(line, out.facts)
+        if out.started is None and _STARTED_RE.search(line):
+            out.started = line
+    out.load.relabel(out.fatal)
+    return out
+
+
+# Facts an earlier start of the same log may still give when the last start does not print them again:
+# what ran and where, never a setting or a figure of the earlier start.
+_CARRIED_OVER = ("vllm_version", "gpu_name")
 
 
 def parse_log(text: str) -> LogReading:
-    """Diagnose a pasted vLLM log and collect the numbers it printed."""
+    """Diagnose a pasted vLLM log and collect the numbers it printed.
+
+    A log holding several starts (each echoes its ``non-default args``) is read for its last start: that is
+    the one whose outcome the log ends with. The models the starts name are all kept (``models``)."""
     lines = _lines(text)
-    facts = _Facts()
-    fatal: dict[str, str] = {}
-    started: str | None = None
+    indices = _candidates(lines)
+    _clean_around(lines, indices)
+    starts = [i for i in indices if "non-default args" in lines[i]]
+    cut = starts[-1] if len(starts) > 1 else 0
+    last = _read_lines(lines, [i for i in indices if i >= cut])
+    facts, fatal = last.facts, last.fatal
+    models: list[str] = []
+    if cut:
+        for start in starts[-1 - _MAX_EARLIER_STARTS:-1]:  # each earlier start's model, from its args echo alone
+            echo = _Facts()
+            _read_non_default_args(lines[start], echo)
+            model = echo.values.get("model")
+            if isinstance(model, str) and model not in models:
+                models.append(model)
+        before = _read_lines(lines, [i for i in indices if i < cut], read_args=False).facts
+        for key in _CARRIED_OVER:
+            if key in before.values and key not in facts.values:
+                facts.put(key, before.values[key], before.lines[key], before.prio[key])
 
-    for i, line in enumerate(lines):
-        if not any(a in line for a in _ANCHORS):
-            continue
-        _read_fatal_errors(lines, i, facts, fatal)
-        _read_version_and_args(line, facts)
-        _read_memory_lines(line, facts)
-        if started is None and any(sign in line for sign in _STARTED_SIGNS):
-            started = line
-
-    for command, source in _commands(lines):
+    commands = _commands(lines, [i for i in indices if i >= cut]) or (_commands(lines, indices) if cut else [])
+    typed: list[str] = []  # the models the commands and LLM(...) calls name, each read alone
+    for command, source in commands:
         _read_command(command, source, facts)
+        typed.append(_model_of(_read_command, command, source))
+    for call, source in _llm_calls(lines, indices):
+        _read_llm_call(call, source, facts)
+        typed.append(_model_of(_read_llm_call, call, source))
+    for name in typed:
+        if name and name not in models:
+            models.append(name)
+    model = facts.values.get("model")
+    if isinstance(model, str):
+        models = [m for m in models if m != model.strip()] + [model.strip()]
 
     _infer_failed_checks(facts, fatal)
-    diagnosis, evidence_line = _diagnose(fatal, started)
+    diagnosis, evidence_line = _diagnose(fatal, last.started)
+    if diagnosis == "unknown" and (commands or facts.values.get("model")) and _only_settings(facts):
+        diagnosis, evidence_line = "pre_flight", (commands[0][1] if commands else facts.lines.get("model"))
     evidence: list[tuple[str, str]] = []
     if evidence_line is not None:
         evidence.append(("diagnosis", evidence_line.strip()))
     evidence.extend((key, facts.lines[key]) for key in facts.values)
     return LogReading(diagnosis=diagnosis, facts=dict(facts.values), evidence=tuple(evidence),
                       stated=frozenset(facts.stated) & frozenset(facts.values),
-                      defaulted=frozenset(facts.defaulted) - frozenset(facts.stated))
+                      defaulted=frozenset(facts.defaulted) - frozenset(facts.stated),
+                      starts=len(starts), models=tuple(models))
+
+
+def _model_of(read: Callable[[str, str, _Facts], None], text: str, source: str) -> str:
+    """The model one command (or call) names, read into facts of its own; "" when it names none."""
+    alone = _Facts()
+    read(text, source, alone)
+    model = alone.values.get("model")
+    return model.strip() if isinstance(model, str) else ""
+
+
+# Facts a command or an ``LLM(...)`` call gives by itself: a paste holding nothing else was never run.
+_SETTING_KEYS = frozenset({*_FLAGS.values(), *(key for key, _value in _BOOL_FLAGS.values()), *_ARG_KEYS.values()})
+
+
+def _only_settings(facts: _Facts) -> bool:
+    """Every fact is a setting typed by the user (command line priority): no line vLLM printed."""
+    return bool(facts.values) and all(key in _SETTING_KEYS and facts.prio[key] <= _P_COMMAND for key in facts.values)
 
 
 def _infer_failed_checks(facts: _Facts, fatal: dict[str, str]) -> None:

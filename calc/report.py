@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # the log reader loads only when a log is pasted
     from .diagnose import Diagnosis
 
 __all__ = ["available_band", "gib_gb", "result_dict", "recommendation_dict", "serve_command", "build_report", "build_log_report",
-           "capacity_fit_notes", "with_capacity_fit_notes", "error_message"]
+           "log_notes", "capacity_fit_notes", "with_capacity_fit_notes", "error_message"]
 
 _UNKNOWN_MODEL = "<your-model>"
 GIB_BYTES = 1 << 30
@@ -553,13 +553,25 @@ def build_log_report(lang: str, d: Diagnosis) -> dict[str, object] | None:
         "feasible": {"caption": "", "columns": [], "rows": []},
         "charts": {"budget_svg": "", "concurrency_svg": ""},
         "notes": [t(lang, "note.model_not_planned" if "model" in d.inputs or "config" in d.inputs
-                    else "note.choose_model")],
+                    else "note.choose_model")] + log_notes(lang, d),
     }
 
 
 def capacity_fit_notes(lang: str, d: Diagnosis) -> list[str]:
     """How the recomputed plan meets the log's own capacity (log_capacity.py): refined within the
     log's rounding, or off by some blocks, or out of reach of this model and these settings."""
+    return _capacity_fit_notes(lang, d) + log_notes(lang, d)
+
+
+def log_notes(lang: str, d: Diagnosis) -> list[str]:
+    """The reading's own notes (several starts or models, a bounded parallel size, pre-flight) and the
+    warnings where the recomputation misses the log's exact figures (log_mismatch.py)."""
+    from .log_mismatch import mismatch_notes, reading_notes  # only a pasted log needs them
+
+    return mismatch_notes(lang, d.mismatches) + reading_notes(lang, d.reading, d.inferred)
+
+
+def _capacity_fit_notes(lang: str, d: Diagnosis) -> list[str]:
     fit = d.capacity_fit
     if fit is None or d.analysis is None:
         return []

@@ -58,6 +58,7 @@ def _plan(lang: str, inputs: Mapping[str, object]) -> dict[str, object]:
 def _log(lang: str, text: str, form: Mapping[str, object]) -> dict[str, object]:
     """A pasted log laid over the form: the log overrides only what it states (``inputs`` is the merge)."""
     from .diagnose import diagnose  # the log reader's regexes compile only when a log is pasted
+    from .log_mismatch import mismatch_dicts
 
     if not text.strip():
         raise CalcError("log_empty", "the log is empty", field="log")
@@ -66,7 +67,7 @@ def _log(lang: str, text: str, form: Mapping[str, object]) -> dict[str, object]:
     reading = {"diagnosis": d.reading.diagnosis, "title": t(lang, f"diag.{d.reading.diagnosis}"),
                "facts": dict(d.reading.facts), "evidence": [list(e) for e in d.reading.evidence]}
     out: dict[str, object] = {"ok": True, "reading": reading, "inputs": d.inputs, "query": canonical_query(d.inputs),
-                              "result": None, "report": None}
+                              "result": None, "report": None, "mismatches": mismatch_dicts(d.mismatches)}
     if truncated:
         out["notices"] = [{"code": "log_truncated", "message": t(lang, "note.log_truncated")}]
     if d.analysis is not None:
@@ -92,7 +93,7 @@ def _log_verdict(lang: str, reading: LogReading) -> dict[str, str] | None:
         return {"kind": kind, "title": t(lang, f"verdict.{kind}.title"),
                 "summary": t(lang, f"verdict.{kind}.summary", free=f"{free} GiB" if free is not None else "?",
                              requested=f"{requested} GiB" if requested is not None else "?")}
-    if kind == "cuda_out_of_memory":
+    if kind in ("cuda_out_of_memory", "load_out_of_memory"):
         return {"kind": kind, "title": t(lang, f"verdict.{kind}.title"), "summary": t(lang, f"verdict.{kind}.summary")}
     return None
 

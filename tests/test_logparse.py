@@ -122,6 +122,13 @@ EXPECTED: dict[str, tuple[str, dict[str, object]]] = {
     "v010_lmcache_models_s_max_seq_len_32768.log": ("kv_cache_too_small", {
         "max_model_len": 32768, "needed_kv_gib": 4.5, "available_kv_gib": 3.58,
         "estimated_max_model_len": 26032}),
+    # vLLM PR #38632: "max_num_seqs (1024) exceeds available Mamba cache blocks (600)"
+    "v2026_ci_qwen35_b200_mamba_blocks_below_max_num_seqs.log": ("mamba_blocks_below_max_num_seqs", {
+        "max_num_seqs": 1024, "mamba_cache_blocks": 600}),
+    # spark-vllm-docker #396, quoted with "▎ ": "(196608),", "23.25 GiB KV cache is needed", "(22.5 GiB)", "190272"
+    "v0291rc1_minimax_m27_awq_2xspark_tp2_quoted_kv_too_small.log": ("kv_cache_too_small", {
+        "max_model_len": 196608, "needed_kv_gib": 23.25, "available_kv_gib": 22.5,
+        "estimated_max_model_len": 190272}),
     "v2026_recipes_model_s_max_seq_len_1m.log": ("kv_cache_too_small", {
         "max_model_len": 1048576, "needed_kv_gib": 44.25, "available_kv_gib": 8.42,
         "estimated_max_model_len": 199552}),
@@ -459,7 +466,8 @@ def test_command_line_flags_and_continuations() -> None:
         "pipeline_parallel_size": 2, "kv_cache_dtype": "fp8", "max_num_seqs": 64,
         "enforce_eager": True, "block_size": 32,
     }
-    assert parse_log(text).diagnosis == "unknown"
+    # A command with no line vLLM printed was not run yet: a pre-flight plan of its settings (it was "unknown").
+    assert parse_log(text).diagnosis == "pre_flight"
 
 
 def test_engine_config_beats_command_line() -> None:
@@ -516,7 +524,8 @@ def test_empty_and_plain_text() -> None:
     assert parse_log("hello\nworld\n").diagnosis == "unknown"
     assert set(DIAGNOSES) == {"kv_cache_too_small", "no_memory_for_cache_blocks",
                               "free_memory_below_utilization", "cuda_out_of_memory", "engine_failed",
-                              "started", "unknown"}
+                              "started", "unknown", "load_out_of_memory", "pre_flight",
+                              "mamba_blocks_below_max_num_seqs"}
 
 
 def test_five_megabytes_of_random_bytes_is_unknown() -> None:

@@ -62,6 +62,8 @@ string parses; the diagnosis is the expected one).
 | v0152rc1_qwen3_coder_30b_fp8_pp2_5070ti_5090d.log | not in the catalog (Qwen3-Coder-30B-A3B); uneven PP split |
 | v2026_kaito_mistral_small4_119b_h100_1m_kv_too_small.log | model not in the catalog (Mistral-Small-4-119B) |
 | v05_deepseek_coder_v2_8xh100_tp8_max_seq_len_2368.log | model not in the catalog (DeepSeek-Coder-V2); vLLM 0.5 |
+| v2026_ci_qwen35_b200_mamba_blocks_below_max_num_seqs.log | one error line: no model, no memory figure |
+| v0291rc1_minimax_m27_awq_2xspark_tp2_quoted_kv_too_small.log | model not in the catalog (MiniMax-M2.7 AWQ) |
 | v2026_glm53_flash_2xrtxpro6000_tp2_dcp2_block7808.log | model not in the catalog (GLM-5.3-Flash); decode context parallel |
 | v071_deepseek_coder_v2_lite_8xa100_40gb_tp8_v0.log | model not in the catalog (DeepSeek-Coder-V2-Lite) |
 | v066post1_internvl3_78b_8xl40s_tp8_v0.log | model not in the catalog (InternVL3-78B) |
@@ -337,6 +339,8 @@ NOT_RECOMPUTED: dict[str, str] = {
     "v1_tpu_models_s_max_seq_len_131072.log": "kv_cache_too_small",
     "v08_models_s_max_seq_len_1m_quoted.log": "kv_cache_too_small",
     "v010_lmcache_models_s_max_seq_len_32768.log": "kv_cache_too_small",
+    "v2026_ci_qwen35_b200_mamba_blocks_below_max_num_seqs.log": "mamba_blocks_below_max_num_seqs",
+    "v0291rc1_minimax_m27_awq_2xspark_tp2_quoted_kv_too_small.log": "kv_cache_too_small",
     "v2026_recipes_model_s_max_seq_len_1m.log": "kv_cache_too_small",
     "v2026_xpu_kv_cache_memory_bytes_wrapped.log": "kv_cache_too_small",
     "v2026_free_memory_pytorch_ci_l4.log": "free_memory_below_utilization",
