@@ -16,7 +16,9 @@ from .budget import BudgetSource, MemoryBudget, interconnect_assumed
 from .deployment import Deployment, unified_memory
 from .errors import CalcError
 from .holdout import MIN_TERM_ROWS, term_row_counts
+from .inert_text import MAX_QUOTE_CHARS, quote
 from .inputs import Scenario
+from .limits import shorten
 from .numfmt import fmt_fixed, fmt_int, fmt_printed, gib_gb_text, gib_text
 from .strings import STRINGS, lang_or_default, t
 from .units import GiB, MiB
@@ -472,7 +474,7 @@ def build_log_report(lang: str, d: Diagnosis) -> dict[str, object] | None:
         "lang": lang,
         "verdict": {"kind": f"log_{kind}", "title": t(lang, f"diag.{kind}"), "summary": t(lang, "verdict.log_only.summary")},
         "figures": _log_figures(lang, d),
-        "vllm_lines": list(dict.fromkeys(line for _key, line in d.reading.evidence)),
+        "vllm_lines": list(dict.fromkeys(quote(line, lang=lang) for _key, line in d.reading.evidence)),
         "recommendations": recs,
         "serve_command": "",
         "serve_command_label": "",
@@ -515,12 +517,14 @@ def error_message(lang: str, err: CalcError) -> str:
     """The error in the reader's language, falling back to the core's English text."""
     key = f"err.{err.code}"
     table = STRINGS[lang_or_default(lang)]
+    fallback = quote(str(err), 4 * MAX_QUOTE_CHARS, lang)  # the English text may quote a value whole
     if key not in table:
-        return str(err)
+        return fallback
     params = {"field": err.field or "", "value": "", "minimum": "", "maximum": "", "limit": "", "key": "",
               "choices": "", "model_type": "", "line": "", "column": "", "assertion": ""}
-    params.update({k: ("∞" if v is None else str(v)) for k, v in err.params.items()})
+    params.update({k: quote("∞" if v is None else v if isinstance(v, str) else shorten(v, 4 * MAX_QUOTE_CHARS),
+                            lang=lang) for k, v in err.params.items()})
     try:
         return table[key].format(**params)
     except (KeyError, IndexError, ValueError):
-        return str(err)
+        return fallback

@@ -225,6 +225,12 @@ EN: dict[str, str] = {
     "note.unified_memory": "This GPU shares its memory with the host (unified memory): what the system and other processes take while vLLM starts counts against the cache. From vLLM 0.11.1 the estimate counts 1.6 GiB for it, the middle of the 1.3–2.7 GiB measured in public GB10 logs; the real figure changes from one start to the next, so give the figure from your own log.",
     "note.interconnect_assumed": "The GPU is given by its memory only, so how the GPUs are joined is not known: the central figure assumes NVSwitch-class GPUs ({non_torch} of non-torch memory per GPU here); the range also covers PCIe and unified memory. Give --interconnect (nvswitch, pcie or unified) for the figure of your machine.",
     "note.term_few_rows": "The {term} estimate rests on {rows} public logs that print it, fewer than five: its share of the range is the least tested part of the estimate.",
+    "quote.cut": "… ({n} characters)",
+    "err.answer_too_large": "The answer would be longer than {limit} characters; paste less (only the log's start-up lines, only config.json).",
+    "err.output_failed": "Cannot write the output: {value}.",
+    "err.encoder_model": "{model_type}: encoder-only and encoder-decoder models size their cache by other rules in vLLM, which the calculator does not model.",
+    "err.invisible_id": "{field}: the id holds an invisible or control character ({value}); type it again without it.",
+    "note.assumed_architecture": "Not known to the calculator: {what}. Planned as a standard decoder (full attention on every layer, gated MLP, rope, 16-bit weights unless the quantization is known); check the figures against vLLM's own log.",
 }
 
 ES: dict[str, str] = {
@@ -436,6 +442,12 @@ ES: dict[str, str] = {
     "note.unified_memory": "Esta GPU comparte la memoria con el sistema (memoria unificada): lo que el sistema y otros procesos ocupan mientras vLLM arranca se descuenta de la caché. Desde vLLM 0.11.1 la estimación cuenta 1,6 GiB por ello, el centro de los 1,3–2,7 GiB medidos en registros públicos de GB10; la cifra real cambia de un arranque a otro, así que indique la de su propio registro.",
     "note.interconnect_assumed": "La GPU se indica solo por su memoria, así que no se sabe cómo se conectan las GPU: la cifra central supone GPU de clase NVSwitch ({non_torch} de memoria fuera de PyTorch por GPU aquí); el intervalo cubre también PCIe y memoria unificada. Indique --interconnect (nvswitch, pcie o unified) para la cifra de su máquina.",
     "note.term_few_rows": "La estimación de {term} se apoya en {rows} registros públicos que la imprimen, menos de cinco: su parte del intervalo es lo menos comprobado de la estimación.",
+    "quote.cut": "… ({n} caracteres)",
+    "err.answer_too_large": "La respuesta tendría más de {limit} caracteres; pegue menos (solo las líneas de arranque del registro, solo config.json).",
+    "err.output_failed": "No se puede escribir la salida: {value}.",
+    "err.encoder_model": "{model_type}: los modelos solo codificador y codificador-decodificador dimensionan su caché con otras reglas en vLLM, que la calculadora no modela.",
+    "err.invisible_id": "{field}: el identificador contiene un carácter invisible o de control ({value}); escríbalo de nuevo sin él.",
+    "note.assumed_architecture": "Desconocido para la calculadora: {what}. Se planifica como un decodificador estándar (atención completa en cada capa, MLP con compuerta, rope, pesos de 16 bits salvo que se conozca la cuantización); contraste las cifras con el propio registro de vLLM.",
 }
 
 ZH: dict[str, str] = {
@@ -647,6 +659,12 @@ ZH: dict[str, str] = {
     "note.unified_memory": "这块 GPU 与主机共用内存（统一内存）：vLLM 启动期间系统和其他进程占用的内存都会从缓存中扣除。自 vLLM 0.11.1 起，估算为此计入 1.6 GiB，即公开 GB10 日志实测 1.3–2.7 GiB 的中间值；实际数值每次启动都不同，请填入你自己日志中的数值。",
     "note.interconnect_assumed": "只按显存大小给出 GPU，无法得知 GPU 之间如何互连：中心值按 NVSwitch 级 GPU 估算（此处每块 GPU {non_torch} 的非 torch 显存）；区间同时涵盖 PCIe 和统一内存。请用 --interconnect（nvswitch、pcie 或 unified）给出你机器的互连方式，得到对应数值。",
     "note.term_few_rows": "{term}的估算只基于 {rows} 份打印了该项的公开日志，不足五份：它在区间中所占的部分是整个估算中验证最少的。",
+    "quote.cut": "…（共 {n} 个字符）",
+    "err.answer_too_large": "结果将超过 {limit} 个字符；请少粘贴一些（只粘贴日志的启动部分，只粘贴 config.json）。",
+    "err.output_failed": "无法写出结果：{value}。",
+    "err.encoder_model": "{model_type}：仅编码器和编码器-解码器模型在 vLLM 中按其他规则确定缓存大小，计算器未对此建模。",
+    "err.invisible_id": "{field}：该 ID 含有不可见字符或控制字符（{value}）；请去掉后重新输入。",
+    "note.assumed_architecture": "计算器不认识：{what}。按标准解码器规划（每层全注意力、门控 MLP、rope，除非量化方式已知，否则按 16 位权重）；请以 vLLM 自己的日志核对这些数字。",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}
