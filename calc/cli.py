@@ -31,9 +31,9 @@ from . import catalog
 from .analysis import analyze
 from .deployment import INTERCONNECTS
 from .errors import CalcError
+from .inert_text import MAX_ANSWER_CHARS, MAX_QUOTE_CHARS, inert, inert_json, quote
 from .inputs import scenario_from_inputs
 from .kv_spec import KV_CACHE_DTYPES, MAMBA_DTYPES, MambaCacheMode
-from .inert_text import MAX_ANSWER_CHARS, MAX_QUOTE_CHARS, inert, inert_json, quote
 from .limits import MAX_CONFIG_BYTES, MAX_LOG_BYTES, shorten
 from .report import build_log_report, build_report, recommendation_dict, result_dict, with_capacity_fit_notes
 from .strings import t

@@ -15,8 +15,8 @@ from typing import TypeVar
 from . import catalog
 from .deployment import INTERCONNECTS, Deployment, Measured
 from .errors import CalcError
-from .kv_spec import KV_CACHE_DTYPES, MAMBA_DTYPES, MambaCacheMode
 from .inert_text import MAX_QUOTE_CHARS, has_invisible_or_control, quote, reveal
+from .kv_spec import KV_CACHE_DTYPES, MAMBA_DTYPES, MambaCacheMode
 from .limits import MAX_BYTES, MAX_CONFIG_BYTES, MAX_GIB, MAX_ID_CHARS, MAX_LEN, check_json_depth, shorten
 from .model import LayerKind, ModelSpec, normalize_config
 from .units import gib_to_bytes, parse_float, parse_int, parse_max_model_len

@@ -19,6 +19,7 @@ from .holdout import MIN_TERM_ROWS, term_row_counts
 from .inert_text import MAX_QUOTE_CHARS, quote
 from .inputs import Scenario
 from .limits import shorten
+from .model import ASSUMED_DECODER
 from .numfmt import fmt_fixed, fmt_int, fmt_printed, gib_gb_text, gib_text
 from .strings import STRINGS, lang_or_default, t
 from .units import GiB, MiB
@@ -27,7 +28,7 @@ if TYPE_CHECKING:  # the log reader loads only when a log is pasted
     from .diagnose import Diagnosis
 
 __all__ = ["available_band", "gib_gb", "result_dict", "recommendation_dict", "serve_command", "build_report", "build_log_report",
-           "capacity_fit_notes", "with_capacity_fit_notes", "error_message"]
+           "capacity_fit_notes", "with_capacity_fit_notes", "error_message", "assumed_architecture"]
 
 _UNKNOWN_MODEL = "<your-model>"
 GIB_BYTES = 1 << 30
@@ -138,7 +139,17 @@ def result_dict(a: Analysis) -> dict[str, object]:
         "skip_mm_profiling": d.skip_mm_profiling,
         "interconnect": d.interconnect,
         "interconnect_assumed": interconnect_assumed(d) if "non_torch" in v.budget.estimated else None,
+        "assumed_architecture": assumed_architecture(s),
     }
+
+
+def assumed_architecture(s: Scenario) -> dict[str, object] | None:
+    """What a script can test: the config names a ``model_type``, an ``architectures`` entry or a
+    ``quant_method`` the core does not know, so the plan assumed a standard decoder; None otherwise."""
+    if not s.model.assumed:
+        return None
+    return {"code": "assumed_architecture", "model_type": s.model.model_type,
+            "unknown": [{"key": k, "value": v} for k, v in s.model.assumed], "assumed": ASSUMED_DECODER}
 
 
 _FLAG_ORDER = ("tensor_parallel_size", "pipeline_parallel_size", "decode_context_parallel_size", "max_model_len", "max_num_seqs",
@@ -363,6 +374,9 @@ def _notes(lang: str, a: Analysis) -> list[str]:
     v = a.verdict
     b = v.budget
     notes = []
+    if a.scenario.model.assumed:
+        what = ", ".join(f"{key} \"{quote(value, 80)}\"" for key, value in a.scenario.model.assumed)
+        notes.append(t(lang, "note.assumed_architecture", what=what))
     if b.estimated:
         notes.append(t(lang, "note.estimates"))
     if b.has_band:

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 
 from .analysis import analyze
 from .errors import CalcError
-from .inputs import canonical_query, scenario_from_inputs
 from .inert_text import MAX_ANSWER_CHARS, inert_json, quote
+from .inputs import canonical_query, scenario_from_inputs
 from .limits import MAX_LOG_BYTES, MAX_REQUEST_CHARS, check_json_depth
 from .report import build_log_report, build_report, error_message, result_dict, with_capacity_fit_notes
 from .strings import lang_or_default, t
