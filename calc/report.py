@@ -536,8 +536,9 @@ def error_message(lang: str, err: CalcError) -> str:
         return fallback
     params = {"field": err.field or "", "value": "", "minimum": "", "maximum": "", "limit": "", "key": "",
               "choices": "", "model_type": "", "line": "", "column": "", "assertion": ""}
+    # a value already cut by inputs.py keeps its "… (N characters)": room for it before a second cut
     params.update({k: quote("∞" if v is None else v if isinstance(v, str) else shorten(v, 4 * MAX_QUOTE_CHARS),
-                            lang=lang) for k, v in err.params.items()})
+                            MAX_QUOTE_CHARS + 64, lang) for k, v in err.params.items()})
     try:
         return table[key].format(**params)
     except (KeyError, IndexError, ValueError):
