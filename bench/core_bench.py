@@ -184,7 +184,7 @@ _SMALL_10K = {"model_type": "llama", "num_hidden_layers": 10_000, "hidden_size":
               "num_key_value_heads": 1, "intermediate_size": 64, "vocab_size": 1000, "max_position_embeddings": 1 << 20}
 #: The largest configs the input limits allow (calc/limits.py: 10,000 layers, widths 2^24, lengths 2^31), each
 #: through web.compute (plan + every what-if + report); the small-width ones fit, so they reach the binary searches.
-LARGEST = {
+LARGEST: dict[str, tuple[dict[str, object], dict[str, object]]] = {
     "every width at its maximum": ({"model_type": "llama", "num_hidden_layers": 10_000, "hidden_size": _D,
                                     "num_attention_heads": _D, "num_key_value_heads": _D, "intermediate_size": _D,
                                     "vocab_size": _D, "head_dim": _D, "max_position_embeddings": 1 << 31}, {}),
@@ -205,15 +205,17 @@ def largest_configs() -> None:
     """The slowest allowed configs through web.compute, with every cache empty (target < 2 s each)."""
     from kvcalc.verdict import _layers
 
-    def cold(req: str) -> None:
-        plan.cache_clear()
-        _layers.cache_clear()
-        compute(req)
+    def cold(req: str) -> Callable[[], None]:
+        def run() -> None:
+            plan.cache_clear()
+            _layers.cache_clear()
+            compute(req)
+        return run
 
     print("\nlargest allowed configs, web.compute with empty caches (median of 3; target < 2 s):")
     for name, (cfg, extra) in LARGEST.items():
         req = json.dumps({"action": "plan", "inputs": {"config": json.dumps(cfg), "gpu": "H100-80GB", **extra}})
-        print(f"  {name:32s} {_median_ms(lambda req=req: cold(req), runs=3) / 1000:6.2f} s")
+        print(f"  {name:32s} {_median_ms(cold(req), runs=3) / 1000:6.2f} s")
 
 
 if __name__ == "__main__":
