@@ -24,22 +24,39 @@ from .kv_spec import AttentionSpec, ChunkedLocalAttentionSpec, SizingContext, Sl
 from .planner import legacy_max_memory_usage_bytes, max_memory_usage_bytes
 from .versions import RuleSet
 
-__all__ = ["needed_kv_bytes"]
+__all__ = ["needed_kv_bytes", "reported_layer_counts"]
+
+SpecCounts = tuple[tuple[AttentionSpec, int], ...]
 
 
 def needed_kv_bytes(rules: RuleSet, ctx: SizingContext, *, model_groups: Grouping, worker_groups: Grouping,
-                    reported_specs: Mapping[str, AttentionSpec], grouped_specs: Mapping[str, AttentionSpec]) -> int:
+                    reported_specs: Mapping[str, AttentionSpec], grouped_specs: Mapping[str, AttentionSpec],
+                    reported_counts: SpecCounts | None = None) -> int:
     """Memory vLLM says one request of ``ctx.max_model_len`` needs on one worker.
 
     ``reported_specs``: the worker's layers as the model runner reports them; ``grouped_specs``:
-    the same layers after grouping (local layers promoted when HMA is off).
+    the same layers after grouping (local layers promoted when HMA is off); ``reported_counts``:
+    :func:`reported_layer_counts` of the two, when the caller asks for many lengths (a binary search).
     """
     if worker_groups.kind == GroupingKind.PACKED:
         return max_memory_usage_bytes(worker_groups, ctx)
     if not rules.check_by_groups:
-        return legacy_max_memory_usage_bytes(_as_reported(rules, reported_specs, grouped_specs), ctx)
+        if reported_counts is None:
+            return legacy_max_memory_usage_bytes(_as_reported(rules, reported_specs, grouped_specs), ctx)
+        # Σ over layers, with the layers that share a spec counted together: the same integer sum
+        return sum(n * spec.max_memory_usage_bytes(ctx) for spec, n in reported_counts)
     groups = worker_groups if rules.per_stage_check else model_groups
     return max_memory_usage_bytes(groups, ctx, sum_groups=rules.check_sums_group_blocks)
+
+
+def reported_layer_counts(rules: RuleSet, raw: Mapping[str, AttentionSpec],
+                          grouped: Mapping[str, AttentionSpec]) -> SpecCounts:
+    """The specs the pre-0.14 check saw (``_as_reported``), each with the number of layers that have it:
+    10,000 layers hold a handful of distinct specs, so each length the binary search tries costs a few terms."""
+    counts: dict[AttentionSpec, int] = {}
+    for spec in _as_reported(rules, raw, grouped).values():
+        counts[spec] = counts.get(spec, 0) + 1
+    return tuple(counts.items())
 
 
 def _as_reported(rules: RuleSet, raw: Mapping[str, AttentionSpec],

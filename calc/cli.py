@@ -8,8 +8,14 @@ standard input (``-``); a device, FIFO or folder is refused after ``os.stat``,
 before it is opened (and it is opened with ``O_NONBLOCK``, so a FIFO swapped in
 meanwhile cannot block); at most limit + 1 bytes are read. A log longer than
 5 MB keeps its last 5 MB, and says so on stderr. Standard input is decoded with
-``errors="replace"``; everything written is valid UTF-8 (``limits.clean_text``)
-and JSON output is strict (``allow_nan=False``).
+``errors="replace"``; a closed standard input is bad input (exit 2).
+
+Everything written passes through one boundary, :class:`_Face`: controls from a
+pasted log, a config or argv are written as escapes (``kvcalc.inert_text.inert``),
+every JSON string is inert and JSON output is strict (``allow_nan=False``); a
+stream that cannot encode a character (``PYTHONIOENCODING=ascii``) gets its
+backslash escape; a closed or full standard output ends with exit 2 and one line
+on standard error; a closed standard error still exits 2.
 """
 from __future__ import annotations
 
@@ -25,12 +31,13 @@ from . import catalog
 from .analysis import analyze
 from .deployment import INTERCONNECTS
 from .errors import CalcError
+from .inert_text import MAX_ANSWER_CHARS, MAX_QUOTE_CHARS, inert, inert_json, quote
 from .inputs import scenario_from_inputs
 from .kv_spec import KV_CACHE_DTYPES, MAMBA_DTYPES, MambaCacheMode
-from .limits import MAX_CONFIG_BYTES, MAX_LOG_BYTES, clean_text, shorten, strict_json
+from .limits import MAX_CONFIG_BYTES, MAX_LOG_BYTES, shorten
 from .report import build_log_report, build_report, recommendation_dict, result_dict, with_capacity_fit_notes
 from .strings import t
-from .web import localized_error
+from .web import localized_error, quoted_facts
 
 if TYPE_CHECKING:
     from .diagnose import Diagnosis
@@ -43,6 +50,51 @@ _FAILED_DIAGNOSES = {"kv_cache_too_small", "no_memory_for_cache_blocks", "free_m
 
 class _UsageError(Exception):
     pass
+
+
+class _OutputFailed(Exception):
+    """Standard output is closed or cannot be written (``/dev/full``)."""
+
+
+class _Face:
+    """The CLI's one output boundary: every text it writes, result or error line, passes here.
+
+    Text is made inert (``inert_text.inert``: ESC, CR, BEL, NUL, C1 and bidi controls as escapes);
+    a character the stream's encoding lacks is written as its backslash escape; a result that
+    cannot be written raises :class:`_OutputFailed` (a closed pipe stays ``BrokenPipeError``, which
+    ``entry`` treats as ``| head``); an error line that cannot be written is dropped.
+    """
+
+    def __init__(self, out: TextIO | None, err: TextIO | None) -> None:
+        self.out, self.err = out, err
+
+    @staticmethod
+    def _put(stream: TextIO, text: str) -> None:
+        try:
+            stream.write(text)
+        except UnicodeEncodeError:
+            encoding = getattr(stream, "encoding", None) or "ascii"
+            stream.write(text.encode(encoding, "backslashreplace").decode(encoding, "replace"))
+        stream.flush()
+
+    def write(self, text: str) -> None:
+        if self.out is None:
+            raise _OutputFailed("standard output is closed")
+        try:
+            self._put(self.out, inert(text))
+        except BrokenPipeError:
+            raise
+        except (OSError, ValueError) as exc:  # ENOSPC, EBADF; ValueError: a closed file object
+            raise _OutputFailed(getattr(exc, "strerror", None) or str(exc) or type(exc).__name__) from None
+
+    def line(self, text: str) -> None:
+        """One line on standard error (``kvcalc: error: …``); never raises."""
+        if self.err is None:
+            return
+        try:
+            self._put(self.err, quote(" ".join(text.split()), 4 * MAX_QUOTE_CHARS) + "\n")
+        except (OSError, ValueError):
+            pass
 
 
 class _Parser(argparse.ArgumentParser):
@@ -160,9 +212,23 @@ def _read_file(path: str, *, limit: int, field: str, keep_tail: bool) -> tuple[b
         os.close(fd)
 
 
-def _read_stdin(stdin: TextIO, *, limit: int, field: str) -> tuple[str, bool]:
-    """Standard input: a pipe, a terminal or a redirected regular file (a redirected device is refused).
-    Keeps the last ``limit`` characters of a stream (bounded memory); refuses one over 320 MB."""
+def _read_stdin(stdin: TextIO | None, *, limit: int, field: str) -> tuple[str, bool]:
+    """Standard input: a pipe, a terminal or a redirected regular file (a redirected device is refused);
+    a closed one is bad input. Keeps the last ``limit`` characters of a stream (bounded memory);
+    refuses one over 320 MB."""
+    unreadable = CalcError("config_unreadable" if field == "config" else "log_unreadable",
+                           "cannot read standard input: it is closed", field=field, value="- (standard input)")
+    if stdin is None or getattr(stdin, "closed", False):  # `kvcalc log - <&-`: Python gives no sys.stdin
+        raise unreadable
+    try:
+        return _read_open_stdin(stdin, limit=limit, field=field)
+    except (OSError, ValueError) as exc:  # EBADF, or a file object closed underneath
+        if isinstance(exc, CalcError):
+            raise
+        raise unreadable from None
+
+
+def _read_open_stdin(stdin: TextIO, *, limit: int, field: str) -> tuple[str, bool]:
     buffer: BinaryIO | None = getattr(stdin, "buffer", None)
     try:
         fd = stdin.fileno()
@@ -196,7 +262,7 @@ def _read_stdin(stdin: TextIO, *, limit: int, field: str) -> tuple[str, bool]:
     return text, truncated
 
 
-def _read_config(path: str, stdin: TextIO) -> str:
+def _read_config(path: str, stdin: TextIO | None) -> str:
     if path == "-":
         text, over = _read_stdin(stdin, limit=MAX_CONFIG_BYTES, field="config")
     else:
@@ -257,7 +323,7 @@ _PLAN_KEYS = ("model", "gpu", "gpu_memory_gib", "tensor_parallel_size", "pipelin
             "max_lora_rank", "max_cpu_loras")
 
 
-def _form(args: argparse.Namespace, stdin: TextIO) -> dict[str, object]:
+def _form(args: argparse.Namespace, stdin: TextIO | None) -> dict[str, object]:
     """The flags given, as the form's inputs (snake_case, as the calculator's URL names them)."""
     inputs: dict[str, object] = {k: getattr(args, k) for k in _PLAN_KEYS if getattr(args, k, None) is not None}
     if getattr(args, "config", None):
@@ -274,23 +340,28 @@ def _form(args: argparse.Namespace, stdin: TextIO) -> dict[str, object]:
     return inputs
 
 
-def _plan(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+def _plan(args: argparse.Namespace, face: _Face, stdin: TextIO | None) -> int:
     a = analyze(scenario_from_inputs(_form(args, stdin)))
     if args.json:
-        out.write(_json(result_dict(a)) + "\n")
+        face.write(_json(result_dict(a)) + "\n")
     else:
-        out.write(clean_text(_text_report(build_report(args.lang, a))) + "\n")
+        face.write(_text_report(build_report(args.lang, a)) + "\n")
     return 0 if a.verdict.fits else 1
 
 
 def _json(obj: object) -> str:
+    """Strict JSON, every string inert, at most ``MAX_ANSWER_CHARS`` (the page's bound)."""
     try:
-        return strict_json(obj)
+        text = inert_json(obj)
     except ValueError:
         raise CalcError("unrepresentable", "the result holds a non-finite number", field=None) from None
+    if len(text) > MAX_ANSWER_CHARS:
+        raise CalcError("answer_too_large", f"the answer is longer than {MAX_ANSWER_CHARS} characters", field=None,
+                        limit=f"{MAX_ANSWER_CHARS:,}")
+    return text
 
 
-def _log(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO) -> int:
+def _log(args: argparse.Namespace, face: _Face, stdin: TextIO | None) -> int:
     from .diagnose import diagnose  # only `kvcalc log` needs the log reader
     from .log_mismatch import mismatch_dicts
 
@@ -302,16 +373,16 @@ def _log(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO) -> i
     if truncated:
         cut = text.find("\n", 0, 4096)  # the kept part starts mid-line: from the next line on
         text = text[cut + 1:] if cut >= 0 else text
-        err.write(f"kvcalc: note: {t(args.lang, 'note.log_truncated')}\n")
+        face.line(f"kvcalc: note: {t(args.lang, 'note.log_truncated')}")
     d = diagnose(text, corrections=_form(args, stdin))  # every flag given is the reader's correction: it wins
-    payload = {"diagnosis": d.reading.diagnosis, "facts": dict(d.reading.facts), "inputs": d.inputs,
+    payload = {"diagnosis": d.reading.diagnosis, "facts": quoted_facts(d.reading.facts, args.lang), "inputs": d.inputs,
                "recommendations": [recommendation_dict(r) for r in d.recommendations],
                "plan": result_dict(d.analysis) if d.analysis is not None else None,
                "mismatches": mismatch_dicts(d.mismatches)}
     if args.json:
-        out.write(_json(payload) + "\n")
+        face.write(_json(payload) + "\n")
     else:
-        out.write(clean_text(_log_text(args.lang, d)) + "\n")
+        face.write(_log_text(args.lang, d) + "\n")
     if d.reading.diagnosis == "pre_flight":  # a command not yet run: exits as `kvcalc plan` does
         return 0 if d.analysis is None or d.analysis.verdict.fits else 1
     return 1 if d.reading.diagnosis in _FAILED_DIAGNOSES else 0
@@ -324,7 +395,7 @@ def _log_text(lang: str, d: Diagnosis) -> str:
 
     lines = [f"{t(lang, 'cli.log.diagnosis')}: {t(lang, f'diag.{d.reading.diagnosis}')}", ""]
     if d.reading.facts:
-        rows = [(r.label, r.value, r.flag) for r in fact_rows(lang, d.reading.facts)]
+        rows = [(r.label, r.value, r.flag) for r in fact_rows(lang, quoted_facts(d.reading.facts, lang))]
         lines += [t(lang, "cli.log.facts") + ":", _table(rows)]
     else:
         lines.append(t(lang, "cli.log.no_facts"))
@@ -337,7 +408,7 @@ def _log_text(lang: str, d: Diagnosis) -> str:
     return "\n".join(lines)
 
 
-def _catalog(args: argparse.Namespace, out: TextIO) -> int:
+def _catalog(args: argparse.Namespace, face: _Face) -> int:
     """``kvcalc models`` / ``kvcalc gpus``: the ids ``--model`` and ``--gpu`` accept."""
     rows: list[dict[str, object]]
     cells: list[tuple[str, ...]]
@@ -353,50 +424,61 @@ def _catalog(args: argparse.Namespace, out: TextIO) -> int:
         head = ("id", "name", "memory")
         cells = [(g.id, g.name, f"{g.memory_bytes / (1 << 30):.2f} GiB") for g in gpus]
     if args.json:
-        out.write(_json(rows) + "\n")
+        face.write(_json(rows) + "\n")
         return 0
     widths = [max(len(str(c[i])) for c in (head, *cells)) for i in range(len(head))]
-    for row in (head, *cells):
-        out.write("  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() + "\n")
+    face.write("".join("  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() + "\n"
+                       for row in (head, *cells)))
     return 0
-
-
-def _one_line(text: str) -> str:
-    return clean_text(" ".join(text.split()))
 
 
 def main(argv: list[str] | None = None, *, stdout: TextIO | None = None, stderr: TextIO | None = None,
          stdin: TextIO | None = None) -> int:
-    out, err, inp = stdout or sys.stdout, stderr or sys.stderr, stdin or sys.stdin
+    face = _Face(stdout or sys.stdout, stderr or sys.stderr)
+    inp = stdin or sys.stdin  # None when the process was started with standard input closed
     lang = "en"
     try:
         args = _parser().parse_args(argv)
         lang = getattr(args, "lang", "en")
         if args.command == "plan":
-            return _plan(args, out, inp)
+            return _plan(args, face, inp)
         if args.command in ("models", "gpus"):
-            return _catalog(args, out)
-        return _log(args, out, err, inp)
+            return _catalog(args, face)
+        return _log(args, face, inp)
     except _UsageError as exc:
-        err.write(f"kvcalc: error: {_one_line(str(exc))}\n")
-        return 2
+        face.line(f"kvcalc: error: {exc}")
     except CalcError as exc:
-        err.write(f"kvcalc: error: {_one_line(str(localized_error(lang, exc)['message']))}\n")
-        return 2
+        face.line(f"kvcalc: error: {localized_error(lang, exc)['message']}")
+    except _OutputFailed as exc:
+        face.line(f"kvcalc: error: {t(lang, 'err.output_failed', value=str(exc))}")
     except RecursionError:
-        err.write("kvcalc: error: input nested too deeply\n")
-        return 2
+        face.line("kvcalc: error: input nested too deeply")
     except MemoryError:
-        err.write("kvcalc: error: out of memory reading the input\n")
-        return 2
+        face.line("kvcalc: error: out of memory reading the input")
+    return 2
+
+
+def _quiet_stdout() -> None:
+    """Point file descriptor 1 at /dev/null, so the interpreter's own flush at exit finds nothing to fail on."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.stdout.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def entry() -> None:
     try:
         code = main()
-        sys.stdout.flush()
     except BrokenPipeError:  # `kvcalc gpus | head -1`
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _quiet_stdout()
         code = 0
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):  # a full device: what is still buffered goes nowhere
+            if stream is sys.stdout:
+                _quiet_stdout()
     raise SystemExit(code)

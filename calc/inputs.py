@@ -16,6 +16,7 @@ from typing import TypeVar
 from . import catalog
 from .deployment import INTERCONNECTS, Deployment, Measured
 from .errors import CalcError
+from .inert_text import MAX_QUOTE_CHARS, has_invisible_or_control, quote, reveal
 from .kv_spec import KV_CACHE_DTYPES, MAMBA_DTYPES, MambaCacheMode
 from .limits import MAX_BYTES, MAX_CONFIG_BYTES, MAX_GIB, MAX_ID_CHARS, MAX_LEN, check_json_depth, shorten
 from .lora import MAX_LORA_RANKS, LoraSettings, check_lora_supported
@@ -63,15 +64,21 @@ def _present(inputs: Mapping[str, object], key: str) -> bool:
     return v is not None and not (isinstance(v, str) and not v.strip())
 
 
+def _quoted(value: object) -> str:
+    """A refused value as an error quotes it: at most ``MAX_QUOTE_CHARS`` characters, inert."""
+    return quote(value if isinstance(value, str) else shorten(value, MAX_QUOTE_CHARS))
+
+
 def parse_bool(value: object, *, field: str) -> bool:
     if isinstance(value, bool):
         return value
-    text = str(value).strip().lower()
+    text = value.strip().lower() if isinstance(value, str) else shorten(value).lower()
     if text in _TRUE:
         return True
     if text in _FALSE:
         return False
-    raise CalcError("not_a_boolean", f"{field}: expected true or false, got {value!r}", field=field, value=str(value))
+    shown = _quoted(value)
+    raise CalcError("not_a_boolean", f"{field}: expected true or false, got {shown!r}", field=field, value=shown)
 
 
 def _model(inputs: Mapping[str, object]) -> tuple[ModelSpec, str]:
@@ -109,6 +116,10 @@ def _lookup(find: Callable[[str], _Entry], inputs: Mapping[str, object], key: st
     value = raw.strip() if isinstance(raw, str) else ""
     if not value or len(value) > MAX_ID_CHARS:
         raise CalcError(f"unknown_{key}", f"unknown {key} {shorten(raw)!r}", field=key, value=shorten(raw), suggestions=[])
+    if has_invisible_or_control(value):  # a right-to-left override or a zero-width space would print as another id
+        shown = reveal(value)
+        raise CalcError("invisible_id", f"{key}: the id {shown!r} holds an invisible or control character", field=key,
+                        value=shown)
     try:
         return find(value)
     except catalog.NotFound as exc:
@@ -124,10 +135,12 @@ def _gib(inputs: Mapping[str, object], key: str) -> int | None:
 
 
 def _choice(inputs: Mapping[str, object], key: str, choices: tuple[str, ...]) -> str:
-    value = str(inputs[key]).strip()
+    raw = inputs[key]
+    value = raw.strip() if isinstance(raw, str) else shorten(raw, MAX_QUOTE_CHARS)
     if value not in choices:
-        raise CalcError("bad_choice", f"{key} must be one of {', '.join(choices)}, got {value!r}", field=key,
-                        value=value, choices=", ".join(choices))
+        shown = _quoted(value)
+        raise CalcError("bad_choice", f"{key} must be one of {', '.join(choices)}, got {shown!r}", field=key,
+                        value=shown, choices=", ".join(choices))
     return value
 
 

@@ -7,6 +7,7 @@ vllm/transformers_utils/model_arch_config_convertor.py (vLLM main
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -19,6 +20,7 @@ from .qwen2_window import QWEN2_MAX_WINDOW_LAYERS, QWEN2_MODEL_TYPES, qwen2_type
 from .rope_cache import RopeCache, rope_caches
 
 __all__ = ["LayerKind", "WeightQuant", "ModelSpec", "VisionSpec", "normalize_config", "MLA_MODEL_TYPES", "UNSUPPORTED_HYBRID_TYPES",
+           "KNOWN_MODEL_TYPES", "ENCODER_MODEL_TYPES", "ASSUMED_DECODER",
            "MambaMixer", "MambaConfig", "MAMBA_HYBRID_TYPES", "REMOVED_MODEL_TYPES"]
 
 
@@ -107,12 +109,53 @@ UNSUPPORTED_HYBRID_TYPES = frozenset({
     "falcon_h1", "mamba", "mamba2", "falcon_mamba", "zamba", "zamba2", "plamo2", "rwkv", "rwkv6", "rwkv7",
     "recurrent_gemma", "xlstm", "hunyuan_v1_dense_mamba", "olmo_hybrid", "bailing_moe_linear",
 })
+# Decoder model types the core plans with its own rules or from the catalog's and the tests' public configs
+# (every family test below, the catalog's text configs, calc/alloc_slack.py and calc/rope_cache.py's tables).
+# Any other model_type is planned as a standard decoder (ASSUMED_DECODER), with a note saying so.
+_DECODER_TYPES = frozenset({
+    "llama", "mistral", "mixtral", "ministral3", "qwen2", "qwen3", "qwen2_moe", "qwen3_moe", "gemma2", "gemma3",
+    "gemma3_text", "gemma3n", "gemma3n_text", "gemma4", "gemma4_text", "cohere2", "llama4", "llama4_text", "gpt_oss",
+    "phi", "phi3", "opt", "olmo3", "exaone4", "exaone4_5", "exaone4_5_text", "glm4_moe", "minimax_m2", "deepseek_v4",
+    "granite", "falcon", "RefinedWeb", "RefinedWebModel", "mpt", "dbrx", "gpt2", "gpt_bigcode", "starcoder2",
+    "gpt_neox", "bloom",
+    # multimodal wrappers whose text part is one of the above (estimates.py's encoder families)
+    "mistral3", "pixtral", "llava", "qwen2_vl", "qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe", "qwen3_vl_text",
+    "qwen3_vl_moe_text", "lfm2_vl",
+})
+KNOWN_MODEL_TYPES = _DECODER_TYPES | MLA_MODEL_TYPES | MAMBA_HYBRID_TYPES
+"""Every ``model_type`` the core plans by name."""
+_KNOWN_STEMS = frozenset("".join(ch for ch in mt.lower() if ch.isalnum()) for mt in KNOWN_MODEL_TYPES) | {
+    "qwen35", "qwen35moe", "lfm2vl", "deepseekv32", "nemotronh", "kimilinear", "granitemoehybrid", "exaone45"}
+ASSUMED_DECODER = "standard decoder: full attention, gated MLP, rope"
+"""What a model the core does not know is planned as (``ModelSpec.assumed``)."""
+# Encoder-only and encoder-decoder models: vLLM sizes their caches by other rules (no decoder KV check of
+# this kind; encoder-decoder adds a cross-attention cache), so they are refused, never planned as decoders.
+ENCODER_MODEL_TYPES = frozenset({
+    "bert", "roberta", "xlm-roberta", "xlm_roberta", "camembert", "distilbert", "albert", "electra", "deberta",
+    "deberta-v2", "mpnet", "modernbert", "nomic_bert", "new", "gte", "jina_bert", "xlnet", "longformer", "big_bird",
+    "ernie", "esm", "t5", "mt5", "umt5", "t5gemma", "bart", "mbart", "pegasus", "marian", "led", "prophetnet",
+    "m2m_100", "nllb_moe", "fsmt", "whisper", "speech_to_text", "seamless_m4t", "wav2vec2", "hubert", "clip",
+    "clip_vision_model", "clip_text_model", "siglip", "siglip_vision_model", "siglip2_vision_model", "vit",
+    "florence2", "encoder-decoder", "vision-encoder-decoder", "donut-swin", "nougat", "bge",
+})
+_ENCODER_ARCH = re.compile(
+    r"^(?:Bert|Roberta|XLMRoberta|DistilBert|Albert|Electra|Deberta|DebertaV2|MPNet|ModernBert|NomicBert|Camembert|"
+    r"Longformer|BigBird|Ernie|Esm|XLNet|T5|MT5|UMT5|T5Gemma|Bart|MBart|Pegasus|Marian|Led|ProphetNet|M2M100|NllbMoe|"
+    r"FSMT|Whisper|Speech2Text|SeamlessM4T|Wav2Vec2|Hubert|CLIP|Siglip|Siglip2|ViT|Florence2|"
+    r"SpeechEncoderDecoder|VisionEncoderDecoder|EncoderDecoder)(?:Model|For|MT|LMHead|Text|Vision|Encoder|$)"
+    r"|ForMaskedLM$")
+_STATE_ARCH = re.compile(r"Mamba|Rwkv|RWKV|Xlstm|xLSTM|RecurrentGemma|Hgrn|Retnet|RetNet")
+_DECODER_ARCH_SUFFIXES = ("ForCausalLM", "ForConditionalGeneration", "LMHeadModel", "LMHeadModelV2")
+_KNOWN_QUANT_METHODS = frozenset({"none", "fp8", "nvfp4", "modelopt", "modelopt_fp4", "mxfp4", "awq", "gptq",
+                                  "awq_marlin", "gptq_marlin", "bitsandbytes", "compressed-tensors"})
+
 # Model types vLLM removed: (last release that serves them, removing PR).
 REMOVED_MODEL_TYPES = {
     "bamba": ("0.23.0", "45990"),
     "minimax": ("0.23.0", "45993"), "minimax_text_01": ("0.23.0", "45993"), "minimax_m1": ("0.23.0", "45993"),
 }
 
+_MIN_ROPE_FACTOR = 2.2250738585072014e-308  # sys.float_info.min: the smallest normal float
 _MAX_LAYERS = MAX_LAYERS  # far above any model; keeps a typo from allocating millions of layer specs
 _KV_HEAD_KEYS = ("n_head_kv", "num_kv_heads", "num_key_value_heads", "multi_query_group_num", "num_attention_groups")
 _MAX_LEN_KEYS = ("max_position_embeddings", "n_positions", "max_seq_len", "seq_length", "model_max_length",
@@ -257,6 +300,9 @@ class ModelSpec:
     """Parameters every TP rank holds whole beyond what ``weight_share.replicated_parameters`` counts for
     every model (norm weights, routers, tower parts): OPT's LayerNorm and row-parallel biases, learned
     positions and embedding projections (``kvcalc.opt_layout``); 0 for the others."""
+    assumed: tuple[tuple[str, str], ...] = ()
+    """What the config names that the core does not know, as ``(key, value)`` (``model_type``,
+    ``architectures``, ``quant_method``): planned as a standard decoder (:data:`ASSUMED_DECODER`) and said so."""
 
     def attention_of(self, layer: int) -> tuple[int, int]:
         """``(head_size, total KV heads)`` of one layer, before tensor parallelism."""
@@ -369,6 +415,16 @@ def _kv_heads(text: Mapping[str, object], num_heads: int) -> int:
     return num_heads
 
 
+def _grouped_kv_heads(text: Mapping[str, object], num_heads: int) -> int:
+    """The KV heads, each shared by a whole number of query heads."""
+    kv_heads = _kv_heads(text, num_heads)
+    if num_heads % kv_heads:  # vllm/attention/layer.py: assert num_heads % num_kv_heads == 0
+        raise CalcError("config_bad_value", f"config.json: num_attention_heads {num_heads} is not a multiple of "
+                        f"num_key_value_heads {kv_heads}", field="config", key="num_key_value_heads",
+                        value=f"{num_heads} % {kv_heads} = {num_heads % kv_heads}")
+    return kv_heads
+
+
 def _head_size(text: Mapping[str, object], hidden: int, num_heads: int) -> int:
     # vllm ModelArchConfigConvertorBase.get_head_size: a declared head_dim wins.
     for key in ("head_dim", "hidden_size_per_head"):
@@ -394,7 +450,7 @@ def _layer_kinds(text: Mapping[str, object], num_layers: int) -> tuple[tuple[Lay
         return _qwen2_layer_kinds(text, num_layers, window)
     # a list in config.json, a tuple in a catalog entry (calc/catalog.py freezes lists): the same layers either way
     if isinstance(layer_types, (list, tuple)) and layer_types:
-        if len(layer_types) < num_layers:
+        if len(layer_types) != num_layers:  # transformers' layer_type_validation: one type per layer
             raise CalcError("config_bad_value",
                             f"config.json: layer_types lists {len(layer_types)} layers, num_hidden_layers is {num_layers}",
                             field="config", key="layer_types", value=len(layer_types))
@@ -450,7 +506,7 @@ def _qwen2_layer_kinds(text: Mapping[str, object], num_layers: int,
     given = _int(text, "max_window_layers", maximum=MAX_LAYERS)
     max_layers = QWEN2_MAX_WINDOW_LAYERS if given is None else given
     types = qwen2_types(text, num_layers, window, max_layers)
-    if len(types) < num_layers:
+    if len(types) != num_layers:
         raise CalcError("config_bad_value",
                         f"config.json: layer_types lists {len(types)} layers, num_hidden_layers is {num_layers}",
                         field="config", key="layer_types", value=len(types))
@@ -499,7 +555,7 @@ def _kinds_from_types(types: object, num_layers: int, mt: str, attention: LayerK
     """``layer_types`` as transformers resolves it for hybrids (``linear_attention``/``full_attention``/``moe``…)."""
     if not isinstance(types, (list, tuple)) or not types:
         return None
-    if len(types) < num_layers:
+    if len(types) != num_layers:
         raise CalcError("config_bad_value", f"config.json: layer_types lists {len(types)} layers, num_hidden_layers is {num_layers}",
                         field="config", key="layer_types", value=len(types))
     kinds = []
@@ -527,7 +583,8 @@ def _ssm_dtype(text: Mapping[str, object], key: str) -> str | None:
         return None
     name = _DTYPE_ALIASES.get(str(raw).lower().replace("torch.", ""))
     if name is None:
-        raise CalcError("config_bad_value", f"config.json: unknown {key} {raw!r}", field="config", key=key, value=str(raw))
+        raise CalcError("config_bad_value", f"config.json: unknown {key} {shorten(raw)!r}", field="config", key=key,
+                        value=shorten(raw))
     return name
 
 
@@ -711,7 +768,8 @@ def _derived_max_len(text: Mapping[str, object], mt: str) -> int:
             rope = rope["full_attention"]
         rope_type = rope.get("rope_type") or rope.get("type")
         factor = rope.get("factor")
-        if isinstance(factor, (int, float)) and not isinstance(factor, bool) and not 0 < factor <= 1e6:
+        # a denormal factor (1e-300) is no scaling anyone meant: refused with zero and negative ones
+        if isinstance(factor, (int, float)) and not isinstance(factor, bool) and not _MIN_ROPE_FACTOR <= factor <= 1e6:
             raise CalcError("config_bad_value", f"config.json: rope scaling factor {shorten(factor)} is out of range",
                             field="config", key="rope_scaling", value=shorten(factor))
         if rope_type not in (None, "default", "su", "longrope", "llama3", "mrope") and isinstance(factor, (int, float)) \
@@ -719,6 +777,9 @@ def _derived_max_len(text: Mapping[str, object], mt: str) -> int:
             if rope_type == "yarn" and rope.get("original_max_position_embeddings"):
                 derived = _int(rope, "original_max_position_embeddings", minimum=1, maximum=MAX_LEN) or derived
             derived = int(derived * factor)
+            if derived < 1:  # every length, block count and concurrency divides by it
+                raise CalcError("config_bad_value", f"config.json: the RoPE-scaled maximum length is {derived} tokens",
+                                field="config", key="rope_scaling", value=derived)
             if derived > MAX_LEN:
                 raise CalcError("config_bad_value", f"config.json: the RoPE-scaled maximum length {derived} exceeds {MAX_LEN}",
                                 field="config", key="rope_scaling", value=derived)
@@ -1092,13 +1153,54 @@ def _model_type(text: Mapping[str, object], config: Mapping[str, object]) -> str
     mt = mt_raw[:128]
     if not mt:
         raise CalcError("config_missing_key", "config.json has no 'model_type'", field="config", key="model_type")
+    archs = _architectures(config, text)
+    if mt in ENCODER_MODEL_TYPES or config.get("is_encoder_decoder") is True or text.get("is_encoder_decoder") is True \
+            or any(_ENCODER_ARCH.search(a) for a in archs):
+        named = next((a for a in archs if _ENCODER_ARCH.search(a)), mt)
+        raise CalcError("encoder_model", f"{shorten(named)}: encoder-only and encoder-decoder models size their cache "
+                        "by other rules in vLLM, which the calculator does not model", field="config",
+                        model_type=shorten(named))
     if mt in UNSUPPORTED_HYBRID_TYPES or (mt not in MAMBA_HYBRID_TYPES and (
-            "layers_block_type" in text or "hybrid_override_pattern" in text)):
+            "layers_block_type" in text or "hybrid_override_pattern" in text
+            or any(_STATE_ARCH.search(a) for a in archs))):
         raise CalcError("unsupported_architecture",
                         f"{mt}: this model's Mamba/linear-attention state layout is not covered by the calculator yet; "
                         "give --available-kv-gib and read vLLM's own log instead",
                         field="config", model_type=mt)
     return mt
+
+
+def _architectures(config: Mapping[str, object], text: Mapping[str, object]) -> tuple[str, ...]:
+    """The ``architectures`` the config declares (the wrapper's, else the text part's), each cut to 128 characters."""
+    archs = config.get("architectures") or text.get("architectures")
+    if not isinstance(archs, (list, tuple)):
+        return ()
+    return tuple(a[:128] for a in archs[:16] if isinstance(a, str))
+
+
+def _known_architecture(arch: str) -> bool:
+    """``LlamaForCausalLM``, ``GPTNeoXForCausalLM``, ``Qwen3VLForConditionalGeneration``: a decoder class whose
+    name, before its head, spells a known model_type (letters and digits only, case-insensitively)."""
+    for suffix in _DECODER_ARCH_SUFFIXES:
+        if arch.endswith(suffix):
+            stem = "".join(ch for ch in arch[: -len(suffix)].lower() if ch.isalnum())
+            return stem in _KNOWN_STEMS
+    return False
+
+
+def _assumed(text: Mapping[str, object], config: Mapping[str, object], mt: str,
+             quant: WeightQuant) -> tuple[tuple[str, str], ...]:
+    """What the config names that the core does not know: planned as ``ASSUMED_DECODER``, said so in the result."""
+    out: list[tuple[str, str]] = []
+    if mt not in KNOWN_MODEL_TYPES:
+        out.append(("model_type", mt))
+    wrapper = config.get("model_type")
+    if isinstance(wrapper, str) and wrapper != mt and wrapper not in KNOWN_MODEL_TYPES:
+        out.append(("model_type", wrapper[:128]))
+    out += [("architectures", a) for a in _architectures(config, text) if not _known_architecture(a)]
+    if quant.method not in _KNOWN_QUANT_METHODS:
+        out.append(("quant_method", quant.method))
+    return tuple(dict.fromkeys(out))
 
 
 def _dimensions(text: Mapping[str, object]) -> tuple[int, int, int]:
@@ -1174,8 +1276,7 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         kinds: tuple[LayerKind, ...] = (LayerKind.MLA,) * layers
         window, chunk = None, None
     else:
-        head = _head_size(text, hidden, heads)
-        kv_heads = _kv_heads(text, heads)
+        head, kv_heads = _head_size(text, hidden, heads), _grouped_kv_heads(text, heads)
     hybrid = _hybrid_layers(text, mt, layers, hidden) if mt in MAMBA_HYBRID_TYPES else None
     mamba: MambaConfig | None = None
     if hybrid is not None:
@@ -1213,6 +1314,7 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         mrope_max_position=_mrope_max_position(text, config),
         rope_caches=rope_caches(text, mt, _rotary_head_size(text, head, mla)),
         qwen2_window=qwen2_window, unused_window=unused_window, unsplit_parameters=unsplit, tower_parameters=tower,
+        assumed=_assumed(text, config, mt, _quant(text)),
     ))
 
 

@@ -64,6 +64,7 @@ def build_layer_specs(model: ModelSpec, *, tensor_parallel_size: int, kv_cache_d
     e = kv_dtype_bytes(kv_cache_dtype if kv_cache_dtype != "fp8_ds_mla" else "fp8", model.dtype)
     specs: dict[str, AttentionSpec] = {}
     shared = set(model.kv_shared_layers)  # cross-layer KV sharing: planned as if absent
+    mla = model.is_mla  # a scan of every layer: once, not once per layer
     for i, kind in enumerate(model.layer_kinds):
         if kind == LayerKind.NONE or i in shared:
             continue
@@ -75,7 +76,7 @@ def build_layer_specs(model: ModelSpec, *, tensor_parallel_size: int, kv_cache_d
         # Per layer (Gemma 4's full-attention layers are wider). MLA keeps one latent "head" per GPU, never
         # divided by TP; otherwise max(1, heads // TP).
         head, kv_heads = model.attention_of(i)
-        heads = 1 if model.is_mla else max(1, kv_heads // tensor_parallel_size)
+        heads = 1 if mla else max(1, kv_heads // tensor_parallel_size)
         head_v = model.head_size_v if head == model.head_size else head
         common = dict(num_kv_heads=heads, head_size=head, head_size_v=head_v, dtype_bytes=e)
         content = content_bytes(kv_cache_dtype, head_size=head, head_size_v=head_v)

@@ -33,6 +33,6 @@ def qwen2_types(text: Mapping[str, object], num_layers: int, window: int | None,
     """The config's ``layer_types``, else as Qwen2Config derives them."""
     given = text.get("layer_types")
     if isinstance(given, (list, tuple)) and given:
-        return [str(t) for t in given[:num_layers]]
+        return [str(t) for t in given]  # all of them: one per layer, or the caller refuses the config
     return ["sliding_attention" if window is not None and i >= max_layers else "full_attention"
             for i in range(num_layers)]

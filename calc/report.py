@@ -17,7 +17,10 @@ from .budget import BudgetSource, MemoryBudget, draft_weights_estimate, intercon
 from .deployment import Deployment, unified_memory
 from .errors import CalcError
 from .holdout import MIN_TERM_ROWS, term_row_counts
+from .inert_text import MAX_QUOTE_CHARS, quote
 from .inputs import Scenario, check_model_word
+from .limits import shorten
+from .model import ASSUMED_DECODER
 from .numfmt import fmt_fixed, fmt_int, fmt_printed, gib_gb_text, gib_text
 from .strings import STRINGS, lang_or_default, t
 from .units import GiB, MiB
@@ -28,7 +31,7 @@ if TYPE_CHECKING:  # the log reader loads only when a log is pasted
     from .diagnose import Diagnosis
 
 __all__ = ["available_band", "gib_gb", "result_dict", "recommendation_dict", "serve_command", "build_report", "build_log_report",
-           "log_notes", "capacity_fit_notes", "with_capacity_fit_notes", "error_message"]
+           "log_notes", "capacity_fit_notes", "with_capacity_fit_notes", "error_message", "assumed_architecture"]
 
 _UNKNOWN_MODEL = "<your-model>"
 GIB_BYTES = 1 << 30
@@ -140,6 +143,7 @@ def result_dict(a: Analysis) -> dict[str, object]:
         "interconnect": d.interconnect,
         "interconnect_assumed": interconnect_assumed(d) if "non_torch" in v.budget.estimated else None,
         **_spec_lora_dict(v),
+        "assumed_architecture": assumed_architecture(s),
     }
 
 
@@ -183,6 +187,15 @@ def _spec_lora_dict(v: Verdict) -> dict[str, object]:
                        "max_cpu_loras": d.lora.max_cpu_loras or d.lora.max_loras,
                        "slot_bytes": lora_estimate(v.model, d).bytes}
     return out
+
+
+def assumed_architecture(s: Scenario) -> dict[str, object] | None:
+    """What a script can test: the config names a ``model_type``, an ``architectures`` entry or a
+    ``quant_method`` the core does not know, so the plan assumed a standard decoder; None otherwise."""
+    if not s.model.assumed:
+        return None
+    return {"code": "assumed_architecture", "model_type": s.model.model_type,
+            "unknown": [{"key": k, "value": v} for k, v in s.model.assumed], "assumed": ASSUMED_DECODER}
 
 
 def _current_flags(s: Scenario) -> dict[str, object]:
@@ -385,6 +398,9 @@ def _notes(lang: str, a: Analysis) -> list[str]:
     v = a.verdict
     b = v.budget
     notes = []
+    if a.scenario.model.assumed:
+        what = ", ".join(f"{key} \"{quote(value, 80)}\"" for key, value in a.scenario.model.assumed)
+        notes.append(t(lang, "note.assumed_architecture", what=what))
     if b.estimated:
         notes.append(t(lang, "note.estimates"))
     if b.has_band:
@@ -545,7 +561,7 @@ def build_log_report(lang: str, d: Diagnosis) -> dict[str, object] | None:
         "lang": lang,
         "verdict": {"kind": f"log_{kind}", "title": t(lang, f"diag.{kind}"), "summary": t(lang, "verdict.log_only.summary")},
         "figures": _log_figures(lang, d),
-        "vllm_lines": list(dict.fromkeys(line for _key, line in d.reading.evidence)),
+        "vllm_lines": list(dict.fromkeys(quote(line, lang=lang) for _key, line in d.reading.evidence)),
         "recommendations": recs,
         "serve_command": "",
         "serve_command_label": "",
@@ -600,12 +616,15 @@ def error_message(lang: str, err: CalcError) -> str:
     """The error in the reader's language, falling back to the core's English text."""
     key = f"err.{err.code}"
     table = STRINGS[lang_or_default(lang)]
+    fallback = quote(str(err), 4 * MAX_QUOTE_CHARS, lang)  # the English text may quote a value whole
     if key not in table:
-        return str(err)
+        return fallback
     params = {"field": err.field or "", "value": "", "minimum": "", "maximum": "", "limit": "", "key": "",
               "choices": "", "model_type": "", "line": "", "column": "", "assertion": ""}
-    params.update({k: ("∞" if v is None else str(v)) for k, v in err.params.items()})
+    # a value already cut by inputs.py keeps its "… (N characters)": room for it before a second cut
+    params.update({k: quote("∞" if v is None else v if isinstance(v, str) else shorten(v, 4 * MAX_QUOTE_CHARS),
+                            MAX_QUOTE_CHARS + 64, lang) for k, v in err.params.items()})
     try:
         return table[key].format(**params)
     except (KeyError, IndexError, ValueError):
-        return str(err)
+        return fallback

@@ -275,6 +275,12 @@ EN: dict[str, str] = {
     "note.log_mismatch": "Warning: the recomputation misses the log's {figure}: the log prints {printed}, the recomputation gives {recomputed} ({pct} off), beyond the log's own rounding. Likely causes: another model or checkpoint than the log's, another KV cache dtype, or a setting the log does not show (pass it as a flag, which wins over the log).",
     "note.pre_flight": "Pre-flight: this is the command's plan before it runs, from its own settings; what the command does not set takes vLLM's defaults and the calculator's estimates.",
     "diag.mamba_blocks_below_max_num_seqs": "Fewer Mamba cache blocks than max_num_seqs (hybrid model)",
+    "quote.cut": "… ({n} characters)",
+    "err.answer_too_large": "The answer would be longer than {limit} characters; paste less (only the log's start-up lines, only config.json).",
+    "err.output_failed": "Cannot write the output: {value}.",
+    "err.encoder_model": "{model_type}: encoder-only and encoder-decoder models size their cache by other rules in vLLM, which the calculator does not model.",
+    "err.invisible_id": "{field}: the id holds an invisible or control character ({value}); type it again without it.",
+    "note.assumed_architecture": "Not known to the calculator: {what}. Planned as a standard decoder (full attention on every layer, gated MLP, rope, 16-bit weights unless the quantization is known); check the figures against vLLM's own log.",
 }
 
 ES: dict[str, str] = {
@@ -536,6 +542,12 @@ ES: dict[str, str] = {
     "note.log_mismatch": "Aviso: el recálculo no coincide con {figure} del registro: el registro imprime {printed}, el recálculo da {recomputed} ({pct} de diferencia), más allá del redondeo del propio registro. Causas probables: otro modelo o checkpoint que el del registro, otro tipo de dato de la caché KV o un ajuste que el registro no muestra (indíquelo como opción, que prevalece sobre el registro).",
     "note.pre_flight": "Antes de arrancar: este es el plan del comando antes de ejecutarlo, con sus propios ajustes; lo que el comando no fija toma los valores por defecto de vLLM y las estimaciones de la calculadora.",
     "diag.mamba_blocks_below_max_num_seqs": "Menos bloques de caché Mamba que max_num_seqs (modelo híbrido)",
+    "quote.cut": "… ({n} caracteres)",
+    "err.answer_too_large": "La respuesta tendría más de {limit} caracteres; pegue menos (solo las líneas de arranque del registro, solo config.json).",
+    "err.output_failed": "No se puede escribir la salida: {value}.",
+    "err.encoder_model": "{model_type}: los modelos solo codificador y codificador-decodificador dimensionan su caché con otras reglas en vLLM, que la calculadora no modela.",
+    "err.invisible_id": "{field}: el identificador contiene un carácter invisible o de control ({value}); escríbalo de nuevo sin él.",
+    "note.assumed_architecture": "Desconocido para la calculadora: {what}. Se planifica como un decodificador estándar (atención completa en cada capa, MLP con compuerta, rope, pesos de 16 bits salvo que se conozca la cuantización); contraste las cifras con el propio registro de vLLM.",
 }
 
 ZH: dict[str, str] = {
@@ -797,6 +809,12 @@ ZH: dict[str, str] = {
     "note.log_mismatch": "警告：重新计算与日志中的{figure}不符：日志打印 {printed}，重新计算得到 {recomputed}（相差 {pct}），超出了日志本身的舍入误差。可能的原因：模型或权重文件与日志中的不同、KV 缓存数据类型不同，或日志中未显示的某个设置（请用参数传入，参数优先于日志）。",
     "note.pre_flight": "启动前：这是该命令运行前的方案，依据命令自身的设置；命令未设置的项取 vLLM 的默认值和计算器的估算。",
     "diag.mamba_blocks_below_max_num_seqs": "Mamba 缓存块少于 max_num_seqs（混合模型）",
+    "quote.cut": "…（共 {n} 个字符）",
+    "err.answer_too_large": "结果将超过 {limit} 个字符；请少粘贴一些（只粘贴日志的启动部分，只粘贴 config.json）。",
+    "err.output_failed": "无法写出结果：{value}。",
+    "err.encoder_model": "{model_type}：仅编码器和编码器-解码器模型在 vLLM 中按其他规则确定缓存大小，计算器未对此建模。",
+    "err.invisible_id": "{field}：该 ID 含有不可见字符或控制字符（{value}）；请去掉后重新输入。",
+    "note.assumed_architecture": "计算器不认识：{what}。按标准解码器规划（每层全注意力、门控 MLP、rope，除非量化方式已知，否则按 16 位权重）；请以 vLLM 自己的日志核对这些数字。",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}

@@ -28,7 +28,7 @@ from .errors import CalcError
 from .grouping import Grouping, get_kv_cache_groups, project_to_worker
 from .hybrid import MambaPlan, plan_mamba
 from .kv_dtypes import check_kv_dtype
-from .kv_spec import AttentionSpec, SizingContext, UniformTypeSpec
+from .kv_spec import AttentionSpec, MambaSpec, SizingContext, UniformTypeSpec
 from .model import LayerKind, ModelSpec
 from .planner import (
     blocks_per_request,
@@ -43,6 +43,7 @@ from .planner import (
 )
 from .speculative import mtp_layer_kind
 from .units import cdiv
+from .versions import RuleSet
 from .window_rules import windows_for_release
 
 __all__ = ["StagePlan", "Verdict", "VerdictStatus", "plan"]
@@ -176,6 +177,8 @@ class _Worker:
     @property
     def check_kv_bytes(self) -> int:
         return self.available_kv_bytes - self.null_block_bytes
+    reported_counts: check.SpecCounts | None = None
+    """``check.reported_layer_counts`` of the two, for the releases whose check sums layers (before 0.14)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -205,7 +208,7 @@ class _Planning:
                             dcp=self.deployment.decode_context_parallel_size)
         return check.needed_kv_bytes(self.deployment.rules, ctx, model_groups=self.grouping,
                                      worker_groups=worker.grouping, reported_specs=worker.reported_specs,
-                                     grouped_specs=worker.layer_specs)
+                                     grouped_specs=worker.layer_specs, reported_counts=worker.reported_counts)
 
     def estimate(self, worker: _Worker, upper: int) -> int:
         """vLLM's binary search: the largest length in [1, upper] that ``worker`` holds."""
@@ -250,37 +253,86 @@ def _requested_length(model: ModelSpec, dep: Deployment) -> int:
     return length
 
 
-def _workers(model: ModelSpec, dep: Deployment, layer_names: list[str], grouping: Grouping,
-             reported: Mapping[str, AttentionSpec], available: int, lines: list[str]) -> tuple[_Worker, ...]:
-    """One worker per PP stage (TP ranks of a stage are identical), with the override applied.
+@dataclass(frozen=True, kw_only=True)
+class _StageLayers:
+    """One PP stage's share of the layers, before any memory is known."""
 
-    ``layer_names`` are in model order (PP splits consecutive layers). Since #41069
-    ``num_gpu_blocks_override`` replaces the memory before the check; since #47272 (0.29.0) the check and
-    auto-fit hold one pool block back for BlockPool's null block (``check_memory`` in get_kv_cache_configs,
-    after the override), while the blocks are still counted from the whole memory.
-    """
-    layer_specs = _model_layer_specs(grouping)
-    names = layer_names
-    workers = []
+    num_layers: int
+    grouping: Grouping
+    layer_specs: Mapping[str, AttentionSpec]
+    reported_specs: Mapping[str, AttentionSpec]
+    reported_counts: check.SpecCounts | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Layers:
+    """The layer specs, their KV cache groups and their split over the PP stages."""
+
+    specs: Mapping[str, AttentionSpec]
+    grouping: Grouping
+    model_layer_specs: Mapping[str, AttentionSpec]
+    stages: tuple[_StageLayers, ...]
+
+
+def _stages(model: ModelSpec, pp: int, rules: RuleSet, grouping: Grouping, layer_specs: Mapping[str, AttentionSpec],
+            reported: Mapping[str, AttentionSpec]) -> tuple[_StageLayers, ...]:
+    """One share per PP stage (TP ranks of a stage are identical); PP splits decoder layers by index in
+    model order, cache-less ones included (Nemotron-H MLP/MoE blocks)."""
+    stages = []
     start = 0
-    for stage, count in enumerate(pp_layer_counts(model.num_layers, dep.pipeline_parallel_size)):
+    for count in pp_layer_counts(model.num_layers, pp):
         # a layer's indexer cache (DeepSeek-V3.2) lives on the same stage as the layer; one stage owns all
-        own = set(names[start:start + count]) | {indexer_layer_name(i) for i in range(start, start + count)}
-        if dep.pipeline_parallel_size == 1:
-            own = set(layer_specs)
+        own = ({layer_name(i) for i in range(start, start + count)}
+               | {indexer_layer_name(i) for i in range(start, start + count)}) if pp > 1 else set(layer_specs)
         start += count
-        stage_grouping = project_to_worker(grouping, own)
+        own_specs = {k: v for k, v in layer_specs.items() if k in own}
+        own_reported = {k: v for k, v in reported.items() if k in own}
+        counts = None if rules.check_by_groups else check.reported_layer_counts(rules, own_reported, own_specs)
+        stages.append(_StageLayers(num_layers=count, grouping=project_to_worker(grouping, own), layer_specs=own_specs,
+                                   reported_specs=own_reported, reported_counts=counts))
+    return tuple(stages)
+
+
+def _workers(dep: Deployment, layers: _Layers, available: int, lines: list[str]) -> tuple[_Worker, ...]:
+    """One worker per PP stage, with the override applied. Since #41069 ``num_gpu_blocks_override``
+    replaces the memory before the check; since #47272 (0.29.0) the check and auto-fit hold one pool block
+    back for BlockPool's null block (``check_memory`` in get_kv_cache_configs, after the override), while the
+    blocks are still counted from the whole memory."""
+    workers = []
+    for stage, share in enumerate(layers.stages):
         stage_available = available
         if dep.num_gpu_blocks_override is not None and dep.rules.override_before_check and available > 0:
-            per_block = stage_grouping.bytes_per_block
+            per_block = share.grouping.bytes_per_block
             lines.append(vllm_text.override_line(available // per_block, dep.num_gpu_blocks_override))
             stage_available = dep.num_gpu_blocks_override * per_block
-        null_block = stage_grouping.bytes_per_block if dep.rules.null_block_reserved and stage_grouping.groups else 0
-        workers.append(_Worker(stage=stage, num_layers=count, grouping=stage_grouping,
-                               layer_specs={k: v for k, v in layer_specs.items() if k in own},
-                               reported_specs={k: v for k, v in reported.items() if k in own},
-                               available_kv_bytes=stage_available, null_block_bytes=null_block))
+        null_block = share.grouping.bytes_per_block if dep.rules.null_block_reserved and share.grouping.groups else 0
+        workers.append(_Worker(stage=stage, num_layers=share.num_layers, grouping=share.grouping,
+                               layer_specs=share.layer_specs, reported_specs=share.reported_specs,
+                               available_kv_bytes=stage_available, reported_counts=share.reported_counts,
+                               null_block_bytes=null_block))
     return tuple(workers)
+
+
+@lru_cache(maxsize=64)
+def _layers(model: ModelSpec, *, tensor_parallel_size: int, pipeline_parallel_size: int, kv_cache_dtype: str,
+            block_size: int, mamba_spec: MambaSpec | None, hma_enabled: bool, rules: RuleSet,
+            mtp: bool = False) -> _Layers:
+    """The layer specs, their KV cache groups and stages, built once per scenario and shared by its what-ifs.
+
+    Every what-if of one analysis (another GPU, another utilization, the feasible grid, the weights
+    ladder) that keeps the model, the parallel sizes, the cache dtype and the block size needs the
+    same specs (up to 10,000 layers): a pure function of frozen values, cached by value. Callers
+    only read what it returns.
+    """
+    specs = build_layer_specs(model, tensor_parallel_size=tensor_parallel_size, kv_cache_dtype=kv_cache_dtype,
+                              block_size=block_size, mamba_spec=mamba_spec)
+    if mtp:  # the MTP layers' own KV layers join the model's (kvcalc.speculative)
+        specs.update(mtp_layer_specs(model, specs, mtp_layer_kind(model)))
+    grouping = get_kv_cache_groups(specs, hma_enabled=hma_enabled, packed_layout=packed_layout(rules),
+                                   size_ratio=rules.hybrid_group_size_ratio)
+    model_specs = _model_layer_specs(grouping)
+    return _Layers(specs=specs, grouping=grouping, model_layer_specs=model_specs,
+                   stages=_stages(model, pipeline_parallel_size, rules, grouping, model_specs, specs))
 
 
 def _planning(model: ModelSpec, dep: Deployment, lines: list[str]) -> _Planning:
@@ -315,25 +367,21 @@ def _planning(model: ModelSpec, dep: Deployment, lines: list[str]) -> _Planning:
         # printed while the layers are built, before the block size is set after loading (deepseek_v4.py)
         lines[:] = [ln for ln in lines if ln != block_choice.line] + [indexer_line(rules)] + (
             [block_choice.line] if block_choice.line else [])
-    specs = build_layer_specs(model, tensor_parallel_size=dep.tensor_parallel_size,
-                              kv_cache_dtype=kv_cache_dtype, block_size=block,
-                              mamba_spec=mamba.spec() if mamba is not None else None)
-    if dep.speculative is not None and dep.speculative.method == "mtp":
-        specs.update(mtp_layer_specs(model, specs, mtp_layer_kind(model)))
-    grouping = get_kv_cache_groups(specs, hma_enabled=hma, packed_layout=packed_layout(rules),
-                                   size_ratio=rules.hybrid_group_size_ratio)
+    layers = _layers(model, tensor_parallel_size=dep.tensor_parallel_size,
+                     pipeline_parallel_size=dep.pipeline_parallel_size, kv_cache_dtype=kv_cache_dtype, block_size=block,
+                     mamba_spec=mamba.spec() if mamba is not None else None, hma_enabled=hma, rules=rules,
+                     mtp=dep.speculative is not None and dep.speculative.method == "mtp")
+    grouping = layers.grouping
     budget = memory_budget(model, dep, max_num_batched_tokens=batched_tokens, max_num_seqs=seqs)
     if budget.is_profiled_or_measured:
         line = vllm_text.available_kv_line(budget.available_kv_bytes, rules)
         if line:
             lines.append(line)
     lines.extend(grouping.warnings)
-    # PP splits decoder layers by index, cache-less ones included (Nemotron-H MLP/MoE blocks).
-    workers = _workers(model, dep, [layer_name(i) for i in range(model.num_layers)], grouping, specs,
-                       budget.available_kv_bytes, lines)
+    workers = _workers(dep, layers, budget.available_kv_bytes, lines)
     return _Planning(model=model, deployment=dep, max_num_batched_tokens=batched_tokens, max_num_seqs=seqs, mamba=mamba,
                      block_size=block, in_flight_tokens=_in_flight_tokens(dep, batched_tokens), hma_enabled=hma,
-                     grouping=grouping, model_layer_specs=_model_layer_specs(grouping),
+                     grouping=grouping, model_layer_specs=layers.model_layer_specs,
                      derived_max_model_len=model.derived_max_model_len, requested_max_model_len=requested,
                      budget=budget, workers=workers)
 

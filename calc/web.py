@@ -11,15 +11,16 @@ from typing import TYPE_CHECKING
 
 from .analysis import analyze
 from .errors import CalcError
+from .inert_text import MAX_ANSWER_CHARS, inert_json, quote
 from .inputs import canonical_query, scenario_from_inputs
-from .limits import MAX_LOG_BYTES, MAX_REQUEST_CHARS, check_json_depth, strict_json
+from .limits import MAX_LOG_BYTES, MAX_REQUEST_CHARS, check_json_depth
 from .report import build_log_report, build_report, error_message, result_dict, with_capacity_fit_notes
 from .strings import lang_or_default, t
 
 if TYPE_CHECKING:  # the log reader's regexes compile only when a log is pasted
     from .logparse import LogReading
 
-__all__ = ["compute", "compute_dict", "localized_error", "tail_of_log"]
+__all__ = ["compute", "compute_dict", "localized_error", "tail_of_log", "quoted_facts"]
 
 
 def localized_error(lang: str, err: CalcError) -> dict[str, object]:
@@ -65,7 +66,8 @@ def _log(lang: str, text: str, form: Mapping[str, object]) -> dict[str, object]:
     text, truncated = tail_of_log(text)
     d = diagnose(text, form)
     reading = {"diagnosis": d.reading.diagnosis, "title": t(lang, f"diag.{d.reading.diagnosis}"),
-               "facts": dict(d.reading.facts), "evidence": [list(e) for e in d.reading.evidence]}
+               "facts": quoted_facts(d.reading.facts, lang),
+               "evidence": [[key, quote(line, lang=lang)] for key, line in d.reading.evidence]}
     out: dict[str, object] = {"ok": True, "reading": reading, "inputs": d.inputs, "query": canonical_query(d.inputs),
                               "result": None, "report": None, "mismatches": mismatch_dicts(d.mismatches)}
     if truncated:
@@ -123,13 +125,24 @@ def compute_dict(request: Mapping[str, object]) -> dict[str, object]:
         return _error(lang, CalcError("bad_request", "input nested too deeply", field="config"))
 
 
+def quoted_facts(facts: Mapping[str, object], lang: str) -> dict[str, object]:
+    """A log's facts with every text value cut to ``MAX_QUOTE_CHARS`` (a pasted line can be megabytes)."""
+    return {k: quote(v, lang=lang) if isinstance(v, str) else v for k, v in facts.items()}
+
+
 def _strict(response: dict[str, object], lang: str) -> str:
-    """Strict JSON (no NaN/Infinity, valid UTF-8). A non-finite number cannot pass the input
-    limits; should one appear anyway, the answer is an error, never text JSON.parse rejects."""
+    """The one output boundary of the page: strict JSON (no NaN/Infinity, valid UTF-8) whose every
+    string is inert (``kvcalc.inert_text``), at most ``MAX_ANSWER_CHARS`` long. A non-finite number
+    cannot pass the input limits; should one appear anyway, or the answer be too long, the answer is
+    a structured error, never text JSON.parse rejects nor a truncated one."""
     try:
-        return strict_json(response)
+        answer = inert_json(response)
     except ValueError:
-        return strict_json(_error(lang, CalcError("unrepresentable", "the result holds a non-finite number", field=None)))
+        return inert_json(_error(lang, CalcError("unrepresentable", "the result holds a non-finite number", field=None)))
+    if len(answer) > MAX_ANSWER_CHARS:
+        return inert_json(_error(lang, CalcError("answer_too_large", f"the answer is longer than {MAX_ANSWER_CHARS} "
+                                                 "characters", field=None, limit=f"{MAX_ANSWER_CHARS:,}")))
+    return answer
 
 
 def compute(request_json: object) -> str:

@@ -35,6 +35,7 @@ RESULT_KEYS = [
     "kv_cache_groups", "budget", "vllm_log", "vllm_error", "recommendations",
     "limit_mm_per_prompt", "skip_mm_profiling",           # the reader's multimodal profiling flags
     "interconnect", "interconnect_assumed",              # --interconnect, and what the budget assumed without it
+    "assumed_architecture",                               # None, or what an unknown config was planned as
 ]
 RECOMMENDATION_KEYS = [
     "code", "anchor", "settings", "fits", "max_model_len", "available_kv_bytes", "needed_kv_bytes", "num_gpu_blocks",
@@ -97,6 +98,7 @@ def test_result_values_for_the_worked_example():
         "vllm_error": None,
         "limit_mm_per_prompt": None, "skip_mm_profiling": False,   # not given (vLLM's defaults)
         "interconnect": "unknown", "interconnect_assumed": None,   # not given; a measured budget assumes nothing
+        "assumed_architecture": None,                            # Qwen3 is a known decoder
     }
     assert r["vllm_log"] == ["Available KV cache memory: 60.0 GiB",
                              "GPU KV cache size: 436,896 tokens, Maximum concurrency for 32,768 tokens per request: 13.33x"]
