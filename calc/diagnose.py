@@ -4,7 +4,7 @@ Shared by ``kvcalc log`` and the calculator's "paste your log" box.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 
 from . import catalog
@@ -16,10 +16,13 @@ from .log_capacity import CapacityFit, FitStatus, fit_capacity
 from .logparse import LogReading, parse_log
 from .units import gib_to_bytes
 
-__all__ = ["Diagnosis", "LogFigures", "inputs_from_reading", "merge_inputs", "diagnose"]
+__all__ = ["Diagnosis", "LogFigures", "inputs_from_reading", "merge_inputs", "missing_inputs", "diagnose"]
 
 # Inputs that say which model is served: a log naming a model replaces all of them.
 _MODEL_INPUTS = ("model", "config")
+
+# Inputs that give the memory budget a size: any one of them will do (calc/inputs.py raises missing_gpu without).
+_GPU_INPUTS = ("gpu", "gpu_memory_gib", "available_kv_gib", "available_kv_bytes", "kv_cache_memory_bytes")
 
 # fact key → form input; the log's measured figures replace our estimates.
 _FACT_TO_INPUT = {
@@ -78,6 +81,10 @@ class Diagnosis:
     """What the log's own numbers answer, with or without a model."""
     capacity_fit: CapacityFit | None = None
     """How the recomputed plan meets the log's capacity lines (log_capacity.py); None without such a pair."""
+    stated: tuple[str, ...] = ()
+    """The names in ``inputs`` whose value the log stated (the rest came from the form), in ``inputs`` order."""
+    missing: tuple[str, ...] = ()
+    """What a plan needs that neither the log nor the form gave: ``"model"`` and/or ``"gpu"``."""
 
 
 def _as_text(value: object) -> str:
@@ -157,14 +164,43 @@ def _log_only_advice(reading: LogReading, figures: LogFigures) -> tuple[Recommen
     return tuple(recs)
 
 
-def merge_inputs(form: Mapping[str, object], from_log: Mapping[str, object]) -> dict[str, object]:
+def _given(inputs: Mapping[str, object], key: str) -> bool:
+    value = inputs.get(key)
+    return value is not None and not (isinstance(value, str) and not value.strip())
+
+
+def _merged(form: Mapping[str, object], from_log: Mapping[str, object],
+            keep: Collection[str]) -> tuple[dict[str, object], tuple[str, ...]]:
+    """``merge_inputs`` and the names whose value is the log's."""
+    kept = {k for k in keep if _given(form, k)}
+    log_model = "model" in from_log and not kept & set(_MODEL_INPUTS)
+    merged = {k: v for k, v in form.items() if not (k in _MODEL_INPUTS and log_model)}
+    stated = []
+    for key, value in from_log.items():
+        if key in kept or (key == "model" and not log_model):
+            continue
+        merged[key] = value
+        stated.append(key)
+    return merged, tuple(k for k in merged if k in stated)
+
+
+def merge_inputs(form: Mapping[str, object], from_log: Mapping[str, object],
+                 keep: Collection[str] = ()) -> dict[str, object]:
     """The form with what the log states laid over it: the log overrides only the fields it names.
 
-    A pasted config.json or a chosen model stays unless the log names a model.
+    A pasted config.json or a chosen model stays unless the log names a model. ``keep``: the form's
+    inputs the reader typed, which stay even where the log states another value (a typed model or
+    config keeps the log's model out).
     """
-    merged = {k: v for k, v in form.items() if not (k in _MODEL_INPUTS and "model" in from_log)}
-    merged.update(from_log)
-    return merged
+    return _merged(form, from_log, keep)[0]
+
+
+def missing_inputs(inputs: Mapping[str, object]) -> tuple[str, ...]:
+    """What a plan needs that ``inputs`` lacks: the model (or its config.json), the GPU (or a memory figure)."""
+    missing = [] if any(_given(inputs, k) for k in _MODEL_INPUTS) else ["model"]
+    if not any(_given(inputs, k) for k in _GPU_INPUTS):
+        missing.append("gpu")
+    return tuple(missing)
 
 
 def _free_memory_advice(reading: LogReading) -> tuple[Recommendation, ...]:
@@ -185,11 +221,17 @@ def _fitted(scenario: Scenario, fit: CapacityFit | None) -> Scenario:
     return replace(scenario, deployment=replace(dep, measured=measured))
 
 
-def diagnose(text: str, form: Mapping[str, object] | None = None) -> Diagnosis:
-    """Read ``text``, lay what it states over the ``form`` and, when that names enough, recompute the plan
-    (at the bytes inside the log's GiB rounding that give its own capacity, when it printed one)."""
+def diagnose(text: str, form: Mapping[str, object] | None = None, *, keep: Collection[str] = ()) -> Diagnosis:
+    """Read ``text``, lay what it states over the ``form`` (but under the ``keep`` inputs the reader typed)
+    and, when that names enough, recompute the plan (at the bytes inside the log's GiB rounding that give
+    its own capacity, when it printed one).
+
+    A log that names no model, with no model in the form, is never planned: no default model stands in
+    for it (``missing`` says what to ask for).
+    """
     reading = parse_log(text)
-    inputs = merge_inputs(form or {}, inputs_from_reading(reading))
+    inputs, stated = _merged(form or {}, inputs_from_reading(reading), keep)
+    missing = missing_inputs(inputs)
     analysis: Analysis | None = None
     err = None
     fit = None
@@ -206,4 +248,4 @@ def diagnose(text: str, form: Mapping[str, object] | None = None) -> Diagnosis:
         if analysis is not None:
             analysis = replace(analysis, recommendations=recs)
     return Diagnosis(reading=reading, inputs=inputs, analysis=analysis, recommendations=recs, replan_error=err,
-                     figures=figures, capacity_fit=fit)
+                     figures=figures, capacity_fit=fit, stated=stated, missing=missing)

@@ -479,8 +479,9 @@ def build_log_report(lang: str, d: Diagnosis) -> dict[str, object] | None:
         "serve_recommended": None,
         "feasible": {"caption": "", "columns": [], "rows": []},
         "charts": {"budget_svg": "", "concurrency_svg": ""},
-        "notes": [t(lang, "note.model_not_planned" if "model" in d.inputs or "config" in d.inputs
-                    else "note.choose_model")],
+        # a model the log names but the core cannot plan says so; what neither the log nor the form gives
+        # (the model, the GPU) is asked for in one line by each face (Diagnosis.missing)
+        "notes": [t(lang, "note.model_not_planned")] if "model" in d.stated and not d.missing else [],
     }
 
 

@@ -225,6 +225,12 @@ EN: dict[str, str] = {
     "note.unified_memory": "This GPU shares its memory with the host (unified memory): what the system and other processes take while vLLM starts counts against the cache. From vLLM 0.11.1 the estimate counts 1.6 GiB for it, the middle of the 1.3–2.7 GiB measured in public GB10 logs; the real figure changes from one start to the next, so give the figure from your own log.",
     "note.interconnect_assumed": "The GPU is given by its memory only, so how the GPUs are joined is not known: the central figure assumes NVSwitch-class GPUs ({non_torch} of non-torch memory per GPU here); the range also covers PCIe and unified memory. Give --interconnect (nvswitch, pcie or unified) for the figure of your machine.",
     "note.term_few_rows": "The {term} estimate rests on {rows} public logs that print it, fewer than five: its share of the range is the least tested part of the estimate.",
+    "ask.model": "The log names no model: choose the model it serves (or paste its config.json) for the full plan.",
+    "ask.gpu": "The log does not say which GPU: choose it (or enter its memory) for the full plan.",
+    "ask.model_gpu": "The log names no model and no GPU: choose the model it serves (or paste its config.json) and the GPU for the full plan.",
+    "cli.ask.model": "The log names no model: give --model (a catalog id) or --config (its config.json) for the full plan.",
+    "cli.ask.gpu": "The log does not say which GPU: give --gpu (a catalog id) or --gpu-memory-gib for the full plan.",
+    "cli.ask.model_gpu": "The log names no model and no GPU: give --model (or --config) and --gpu (or --gpu-memory-gib) for the full plan.",
 }
 
 ES: dict[str, str] = {
@@ -436,6 +442,12 @@ ES: dict[str, str] = {
     "note.unified_memory": "Esta GPU comparte la memoria con el sistema (memoria unificada): lo que el sistema y otros procesos ocupan mientras vLLM arranca se descuenta de la caché. Desde vLLM 0.11.1 la estimación cuenta 1,6 GiB por ello, el centro de los 1,3–2,7 GiB medidos en registros públicos de GB10; la cifra real cambia de un arranque a otro, así que indique la de su propio registro.",
     "note.interconnect_assumed": "La GPU se indica solo por su memoria, así que no se sabe cómo se conectan las GPU: la cifra central supone GPU de clase NVSwitch ({non_torch} de memoria fuera de PyTorch por GPU aquí); el intervalo cubre también PCIe y memoria unificada. Indique --interconnect (nvswitch, pcie o unified) para la cifra de su máquina.",
     "note.term_few_rows": "La estimación de {term} se apoya en {rows} registros públicos que la imprimen, menos de cinco: su parte del intervalo es lo menos comprobado de la estimación.",
+    "ask.model": "El registro no nombra el modelo: elija el modelo que sirve (o pegue su config.json) para el plan completo.",
+    "ask.gpu": "El registro no dice qué GPU: elíjala (o introduzca su memoria) para el plan completo.",
+    "ask.model_gpu": "El registro no nombra ni el modelo ni la GPU: elija el modelo que sirve (o pegue su config.json) y la GPU para el plan completo.",
+    "cli.ask.model": "El registro no nombra el modelo: indique --model (un id del catálogo) o --config (su config.json) para el plan completo.",
+    "cli.ask.gpu": "El registro no dice qué GPU: indique --gpu (un id del catálogo) o --gpu-memory-gib para el plan completo.",
+    "cli.ask.model_gpu": "El registro no nombra ni el modelo ni la GPU: indique --model (o --config) y --gpu (o --gpu-memory-gib) para el plan completo.",
 }
 
 ZH: dict[str, str] = {
@@ -647,6 +659,12 @@ ZH: dict[str, str] = {
     "note.unified_memory": "这块 GPU 与主机共用内存（统一内存）：vLLM 启动期间系统和其他进程占用的内存都会从缓存中扣除。自 vLLM 0.11.1 起，估算为此计入 1.6 GiB，即公开 GB10 日志实测 1.3–2.7 GiB 的中间值；实际数值每次启动都不同，请填入你自己日志中的数值。",
     "note.interconnect_assumed": "只按显存大小给出 GPU，无法得知 GPU 之间如何互连：中心值按 NVSwitch 级 GPU 估算（此处每块 GPU {non_torch} 的非 torch 显存）；区间同时涵盖 PCIe 和统一内存。请用 --interconnect（nvswitch、pcie 或 unified）给出你机器的互连方式，得到对应数值。",
     "note.term_few_rows": "{term}的估算只基于 {rows} 份打印了该项的公开日志，不足五份：它在区间中所占的部分是整个估算中验证最少的。",
+    "ask.model": "日志里没有模型名：请选择它所服务的模型（或粘贴其 config.json），以得到完整方案。",
+    "ask.gpu": "日志没有说明是哪块 GPU：请选择 GPU（或填写显存大小），以得到完整方案。",
+    "ask.model_gpu": "日志里既没有模型名也没有 GPU：请选择它所服务的模型（或粘贴其 config.json）和 GPU，以得到完整方案。",
+    "cli.ask.model": "日志里没有模型名：请用 --model（目录中的 id）或 --config（其 config.json）给出模型，以得到完整方案。",
+    "cli.ask.gpu": "日志没有说明是哪块 GPU：请用 --gpu（目录中的 id）或 --gpu-memory-gib 给出，以得到完整方案。",
+    "cli.ask.model_gpu": "日志里既没有模型名也没有 GPU：请给出 --model（或 --config）和 --gpu（或 --gpu-memory-gib），以得到完整方案。",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}

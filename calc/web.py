@@ -17,6 +17,7 @@ from .report import build_log_report, build_report, error_message, result_dict, 
 from .strings import lang_or_default, t
 
 if TYPE_CHECKING:  # the log reader's regexes compile only when a log is pasted
+    from .diagnose import Diagnosis
     from .logparse import LogReading
 
 __all__ = ["compute", "compute_dict", "localized_error", "tail_of_log"]
@@ -55,18 +56,37 @@ def _plan(lang: str, inputs: Mapping[str, object]) -> dict[str, object]:
     return {"ok": True, "result": result_dict(a), "report": build_report(lang, a), "query": canonical_query(inputs)}
 
 
-def _log(lang: str, text: str, form: Mapping[str, object]) -> dict[str, object]:
-    """A pasted log laid over the form: the log overrides only what it states (``inputs`` is the merge)."""
+def _typed(request: Mapping[str, object]) -> tuple[str, ...]:
+    """The request's ``typed`` names (the inputs the reader typed, which stay over a log's values)."""
+    typed = request.get("typed") or []
+    if not isinstance(typed, list) or not all(isinstance(name, str) for name in typed):
+        raise CalcError("bad_request", "typed must be a list of input names", field=None)
+    return tuple(typed)
+
+
+def _ask(lang: str, d: Diagnosis) -> str | None:
+    """The one line that asks for what the log leaves out (the model, the GPU), None when nothing is missing
+    or nothing was read."""
+    if not d.missing or (d.reading.diagnosis == "unknown" and not d.reading.facts):
+        return None
+    return t(lang, "ask." + "_".join(d.missing))
+
+
+def _log(lang: str, text: str, form: Mapping[str, object], typed: tuple[str, ...] = ()) -> dict[str, object]:
+    """A pasted log laid over the form: the log overrides only what it states (``inputs`` is the merge),
+    except the ``typed`` inputs; ``sources`` says, per input, whether its value is the log's or the form's."""
     from .diagnose import diagnose  # the log reader's regexes compile only when a log is pasted
 
     if not text.strip():
         raise CalcError("log_empty", "the log is empty", field="log")
     text, truncated = tail_of_log(text)
-    d = diagnose(text, form)
+    d = diagnose(text, form, keep=typed)
     reading = {"diagnosis": d.reading.diagnosis, "title": t(lang, f"diag.{d.reading.diagnosis}"),
                "facts": dict(d.reading.facts), "evidence": [list(e) for e in d.reading.evidence]}
     out: dict[str, object] = {"ok": True, "reading": reading, "inputs": d.inputs, "query": canonical_query(d.inputs),
-                              "result": None, "report": None}
+                              "sources": {k: "log" if k in d.stated else "form" for k in d.inputs},
+                              "log_lines": list(dict.fromkeys(line for _key, line in d.reading.evidence)),
+                              "ask": _ask(lang, d), "result": None, "report": None}
     if truncated:
         out["notices"] = [{"code": "log_truncated", "message": t(lang, "note.log_truncated")}]
     if d.analysis is not None:
@@ -78,7 +98,7 @@ def _log(lang: str, text: str, form: Mapping[str, object]) -> dict[str, object]:
         out["report"] = report
         return out
     out["report"] = build_log_report(lang, d)
-    if d.replan_error is not None:
+    if d.replan_error is not None and not (out["ask"] and d.replan_error.code in ("missing_model", "missing_gpu")):
         out["replan_error"] = localized_error(lang, d.replan_error)
     return out
 
@@ -114,7 +134,7 @@ def compute_dict(request: Mapping[str, object]) -> dict[str, object]:
             form = request.get("inputs") or {}
             if not isinstance(form, Mapping):
                 raise CalcError("bad_request", "inputs must be an object", field=None)
-            return _log(lang, log, form)
+            return _log(lang, log, form, _typed(request))
         raise CalcError("bad_request", "unknown action", field=None)
     except CalcError as err:
         return _error(lang, err)
