@@ -162,6 +162,12 @@ EN: dict[str, str] = {
     "validation.term.term": "Term", "validation.term.rows": "Fit logs printing it", "validation.term.median": "Median GiB",
     "validation.term.p5": "5th percentile GiB", "validation.term.p95": "95th percentile GiB", "validation.term.enough": "–", "validation.term.note": "Note",
     "validation.term.few": "fewer than five logs: the spread is not a band",
+    # where each field's value came from (the marker beside it) and the log's own lines
+    "widget.source_typed": "typed by you",
+    "widget.source_log": "from the log",
+    "widget.source_default": "vLLM default",
+    "widget.source_preset": "example",
+    "widget.log_lines": "What vLLM printed (your log)",
 }
 
 ES: dict[str, str] = {
@@ -311,6 +317,12 @@ ES: dict[str, str] = {
     "validation.term.term": "Término", "validation.term.rows": "Registros de ajuste que lo imprimen", "validation.term.median": "Mediana GiB",
     "validation.term.p5": "Percentil 5 GiB", "validation.term.p95": "Percentil 95 GiB", "validation.term.enough": "–", "validation.term.note": "Nota",
     "validation.term.few": "menos de cinco registros: la dispersión no es una banda",
+    # where each field's value came from (the marker beside it) and the log's own lines
+    "widget.source_typed": "escrito por usted",
+    "widget.source_log": "del registro",
+    "widget.source_default": "valor por defecto de vLLM",
+    "widget.source_preset": "ejemplo",
+    "widget.log_lines": "Lo que imprimió vLLM (su registro)",
 }
 
 ZH: dict[str, str] = {
@@ -460,6 +472,12 @@ ZH: dict[str, str] = {
     "validation.term.term": "估算项", "validation.term.rows": "打印该项的拟合日志数", "validation.term.median": "中位数 GiB",
     "validation.term.p5": "第 5 百分位 GiB", "validation.term.p95": "第 95 百分位 GiB", "validation.term.enough": "–", "validation.term.note": "说明",
     "validation.term.few": "不足五份日志：这一分布还不能当作区间",
+    # where each field's value came from (the marker beside it) and the log's own lines
+    "widget.source_typed": "你填写的",
+    "widget.source_log": "来自日志",
+    "widget.source_default": "vLLM 默认值",
+    "widget.source_preset": "示例",
+    "widget.log_lines": "vLLM 实际输出的内容（你的日志）",
 }
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}
 
