@@ -454,10 +454,10 @@ def build_log_report(lang: str, d: Diagnosis) -> dict[str, object] | None:
     """A log without a model the core can plan (none named, or one it cannot plan): what its own numbers
     answer, and a request to choose the model.
 
-    None when the log holds no number to show.
+    None when the log holds no number to show and no fix (another process's memory has its fixes without a model).
     """
     lang = lang_or_default(lang)
-    if not d.figures.any:
+    if not d.figures.any and not d.recommendations:
         return None
     kind = d.reading.diagnosis
     flags = {k: d.inputs[k] for k in _FLAG_ORDER if k in d.inputs and k != "gpu_memory_utilization"}
