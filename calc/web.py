@@ -97,13 +97,13 @@ def _log(lang: str, text: str, form: Mapping[str, object], typed: tuple[str, ...
             report["verdict"] = verdict
         out["report"] = report
         return out
-    report = build_log_report(lang, d)
-    if report is not None:  # the log's own lines are under log_lines: "what vLLM would print" is the plan's
-        report["vllm_lines"] = []
+    log_report = build_log_report(lang, d)
+    if log_report is not None:  # the log's own lines are under log_lines: "what vLLM would print" is the plan's
+        log_report["vllm_lines"] = []
         verdict = _log_verdict(lang, d.reading)
         if verdict is not None:
-            report["verdict"] = verdict
-    out["report"] = report
+            log_report["verdict"] = verdict
+    out["report"] = log_report
     if d.replan_error is not None and not (out["ask"] and d.replan_error.code in ("missing_model", "missing_gpu")):
         out["replan_error"] = localized_error(lang, d.replan_error)
     return out

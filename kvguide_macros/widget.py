@@ -167,7 +167,8 @@ def _field(s: Label, uid: str, name: str, control: str, *, hint: str | None = No
     return (
         f'<div class="kvcalc-field" data-kvcalc-field="{name}" data-kvcalc-source="{source}">'
         f'<label for="{uid}-{name}">{s(name)}</label>{_described(control, uid, name, ids, form_id=form_id)}'
-        f'{hint_html}{_source(s, uid, name, source)}<p class="kvcalc-error" id="{error_id}" data-kvcalc-error-for="{name}" role="alert" hidden></p>'
+        f'{hint_html}{_source(s, uid, name, source)}'
+        f'<p class="kvcalc-error" id="{error_id}" data-kvcalc-error-for="{name}" role="alert" hidden></p>'
         f'{suggest_html}</div>'
     )
 
@@ -189,7 +190,8 @@ def _checkbox(s: Label, uid: str, name: str, value: str, *, form_id: str = "", s
     return (
         f'<div class="kvcalc-field kvcalc-check" data-kvcalc-field="{name}" data-kvcalc-source="{source}">'
         f'<label>{_described(control, uid, name, [f"{uid}-{name}-source", error_id], form_id=form_id)} {s(name)}</label>'
-        f'{_source(s, uid, name, source)}<p class="kvcalc-error" id="{error_id}" data-kvcalc-error-for="{name}" role="alert" hidden></p></div>'
+        f'{_source(s, uid, name, source)}'
+        f'<p class="kvcalc-error" id="{error_id}" data-kvcalc-error-for="{name}" role="alert" hidden></p></div>'
     )
 
 
