@@ -51,9 +51,30 @@ def tail_of_log(text: str, limit: int = MAX_LOG_BYTES) -> tuple[str, bool]:
     return (tail[cut + 1:] if 0 <= cut < 4096 else tail), True
 
 
+#: Inputs whose value, left empty, vLLM resolves for the release, GPU and model in force; the plan's result
+#: holds it under the same name (vllm/engine/arg_utils.py, vllm/config/model.py).
+_RESOLVED = ("max_model_len", "max_num_seqs", "max_num_batched_tokens", "gpu_memory_utilization", "block_size",
+             "tensor_parallel_size", "pipeline_parallel_size")
+
+
+def _defaults(inputs: Mapping[str, object], result: Mapping[str, object]) -> dict[str, str]:
+    """What vLLM takes for each of ``_RESOLVED`` the inputs leave empty, as the plan resolved it (the page
+    shows it in the empty field)."""
+    out = {}
+    for name in _RESOLVED:
+        given = inputs.get(name)
+        value = result.get(name)
+        if (given is None or (isinstance(given, str) and not given.strip())) and isinstance(value, (int, float)) \
+                and not isinstance(value, bool):
+            out[name] = f"{value:g}" if isinstance(value, float) else str(value)
+    return out
+
+
 def _plan(lang: str, inputs: Mapping[str, object]) -> dict[str, object]:
     a = analyze(scenario_from_inputs(inputs))
-    return {"ok": True, "result": result_dict(a), "report": build_report(lang, a), "query": canonical_query(inputs)}
+    result = result_dict(a)
+    return {"ok": True, "result": result, "report": build_report(lang, a), "query": canonical_query(inputs),
+            "defaults": _defaults(inputs, result)}
 
 
 def _typed(request: Mapping[str, object]) -> tuple[str, ...]:
@@ -91,6 +112,7 @@ def _log(lang: str, text: str, form: Mapping[str, object], typed: tuple[str, ...
         out["notices"] = [{"code": "log_truncated", "message": t(lang, "note.log_truncated")}]
     if d.analysis is not None:
         out["result"] = result_dict(d.analysis)
+        out["defaults"] = _defaults(d.inputs, out["result"])
         report = with_capacity_fit_notes(build_report(lang, d.analysis), lang, d)
         verdict = _log_verdict(lang, d.reading)
         if verdict is not None:

@@ -207,3 +207,29 @@ def test_kvcalc_log_asks_for_model_and_gpu_in_one_line(lang: str) -> None:
     assert out.rstrip().splitlines()[-1] == strings.t(lang, "cli.ask.gpu")
     code, out = _cli(["log", "-", "--lang", lang, "--json"], two_lines)
     assert json.loads(out)["plan"] is None and "model" not in json.loads(out)["inputs"]
+
+
+# ---------------------------------------------------------------------------
+# An empty field is vLLM's default for the release and GPU in force
+# ---------------------------------------------------------------------------
+
+
+def test_defaults_are_vllms_for_the_release_and_gpu() -> None:
+    def plan(inputs: dict[str, str]) -> dict:
+        answer = json.loads(compute(json.dumps({"action": "plan", "inputs": inputs})))
+        assert answer["ok"], answer
+        return answer
+
+    # vLLM 0.19.0 on an H100 prints them (sample.log): "Defaulting max_num_batched_tokens to 8192 for
+    # OPENAI_API_SERVER usage context", "Defaulting max_num_seqs to 1024 ..."; Qwen3-8B's config.json has
+    # max_position_embeddings 40960; gpu_memory_utilization 0.9 before #38284
+    h100 = plan({"model": "Qwen/Qwen3-8B", "gpu": "H100-80GB", "vllm_version": "0.19.0"})["defaults"]
+    assert (h100["max_num_batched_tokens"], h100["max_num_seqs"], h100["max_model_len"]) == ("8192", "1024", "40960")
+    assert h100["gpu_memory_utilization"] == "0.9" and h100["block_size"] == "16"
+    # below 70 GiB of device memory the same rule gives 2048 and 256 (vllm/engine/arg_utils.py)
+    rtx = plan({"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090", "vllm_version": "0.19.0"})["defaults"]
+    assert (rtx["max_num_batched_tokens"], rtx["max_num_seqs"]) == ("2048", "256")
+    # a field the reader set has no default to show
+    assert "max_num_seqs" not in plan({"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090", "max_num_seqs": "8"})["defaults"]
+    # a log's stated values are not defaults; what it leaves out is
+    assert call(SAMPLE_LOG.read_text(encoding="utf-8"))["defaults"] == {"block_size": "16"}

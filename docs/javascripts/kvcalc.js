@@ -410,6 +410,12 @@ class Calculator {
     this.sources = {}
     for (const wrapper of root.querySelectorAll("[data-kvcalc-field][data-kvcalc-source]"))
       this.sources[wrapper.dataset.kvcalcField] = wrapper.dataset.kvcalcSource
+    /** The build's placeholders ("default"), shown again when the core resolves no default for a field. */
+    this.placeholders = {}
+    for (const name of this.names) {
+      const control = this.form.elements.namedItem(name)
+      if (control && control.placeholder !== undefined) this.placeholders[name] = control.placeholder
+    }
     this.restoreFromUrl(isFirst)
     this.bind()
   }
@@ -500,6 +506,15 @@ class Calculator {
       else if (logStated) source = logStated.has(name) ? "log" : "default"
       else source = "preset"   // no log fills the form: a value nobody typed is the page's example
       this.setSource(name, source)
+    }
+  }
+
+  /** An empty field shows what vLLM takes for it with this release, GPU and model (the core's `defaults`). */
+  showDefaults(defaults) {
+    for (const [name, placeholder] of Object.entries(this.placeholders)) {
+      const control = this.form.elements.namedItem(name)
+      const text = defaults?.[name] ?? placeholder
+      if (control && control.placeholder !== text) control.placeholder = text
     }
   }
 
@@ -676,6 +691,7 @@ class Calculator {
       this.root.removeAttribute("data-kvcalc-result")
       this.root.dataset.kvcalcStatus = "error"
       // the live region says what is on screen now: the error, never the previous verdict
+      this.showDefaults(null)
       const message = (response.errors || []).map(error => error.message).join(" ")
       if (this.announce.textContent !== message) this.announce.textContent = message
       return
@@ -695,6 +711,7 @@ class Calculator {
       this.formOwn = null
     }
     this.render(response)
+    this.showDefaults(response.defaults)
     // A log may lack what a plan needs (no model named): the core says what is missing, beside the field.
     if (response.replan_error) this.showErrors([response.replan_error])
     this.results.hidden = false

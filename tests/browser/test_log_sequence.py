@@ -74,6 +74,7 @@ def form_state(root: Locator) -> dict[str, dict[str, str]]:
           out[name] = {
             value: control.type === "checkbox" ? (control.checked ? "true" : "") : control.value,
             source: wrapper.dataset.kvcalcSource, label: label.textContent, described: described.includes(label.id),
+            placeholder: control.placeholder ?? null,
           }
         }
         return out
@@ -99,6 +100,9 @@ def assert_fields(lang: str, root: Locator, answer: dict, typed: dict[str, str],
         assert shown["label"] == site_t(lang, f"widget.source_{source}") and shown["described"], (where, name)
         if source == "default":
             assert shown["value"] == "", (where, name)
+            # an empty field shows what vLLM takes for it, as the core resolved it for this release and GPU
+            if name in (answer.get("defaults") or {}):
+                assert shown["placeholder"] == answer["defaults"][name], (where, name)
         if source == "typed":
             assert shown["value"] == typed[name], (where, name)
 
