@@ -111,8 +111,9 @@ def _log(lang: str, text: str, form: Mapping[str, object], typed: tuple[str, ...
     if truncated:
         out["notices"] = [{"code": "log_truncated", "message": t(lang, "note.log_truncated")}]
     if d.analysis is not None:
-        out["result"] = result_dict(d.analysis)
-        out["defaults"] = _defaults(d.inputs, out["result"])
+        result = result_dict(d.analysis)
+        out["result"] = result
+        out["defaults"] = _defaults(d.inputs, result)
         report = with_capacity_fit_notes(build_report(lang, d.analysis), lang, d)
         verdict = _log_verdict(lang, d.reading)
         if verdict is not None:
