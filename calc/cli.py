@@ -311,7 +311,8 @@ def _text_report(report: dict[str, Any]) -> str:
             out.append("   " + r["serve_command"].replace("\n", "\n   "))
     if report["serve_command"]:
         out += ["", report["serve_command_label"] + ":", report["serve_command"]]
-    out += [""] + [f"* {n}" for n in report["notes"]]
+    if report["notes"]:
+        out += [""] + [f"* {n}" for n in report["notes"]]
     return "\n".join(out)
 
 
@@ -403,7 +404,9 @@ def _log_text(lang: str, d: Diagnosis) -> str:
         else build_log_report(lang, d)
     if report is not None:
         lines += ["", _text_report(report)]
-    if d.analysis is None and d.replan_error is not None:
+    if d.analysis is None and d.missing:  # no model (or GPU) from the log or the flags: ask, never plan a default
+        lines += ["", t(lang, "cli.ask." + "_".join(d.missing))]
+    elif d.analysis is None and d.replan_error is not None:
         lines += ["", f"{t(lang, 'cli.log.not_recomputed')}: {localized_error(lang, d.replan_error)['message']}"]
     return "\n".join(lines)
 

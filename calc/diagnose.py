@@ -4,7 +4,7 @@ Shared by ``kvcalc log`` and the calculator's "paste your log" box.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 
 from . import catalog
@@ -20,10 +20,13 @@ from .units import gib_to_bytes
 from .verdict import plan
 from .versions import rules_for
 
-__all__ = ["Diagnosis", "LogFigures", "inputs_from_reading", "merge_inputs", "diagnose"]
+__all__ = ["Diagnosis", "LogFigures", "inputs_from_reading", "merge_inputs", "missing_inputs", "diagnose"]
 
 # Inputs that say which model is served: a log naming a model replaces all of them.
 _MODEL_INPUTS = ("model", "config")
+
+# Inputs that give the memory budget a size: any one of them will do (calc/inputs.py raises missing_gpu without).
+_GPU_INPUTS = ("gpu", "gpu_memory_gib", "available_kv_gib", "available_kv_bytes", "kv_cache_memory_bytes")
 
 # fact key → form input; the log's measured figures replace our estimates.
 _FACT_TO_INPUT = {
@@ -89,6 +92,10 @@ class Diagnosis:
     """The log's exact figures the recomputation misses beyond the log's rounding (log_mismatch.py)."""
     inferred: tuple[str, ...] = ()
     """Inputs taken from a lower bound only (``tensor_parallel_size`` from the highest worker rank seen)."""
+    stated: tuple[str, ...] = ()
+    """The names in ``inputs`` whose value the log stated (the rest came from the form), in ``inputs`` order."""
+    missing: tuple[str, ...] = ()
+    """What a plan needs that neither the log nor the form gave: ``"model"`` and/or ``"gpu"``."""
 
 
 def _as_text(value: object) -> str:
@@ -168,14 +175,43 @@ def _log_only_advice(reading: LogReading, figures: LogFigures) -> tuple[Recommen
     return tuple(recs)
 
 
-def merge_inputs(form: Mapping[str, object], from_log: Mapping[str, object]) -> dict[str, object]:
+def _given(inputs: Mapping[str, object], key: str) -> bool:
+    value = inputs.get(key)
+    return value is not None and not (isinstance(value, str) and not value.strip())
+
+
+def _merged(form: Mapping[str, object], from_log: Mapping[str, object],
+            keep: Collection[str]) -> tuple[dict[str, object], tuple[str, ...]]:
+    """``merge_inputs`` and the names whose value is the log's."""
+    kept = {k for k in keep if _given(form, k)}
+    log_model = "model" in from_log and not kept & set(_MODEL_INPUTS)
+    merged = {k: v for k, v in form.items() if not (k in _MODEL_INPUTS and log_model)}
+    stated = []
+    for key, value in from_log.items():
+        if key in kept or (key == "model" and not log_model):
+            continue
+        merged[key] = value
+        stated.append(key)
+    return merged, tuple(k for k in merged if k in stated)
+
+
+def merge_inputs(form: Mapping[str, object], from_log: Mapping[str, object],
+                 keep: Collection[str] = ()) -> dict[str, object]:
     """The form with what the log states laid over it: the log overrides only the fields it names.
 
-    A pasted config.json or a chosen model stays unless the log names a model.
+    A pasted config.json or a chosen model stays unless the log names a model. ``keep``: the form's
+    inputs the reader typed, which stay even where the log states another value (a typed model or
+    config keeps the log's model out).
     """
-    merged = {k: v for k, v in form.items() if not (k in _MODEL_INPUTS and "model" in from_log)}
-    merged.update(from_log)
-    return merged
+    return _merged(form, from_log, keep)[0]
+
+
+def missing_inputs(inputs: Mapping[str, object]) -> tuple[str, ...]:
+    """What a plan needs that ``inputs`` lacks: the model (or its config.json), the GPU (or a memory figure)."""
+    missing = [] if any(_given(inputs, k) for k in _MODEL_INPUTS) else ["model"]
+    if not any(_given(inputs, k) for k in _GPU_INPUTS):
+        missing.append("gpu")
+    return tuple(missing)
 
 
 def _free_memory_advice(reading: LogReading) -> tuple[Recommendation, ...]:
@@ -282,17 +318,23 @@ def _with_lower_bounds(inputs: dict[str, object], reading: LogReading) -> tuple[
     return tuple(inferred)
 
 
-def diagnose(text: str, form: Mapping[str, object] | None = None, *,
+def diagnose(text: str, form: Mapping[str, object] | None = None, *, keep: Collection[str] = (),
              corrections: Mapping[str, object] | None = None) -> Diagnosis:
-    """Read ``text``, lay what it states over the ``form`` and, when that names enough, recompute the plan
-    (at the bytes inside the log's GiB rounding that give its own capacity, when it printed one).
+    """Read ``text``, lay what it states over the ``form`` (but under the ``keep`` inputs the reader typed)
+    and, when that names enough, recompute the plan (at the bytes inside the log's GiB rounding that give
+    its own capacity, when it printed one).
 
     ``corrections`` are the reader's explicit settings (``kvcalc log FILE --tensor-parallel-size 2``): they win
-    over the log's own values, which win over the ``form``."""
+    over the log's own values, which win over the ``form``. A log that names no model, with no model in the
+    form, is never planned: no default model stands in for it (``missing`` says what to ask for).
+    """
     reading = parse_log(text)
     from_log = inputs_from_reading(reading)
-    inputs = _corrected(merge_inputs(form or {}, from_log), corrections or {})
+    merged, from_the_log = _merged(form or {}, from_log, keep)
+    inputs = _corrected(merged, corrections or {})
     inferred = _with_lower_bounds(inputs, reading)
+    stated = tuple(k for k in inputs if (k in from_the_log or k in inferred) and k not in (corrections or {}))
+    missing = missing_inputs(inputs)
     # a correction is the reader's own setting, as a typed field is: never "chosen by vLLM"
     chosen, undecided = _log_defaults(reading, from_log, {**(form or {}), **(corrections or {})}, inputs)
     analysis: Analysis | None = None
@@ -316,4 +358,5 @@ def diagnose(text: str, form: Mapping[str, object] | None = None, *,
             analysis = replace(analysis, recommendations=recs)
     return Diagnosis(reading=reading, inputs=inputs, analysis=analysis, recommendations=recs, replan_error=err,
                      figures=figures, capacity_fit=fit, chosen_by_vllm=chosen,
-                     mismatches=figure_mismatches(reading, analysis, fit), inferred=inferred)
+                     mismatches=figure_mismatches(reading, analysis, fit), inferred=inferred, stated=stated,
+                     missing=missing)

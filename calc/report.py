@@ -542,10 +542,10 @@ def build_log_report(lang: str, d: Diagnosis) -> dict[str, object] | None:
     """A log without a model the core can plan (none named, or one it cannot plan): what its own numbers
     answer, and a request to choose the model.
 
-    None when the log holds no number to show.
+    None when the log holds no number to show and no fix (another process's memory has its fixes without a model).
     """
     lang = lang_or_default(lang)
-    if not d.figures.any:
+    if not d.figures.any and not d.recommendations:
         return None
     kind = d.reading.diagnosis
     flags = _log_flags(d)
@@ -568,8 +568,10 @@ def build_log_report(lang: str, d: Diagnosis) -> dict[str, object] | None:
         "serve_recommended": None,
         "feasible": {"caption": "", "columns": [], "rows": []},
         "charts": {"budget_svg": "", "concurrency_svg": ""},
-        "notes": [t(lang, "note.model_not_planned" if "model" in d.inputs or "config" in d.inputs
-                    else "note.choose_model")] + log_notes(lang, d),
+        # a model the log names but the core cannot plan says so; what neither the log nor the form gives
+        # (the model, the GPU) is asked for in one line by each face (Diagnosis.missing)
+        "notes": ([t(lang, "note.model_not_planned")] if "model" in d.stated and not d.missing else [])
+        + log_notes(lang, d),
     }
 
 

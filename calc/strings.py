@@ -281,6 +281,12 @@ EN: dict[str, str] = {
     "err.encoder_model": "{model_type}: encoder-only and encoder-decoder models size their cache by other rules in vLLM, which the calculator does not model.",
     "err.invisible_id": "{field}: the id holds an invisible or control character ({value}); type it again without it.",
     "note.assumed_architecture": "Not known to the calculator: {what}. Planned as a standard decoder (full attention on every layer, gated MLP, rope, 16-bit weights unless the quantization is known); check the figures against vLLM's own log.",
+    "ask.model": "The log names no model: choose the model it serves (or paste its config.json) for the full plan.",
+    "ask.gpu": "The log does not say which GPU: choose it (or enter its memory) for the full plan.",
+    "ask.model_gpu": "The log names no model and no GPU: choose the model it serves (or paste its config.json) and the GPU for the full plan.",
+    "cli.ask.model": "The log names no model: give --model (a catalog id) or --config (its config.json) for the full plan.",
+    "cli.ask.gpu": "The log does not say which GPU: give --gpu (a catalog id) or --gpu-memory-gib for the full plan.",
+    "cli.ask.model_gpu": "The log names no model and no GPU: give --model (or --config) and --gpu (or --gpu-memory-gib) for the full plan.",
 }
 
 ES: dict[str, str] = {
@@ -548,6 +554,12 @@ ES: dict[str, str] = {
     "err.encoder_model": "{model_type}: los modelos solo codificador y codificador-decodificador dimensionan su caché con otras reglas en vLLM, que la calculadora no modela.",
     "err.invisible_id": "{field}: el identificador contiene un carácter invisible o de control ({value}); escríbalo de nuevo sin él.",
     "note.assumed_architecture": "Desconocido para la calculadora: {what}. Se planifica como un decodificador estándar (atención completa en cada capa, MLP con compuerta, rope, pesos de 16 bits salvo que se conozca la cuantización); contraste las cifras con el propio registro de vLLM.",
+    "ask.model": "El registro no nombra el modelo: elija el modelo que sirve (o pegue su config.json) para el plan completo.",
+    "ask.gpu": "El registro no dice qué GPU: elíjala (o introduzca su memoria) para el plan completo.",
+    "ask.model_gpu": "El registro no nombra ni el modelo ni la GPU: elija el modelo que sirve (o pegue su config.json) y la GPU para el plan completo.",
+    "cli.ask.model": "El registro no nombra el modelo: indique --model (un id del catálogo) o --config (su config.json) para el plan completo.",
+    "cli.ask.gpu": "El registro no dice qué GPU: indique --gpu (un id del catálogo) o --gpu-memory-gib para el plan completo.",
+    "cli.ask.model_gpu": "El registro no nombra ni el modelo ni la GPU: indique --model (o --config) y --gpu (o --gpu-memory-gib) para el plan completo.",
 }
 
 ZH: dict[str, str] = {
@@ -815,6 +827,12 @@ ZH: dict[str, str] = {
     "err.encoder_model": "{model_type}：仅编码器和编码器-解码器模型在 vLLM 中按其他规则确定缓存大小，计算器未对此建模。",
     "err.invisible_id": "{field}：该 ID 含有不可见字符或控制字符（{value}）；请去掉后重新输入。",
     "note.assumed_architecture": "计算器不认识：{what}。按标准解码器规划（每层全注意力、门控 MLP、rope，除非量化方式已知，否则按 16 位权重）；请以 vLLM 自己的日志核对这些数字。",
+    "ask.model": "日志里没有模型名：请选择它所服务的模型（或粘贴其 config.json），以得到完整方案。",
+    "ask.gpu": "日志没有说明是哪块 GPU：请选择 GPU（或填写显存大小），以得到完整方案。",
+    "ask.model_gpu": "日志里既没有模型名也没有 GPU：请选择它所服务的模型（或粘贴其 config.json）和 GPU，以得到完整方案。",
+    "cli.ask.model": "日志里没有模型名：请用 --model（目录中的 id）或 --config（其 config.json）给出模型，以得到完整方案。",
+    "cli.ask.gpu": "日志没有说明是哪块 GPU：请用 --gpu（目录中的 id）或 --gpu-memory-gib 给出，以得到完整方案。",
+    "cli.ask.model_gpu": "日志里既没有模型名也没有 GPU：请给出 --model（或 --config）和 --gpu（或 --gpu-memory-gib），以得到完整方案。",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}

@@ -18,6 +18,7 @@ from .report import build_log_report, build_report, error_message, result_dict, 
 from .strings import lang_or_default, t
 
 if TYPE_CHECKING:  # the log reader's regexes compile only when a log is pasted
+    from .diagnose import Diagnosis
     from .logparse import LogReading
 
 __all__ = ["compute", "compute_dict", "localized_error", "tail_of_log", "quoted_facts"]
@@ -51,37 +52,86 @@ def tail_of_log(text: str, limit: int = MAX_LOG_BYTES) -> tuple[str, bool]:
     return (tail[cut + 1:] if 0 <= cut < 4096 else tail), True
 
 
+#: Inputs whose value, left empty, vLLM resolves for the release, GPU and model in force; the plan's result
+#: holds it under the same name (vllm/engine/arg_utils.py, vllm/config/model.py).
+_RESOLVED = ("max_model_len", "max_num_seqs", "max_num_batched_tokens", "gpu_memory_utilization", "block_size",
+             "tensor_parallel_size", "pipeline_parallel_size")
+
+
+def _defaults(inputs: Mapping[str, object], result: Mapping[str, object]) -> dict[str, str]:
+    """What vLLM takes for each of ``_RESOLVED`` the inputs leave empty, as the plan resolved it (the page
+    shows it in the empty field)."""
+    out = {}
+    for name in _RESOLVED:
+        given = inputs.get(name)
+        value = result.get(name)
+        if (given is None or (isinstance(given, str) and not given.strip())) and isinstance(value, (int, float)) \
+                and not isinstance(value, bool):
+            out[name] = f"{value:g}" if isinstance(value, float) else str(value)
+    return out
+
+
 def _plan(lang: str, inputs: Mapping[str, object]) -> dict[str, object]:
     a = analyze(scenario_from_inputs(inputs))
-    return {"ok": True, "result": result_dict(a), "report": build_report(lang, a), "query": canonical_query(inputs)}
+    result = result_dict(a)
+    return {"ok": True, "result": result, "report": build_report(lang, a), "query": canonical_query(inputs),
+            "defaults": _defaults(inputs, result)}
 
 
-def _log(lang: str, text: str, form: Mapping[str, object]) -> dict[str, object]:
-    """A pasted log laid over the form: the log overrides only what it states (``inputs`` is the merge)."""
+def _typed(request: Mapping[str, object]) -> tuple[str, ...]:
+    """The request's ``typed`` names (the inputs the reader typed, which stay over a log's values)."""
+    typed = request.get("typed") or []
+    if not isinstance(typed, list) or not all(isinstance(name, str) for name in typed):
+        raise CalcError("bad_request", "typed must be a list of input names", field=None)
+    return tuple(typed)
+
+
+def _ask(lang: str, d: Diagnosis) -> str | None:
+    """The one line that asks for what the log leaves out (the model, the GPU), None when nothing is missing
+    or nothing was read."""
+    if not d.missing or (d.reading.diagnosis == "unknown" and not d.reading.facts):
+        return None
+    return t(lang, "ask." + "_".join(d.missing))
+
+
+def _log(lang: str, text: str, form: Mapping[str, object], typed: tuple[str, ...] = ()) -> dict[str, object]:
+    """A pasted log laid over the form: the log overrides only what it states (``inputs`` is the merge),
+    except the ``typed`` inputs; ``sources`` says, per input, whether its value is the log's or the form's."""
     from .diagnose import diagnose  # the log reader's regexes compile only when a log is pasted
     from .log_mismatch import mismatch_dicts
 
     if not text.strip():
         raise CalcError("log_empty", "the log is empty", field="log")
     text, truncated = tail_of_log(text)
-    d = diagnose(text, form)
+    d = diagnose(text, form, keep=typed)
     reading = {"diagnosis": d.reading.diagnosis, "title": t(lang, f"diag.{d.reading.diagnosis}"),
                "facts": quoted_facts(d.reading.facts, lang),
                "evidence": [[key, quote(line, lang=lang)] for key, line in d.reading.evidence]}
     out: dict[str, object] = {"ok": True, "reading": reading, "inputs": d.inputs, "query": canonical_query(d.inputs),
-                              "result": None, "report": None, "mismatches": mismatch_dicts(d.mismatches)}
+                              "sources": {k: "log" if k in d.stated else "form" for k in d.inputs},
+                              "log_lines": list(dict.fromkeys(quote(line, lang=lang) for _key, line in d.reading.evidence)),
+                              "ask": _ask(lang, d), "result": None, "report": None,
+                              "mismatches": mismatch_dicts(d.mismatches)}
     if truncated:
         out["notices"] = [{"code": "log_truncated", "message": t(lang, "note.log_truncated")}]
     if d.analysis is not None:
-        out["result"] = result_dict(d.analysis)
+        result = result_dict(d.analysis)
+        out["result"] = result
+        out["defaults"] = _defaults(d.inputs, result)
         report = with_capacity_fit_notes(build_report(lang, d.analysis), lang, d)
         verdict = _log_verdict(lang, d.reading)
         if verdict is not None:
             report["verdict"] = verdict
         out["report"] = report
         return out
-    out["report"] = build_log_report(lang, d)
-    if d.replan_error is not None:
+    log_report = build_log_report(lang, d)
+    if log_report is not None:  # the log's own lines are under log_lines: "what vLLM would print" is the plan's
+        log_report["vllm_lines"] = []
+        verdict = _log_verdict(lang, d.reading)
+        if verdict is not None:
+            log_report["verdict"] = verdict
+    out["report"] = log_report
+    if d.replan_error is not None and not (out["ask"] and d.replan_error.code in ("missing_model", "missing_gpu")):
         out["replan_error"] = localized_error(lang, d.replan_error)
     return out
 
@@ -117,7 +167,7 @@ def compute_dict(request: Mapping[str, object]) -> dict[str, object]:
             form = request.get("inputs") or {}
             if not isinstance(form, Mapping):
                 raise CalcError("bad_request", "inputs must be an object", field=None)
-            return _log(lang, log, form)
+            return _log(lang, log, form, _typed(request))
         raise CalcError("bad_request", "unknown action", field=None)
     except CalcError as err:
         return _error(lang, err)

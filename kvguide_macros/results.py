@@ -66,6 +66,8 @@ REGIONS: tuple[tuple[str, str], ...] = (
     ("recommendations", "report.recommendations"),
     ("feasible", "report.feasible"),
     ("notes", "report.notes"),
+    ("ask", "ask"),
+    ("log-lines", "log_lines"),
 )
 
 
@@ -104,6 +106,12 @@ def _templates(label: Callable[[str], str]) -> dict[str, str]:
                     '<thead><tr data-slot-each="columns:feasible-column"></tr></thead>'
                     '<tbody data-slot-each="rows:feasible-row"></tbody></table>',
         "notes": '<ul class="kvcalc-notes" data-kvcalc-out="notes" data-slot-each=".:note"></ul>',
+        # a log that leaves out the model or the GPU: the one line that asks for it
+        "ask": '<p class="kvcalc-ask" data-kvcalc-out="ask" hidden data-slot-attr="hidden=!." data-slot="."></p>',
+        # the log's own lines, as vLLM printed them (never the recomputation's)
+        "log-lines": '<div class="kvcalc-log-lines" data-kvcalc-out="log-lines" hidden data-slot-attr="hidden=!.">'
+                     f'<h4 class="kvcalc-subhead">{label("log_lines")}</h4>'
+                     '<pre class="kvcalc-lines" data-slot="."></pre></div>',
         # items of the lists above
         "figure": '<div class="kvcalc-figure" data-kvcalc-figure="" data-slot-attr="data-kvcalc-figure=key">'
                   '<dt data-slot="label"></dt><dd><span data-slot="value"></span>'

@@ -175,6 +175,12 @@ EN: dict[str, str] = {
     "widget.max_lora_rank": "Largest LoRA rank (max_lora_rank)",
     "widget.max_cpu_loras": "LoRA adapters cached in host memory (max_cpu_loras)",
     "widget.max_cpu_loras_hint": "Host memory only: it does not change the GPU budget.",
+    # where each field's value came from (the marker beside it) and the log's own lines
+    "widget.source_typed": "typed by you",
+    "widget.source_log": "from the log",
+    "widget.source_default": "vLLM default",
+    "widget.source_preset": "example",
+    "widget.log_lines": "What vLLM printed (your log)",
 }
 
 ES: dict[str, str] = {
@@ -337,6 +343,12 @@ ES: dict[str, str] = {
     "widget.max_lora_rank": "Rango LoRA máximo (max_lora_rank)",
     "widget.max_cpu_loras": "Adaptadores LoRA en la memoria del sistema (max_cpu_loras)",
     "widget.max_cpu_loras_hint": "Solo memoria del sistema: no cambia el presupuesto de la GPU.",
+    # where each field's value came from (the marker beside it) and the log's own lines
+    "widget.source_typed": "escrito por usted",
+    "widget.source_log": "del registro",
+    "widget.source_default": "valor por defecto de vLLM",
+    "widget.source_preset": "ejemplo",
+    "widget.log_lines": "Lo que imprimió vLLM (su registro)",
 }
 
 ZH: dict[str, str] = {
@@ -499,6 +511,12 @@ ZH: dict[str, str] = {
     "widget.max_lora_rank": "最大 LoRA 秩（max_lora_rank）",
     "widget.max_cpu_loras": "缓存在主机内存中的 LoRA 适配器（max_cpu_loras）",
     "widget.max_cpu_loras_hint": "只占用主机内存：不改变 GPU 预算。",
+    # where each field's value came from (the marker beside it) and the log's own lines
+    "widget.source_typed": "你填写的",
+    "widget.source_log": "来自日志",
+    "widget.source_default": "vLLM 默认值",
+    "widget.source_preset": "示例",
+    "widget.log_lines": "vLLM 实际输出的内容（你的日志）",
 }
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}
 

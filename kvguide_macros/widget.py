@@ -144,21 +144,34 @@ def _described(control: str, uid: str, name: str, ids: list[str], *, form_id: st
     return control.replace(anchor, anchor + extra, 1)
 
 
+#: Where a field's value came from, as its marker says (``data-kvcalc-source``): typed by the reader (or a
+#: link), stated by a pasted log, the page's example scenario, or nothing (vLLM's default for the release and GPU).
+SOURCES: tuple[str, ...] = ("typed", "log", "preset", "default")
+
+
+def _source(s: Label, uid: str, name: str, source: str) -> str:
+    """The field's marker: where its value came from, in words (part of the field's description)."""
+    assert source in SOURCES, source
+    return (f'<small class="kvcalc-source" id="{uid}-{name}-source" data-kvcalc-source-label>'
+            f'{s("source_" + source)}</small>')
+
+
 def _field(s: Label, uid: str, name: str, control: str, *, hint: str | None = None, form_id: str = "",
-           suggest: bool = False) -> str:
-    """One labelled field: its hint and its error slot are its description (``aria-describedby``);
-    ``suggest``: a slot for the core's "did you mean" choices (unknown model or GPU)."""
+           suggest: bool = False, source: str = "default") -> str:
+    """One labelled field: its hint, its source marker and its error slot are its description
+    (``aria-describedby``); ``suggest``: a slot for the core's "did you mean" choices (unknown model or GPU)."""
     hint_id, error_id = f"{uid}-{name}-hint", f"{uid}-{name}-error"
-    ids = ([hint_id] if hint else []) + [error_id]
+    ids = ([hint_id] if hint else []) + [f"{uid}-{name}-source", error_id]
     hint_html = f'<small class="kvcalc-hint" id="{hint_id}">{hint}</small>' if hint else ""
     suggest_html = (
         f'<div class="kvcalc-suggestions" data-kvcalc-suggest-for="{name}" hidden>'
         f'<span>{s("suggestions")}</span> <span data-kvcalc-suggest-list></span></div>'
     ) if suggest else ""
     return (
-        f'<div class="kvcalc-field" data-kvcalc-field="{name}">'
+        f'<div class="kvcalc-field" data-kvcalc-field="{name}" data-kvcalc-source="{source}">'
         f'<label for="{uid}-{name}">{s(name)}</label>{_described(control, uid, name, ids, form_id=form_id)}'
-        f'{hint_html}<p class="kvcalc-error" id="{error_id}" data-kvcalc-error-for="{name}" role="alert" hidden></p>'
+        f'{hint_html}{_source(s, uid, name, source)}'
+        f'<p class="kvcalc-error" id="{error_id}" data-kvcalc-error-for="{name}" role="alert" hidden></p>'
         f'{suggest_html}</div>'
     )
 
@@ -173,13 +186,14 @@ def _text(uid: str, name: str, value: str, *, placeholder: str = "", list_id: st
     )
 
 
-def _checkbox(s: Label, uid: str, name: str, value: str, *, form_id: str = "") -> str:
+def _checkbox(s: Label, uid: str, name: str, value: str, *, form_id: str = "", source: str = "default") -> str:
     checked = " checked" if value else ""
     error_id = f"{uid}-{name}-error"
     control = f'<input type="checkbox" id="{uid}-{name}" name="{name}" value="true"{checked}>'
     return (
-        f'<div class="kvcalc-field kvcalc-check" data-kvcalc-field="{name}">'
-        f'<label>{_described(control, uid, name, [error_id], form_id=form_id)} {s(name)}</label>'
+        f'<div class="kvcalc-field kvcalc-check" data-kvcalc-field="{name}" data-kvcalc-source="{source}">'
+        f'<label>{_described(control, uid, name, [f"{uid}-{name}-source", error_id], form_id=form_id)} {s(name)}</label>'
+        f'{_source(s, uid, name, source)}'
         f'<p class="kvcalc-error" id="{error_id}" data-kvcalc-error-for="{name}" role="alert" hidden></p></div>'
     )
 
@@ -194,7 +208,8 @@ def _select(uid: str, name: str, value: str, options: tuple[tuple[str, str], ...
     return f'<select id="{uid}-{name}" name="{name}"{extra}>{opts}</select>'
 
 
-def _hybrid_fields(s: Label, uid: str, values: Mapping[str, str], form_id: str) -> list[str]:
+def _hybrid_fields(s: Label, uid: str, values: Mapping[str, str], form_id: str,
+                   source: Callable[[str], str]) -> list[str]:
     """The three settings that change Mamba / linear-attention hybrid plans, named as the CLI names them."""
     vllm_default = s("vllm_default")
     prefix = _select(uid, "enable_prefix_caching", values.get("enable_prefix_caching", ""),
@@ -205,15 +220,28 @@ def _hybrid_fields(s: Label, uid: str, values: Mapping[str, str], form_id: str) 
     ssm = _select(uid, "mamba_ssm_cache_dtype", values.get("mamba_ssm_cache_dtype", ""),
                   tuple((d, _e(d or "auto")) for d in MAMBA_SSM_CACHE_DTYPES), default_is="auto")
     return [
-        _field(s, uid, "enable_prefix_caching", prefix, hint=s("enable_prefix_caching_hint"), form_id=form_id),
-        _field(s, uid, "mamba_cache_mode", mode, hint=s("mamba_cache_mode_hint"), form_id=form_id),
-        _field(s, uid, "mamba_ssm_cache_dtype", ssm, hint=s("mamba_ssm_cache_dtype_hint"), form_id=form_id),
+        _field(s, uid, "enable_prefix_caching", prefix, hint=s("enable_prefix_caching_hint"), form_id=form_id,
+               source=source("enable_prefix_caching")),
+        _field(s, uid, "mamba_cache_mode", mode, hint=s("mamba_cache_mode_hint"), form_id=form_id,
+               source=source("mamba_cache_mode")),
+        _field(s, uid, "mamba_ssm_cache_dtype", ssm, hint=s("mamba_ssm_cache_dtype_hint"), form_id=form_id,
+               source=source("mamba_ssm_cache_dtype")),
     ]
 
 
-def _form(s: Label, uid: str, values: Mapping[str, str], catalog: Mapping[str, Any]) -> tuple[str, str]:
+def _form(s: Label, uid: str, values: Mapping[str, str], catalog: Mapping[str, Any],
+          sources: Mapping[str, str] | None = None) -> tuple[str, str]:
     """The form: its essential fields (in the ``<form>``) and the advanced ones, laid out after
-    the result on a phone but still the same form's fields (``form="…"``)."""
+    the result on a phone but still the same form's fields (``form="…"``). ``sources``: where each
+    set value came from (``SOURCES``; a value not listed is the page's example, an empty field vLLM's default)."""
+    origin = sources or {}
+
+    def source(name: str) -> str:
+        return origin.get(name, "preset") if values.get(name) else "default"
+
+    def sourced(name: str, control: str, **kw: Any) -> str:
+        return _field(s, uid, name, control, source=source(name), **kw)
+
     default = s("default")
     form_id = f"{uid}-form"
     models = "".join(f'<option value="{_e(m["id"])}"></option>' for m in catalog["models"])
@@ -234,52 +262,55 @@ def _form(s: Label, uid: str, values: Mapping[str, str], catalog: Mapping[str, A
         return _text(uid, name, values.get(name, ""), mode=mode,
                      placeholder=default if placeholder is None else placeholder, **kw)
 
-    model = _field(s, uid, "model", text("model", placeholder=s("model_placeholder"),
-                                         list_id=f"{uid}-models"), suggest=True)
-    config = _field(
-        s, uid, "config",
+    model = sourced("model", text("model", placeholder=s("model_placeholder"), list_id=f"{uid}-models"),
+                    suggest=True)
+    config = sourced(
+        "config",
         f'<textarea id="{uid}-config" name="config" rows="3" spellcheck="false"'
         f' autocomplete="off">{_e(values.get("config", ""))}</textarea>',
         hint=s("config_hint"),
     )
-    gpu = _field(s, uid, "gpu", text("gpu", placeholder=s("gpu_custom"), list_id=f"{uid}-gpus"), suggest=True)
+    gpu = sourced("gpu", text("gpu", placeholder=s("gpu_custom"), list_id=f"{uid}-gpus"), suggest=True)
     simple = [
-        _field(s, uid, "max_model_len", text("max_model_len"), hint=s("max_model_len_hint")),
-        _field(s, uid, "max_num_seqs", text("max_num_seqs", num)),
-        _field(s, uid, "kv_cache_dtype",
-               f'<select id="{uid}-kv_cache_dtype" name="kv_cache_dtype">{dtypes}</select>'),
-        _field(s, uid, "gpu_memory_utilization", text("gpu_memory_utilization", dec)),
-        _field(s, uid, "tensor_parallel_size", text("tensor_parallel_size", num, "1")),
-        _field(s, uid, "pipeline_parallel_size", text("pipeline_parallel_size", num, "1")),
-        _field(s, uid, "gpu_memory_gib", text("gpu_memory_gib", dec)),
-        _field(s, uid, "max_num_batched_tokens", text("max_num_batched_tokens", num)),
+        sourced("max_model_len", text("max_model_len"), hint=s("max_model_len_hint")),
+        sourced("max_num_seqs", text("max_num_seqs", num)),
+        sourced("kv_cache_dtype",
+                f'<select id="{uid}-kv_cache_dtype" name="kv_cache_dtype">{dtypes}</select>'),
+        sourced("gpu_memory_utilization", text("gpu_memory_utilization", dec)),
+        sourced("tensor_parallel_size", text("tensor_parallel_size", num, "1")),
+        sourced("pipeline_parallel_size", text("pipeline_parallel_size", num, "1")),
+        sourced("gpu_memory_gib", text("gpu_memory_gib", dec)),
+        sourced("max_num_batched_tokens", text("max_num_batched_tokens", num)),
     ]
     advanced = [
-        _field(s, uid, "block_size", text("block_size", num, "16"), form_id=form_id),
-        _field(s, uid, "vllm_version", text("vllm_version"), form_id=form_id),
-        _field(s, uid, "kv_cache_memory_bytes", text("kv_cache_memory_bytes"), form_id=form_id),
-        _field(s, uid, "num_gpu_blocks_override", text("num_gpu_blocks_override", num), form_id=form_id),
-        _field(s, uid, "decode_context_parallel_size", text("decode_context_parallel_size", num, "1"), form_id=form_id),
-        *_hybrid_fields(s, uid, values, form_id),
-        _checkbox(s, uid, "enforce_eager", values.get("enforce_eager", ""), form_id=form_id),
+        sourced("block_size", text("block_size", num, "16"), form_id=form_id),
+        sourced("vllm_version", text("vllm_version"), form_id=form_id),
+        sourced("kv_cache_memory_bytes", text("kv_cache_memory_bytes"), form_id=form_id),
+        sourced("num_gpu_blocks_override", text("num_gpu_blocks_override", num), form_id=form_id),
+        sourced("decode_context_parallel_size", text("decode_context_parallel_size", num, "1"), form_id=form_id),
+        *_hybrid_fields(s, uid, values, form_id, source),
+        _checkbox(s, uid, "enforce_eager", values.get("enforce_eager", ""), form_id=form_id,
+                  source=source("enforce_eager")),
         _checkbox(s, uid, "disable_hybrid_kv_cache_manager",
-                  values.get("disable_hybrid_kv_cache_manager", ""), form_id=form_id),
-        _field(s, uid, "limit_mm_per_prompt", text("limit_mm_per_prompt"), hint=s("limit_mm_per_prompt_hint"),
-               form_id=form_id),
-        _checkbox(s, uid, "skip_mm_profiling", values.get("skip_mm_profiling", ""), form_id=form_id),
-        _field(s, uid, "interconnect",
-               _select(uid, "interconnect", values.get("interconnect", ""),
-                       tuple((i, _e(i)) if i != "unknown" else ("", s("interconnect_unknown")) for i in INTERCONNECTS),
-                       default_is="unknown"),
-               hint=s("interconnect_hint"), form_id=form_id),
-        _field(s, uid, "speculative_config", text("speculative_config", placeholder=""),
-               hint=s("speculative_config_hint"), form_id=form_id),
-        _checkbox(s, uid, "enable_lora", values.get("enable_lora", ""), form_id=form_id),
-        _field(s, uid, "max_loras", text("max_loras", num, "1"), form_id=form_id),
-        _field(s, uid, "max_lora_rank", text("max_lora_rank", num, "16"), form_id=form_id),
-        _field(s, uid, "max_cpu_loras", text("max_cpu_loras", num), hint=s("max_cpu_loras_hint"), form_id=form_id),
+                  values.get("disable_hybrid_kv_cache_manager", ""), form_id=form_id,
+                  source=source("disable_hybrid_kv_cache_manager")),
+        sourced("limit_mm_per_prompt", text("limit_mm_per_prompt"), hint=s("limit_mm_per_prompt_hint"),
+                form_id=form_id),
+        _checkbox(s, uid, "skip_mm_profiling", values.get("skip_mm_profiling", ""), form_id=form_id,
+                  source=source("skip_mm_profiling")),
+        sourced("interconnect",
+                _select(uid, "interconnect", values.get("interconnect", ""),
+                        tuple((i, _e(i)) if i != "unknown" else ("", s("interconnect_unknown")) for i in INTERCONNECTS),
+                        default_is="unknown"),
+                hint=s("interconnect_hint"), form_id=form_id),
+        sourced("speculative_config", text("speculative_config", placeholder=""),
+                hint=s("speculative_config_hint"), form_id=form_id),
+        _checkbox(s, uid, "enable_lora", values.get("enable_lora", ""), form_id=form_id, source=source("enable_lora")),
+        sourced("max_loras", text("max_loras", num, "1"), form_id=form_id),
+        sourced("max_lora_rank", text("max_lora_rank", num, "16"), form_id=form_id),
+        sourced("max_cpu_loras", text("max_cpu_loras", num), hint=s("max_cpu_loras_hint"), form_id=form_id),
     ]
-    measured = [_field(s, uid, name, text(name, dec), form_id=form_id) for name in MEASURED_NAMES]
+    measured = [sourced(name, text(name, dec), form_id=form_id) for name in MEASURED_NAMES]
     has_advanced = any(values.get(n) for n in ADVANCED_NAMES + MEASURED_NAMES)
     open_attr = " open" if has_advanced else ""
     essential = (
@@ -316,7 +347,7 @@ def _results(s: Label, lang: str, response: Mapping[str, Any], tables: Mapping[s
         f'<section class="kvcalc-results" data-kvcalc-results>'
         # the verdict leads; the log's own reading follows it (a log that started never sits
         # above a plan that refuses to start)
-        f'{region("verdict")}{region("diagnosis")}{region("figures")}'
+        f'{region("verdict")}{region("diagnosis")}{region("ask")}{region("figures")}{region("log-lines")}'
         f'{region("serve-label")}'
         f'<div class="kvcalc-copyable">{region("serve-command")}{results.copy_button(s)}</div>'
         f'<h4 class="kvcalc-subhead">{s("recommendations")}</h4>{region("recommendations")}'
@@ -411,8 +442,11 @@ def calculator(lang: str, preset: str | None = None, *, page_url: str, sections:
     if not response.get("ok"):
         messages = "; ".join(e.get("message", "") for e in response.get("errors", []))
         raise ValueError(f"calculator preset {preset!r} ({lang}) is bad input: {messages}")
+    sources: dict[str, str] = {}
     if log:
         values = _values({k: v for k, v in (response.get("inputs") or {}).items() if k in INPUT_NAMES})
+        # what the log stated is marked as the log's; the rest of the form is the preset's example
+        sources = {k: "log" for k, v in (response.get("sources") or {}).items() if v == "log"}
 
     uid = f"kvcalc-{preset}"
     # The tables the result templates look values up in (results.py): every section's page and URL.
@@ -425,7 +459,8 @@ def calculator(lang: str, preset: str | None = None, *, page_url: str, sections:
         "names": list(INPUT_NAMES),
         # url_dropped: a link value that cannot be read
         "strings": {"load_failed": t(lang, "widget.load_failed"), "url_dropped": core_strings.t(lang, "err.url_value_dropped"),
-                    "loading_bytes": t(lang, "widget.loading_bytes")},
+                    "loading_bytes": t(lang, "widget.loading_bytes"),
+                    **{f"source_{name}": t(lang, f"widget.source_{name}") for name in SOURCES}},
         "tables": tables,
     }
     result = response.get("result")
@@ -439,7 +474,7 @@ def calculator(lang: str, preset: str | None = None, *, page_url: str, sections:
         f'<p class="kvcalc-error" id="{uid}-log-error" data-kvcalc-error-for="log" role="alert" hidden></p>'
         f'</div></details>'
     )
-    essential, more = _form(s, uid, values, _catalog_options())
+    essential, more = _form(s, uid, values, _catalog_options(), sources)
     # The calculator page's widget is in view at once (data-kvcalc-eager): hooks.py starts the
     # runtime's wasm download in the page's <head>, with the HTML, not after its styles and scripts.
     # The widget and its card stay out of the search index (data-search-exclude): the prose

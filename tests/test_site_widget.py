@@ -121,7 +121,10 @@ def test_each_setting_is_a_labelled_select_in_the_advanced_panel(lang: str) -> N
         assert f'data-kvcalc-field="{name}"' in panel and f'id="{uid}-{name}"' in panel
         assert f'<label for="{uid}-{name}">{html.escape(t(lang, "widget." + name))}</label>' in markup
         hint, error = f"{uid}-{name}-hint", f"{uid}-{name}-error"
-        assert (control["aria-describedby"] or "").split() == [hint, error]
+        # the hint, the marker saying where the value came from (here vLLM's default: the preset sets none), the error
+        source = f"{uid}-{name}-source"
+        assert (control["aria-describedby"] or "").split() == [hint, source, error]
+        assert "data-kvcalc-source-label" in parsed.ids[source] and 'data-kvcalc-source="default"' in panel
         assert parsed.ids[hint] and parsed.ids[error]["data-kvcalc-error-for"] == name
         assert parsed.ids[error]["role"] == "alert" and "hidden" in parsed.ids[error]
     # no preset value: every one shows vLLM's default, and the panel stays closed

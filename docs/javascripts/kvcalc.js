@@ -404,6 +404,18 @@ class Calculator {
     this.edited = false        // only the reader's edits rewrite the URL
     this.engine = null
     this.formOwn = null        // the form's own values while a pasted log fills it (restored when the log is cleared)
+    /** What the reader typed (input events, a link's values): name -> value. Only these go with a log. */
+    this.typed = {}
+    /** Where each field's value came from ("typed" | "log" | "preset" | "default"), as the build marked it. */
+    this.sources = {}
+    for (const wrapper of root.querySelectorAll("[data-kvcalc-field][data-kvcalc-source]"))
+      this.sources[wrapper.dataset.kvcalcField] = wrapper.dataset.kvcalcSource
+    /** The build's placeholders ("default"), shown again when the core resolves no default for a field. */
+    this.placeholders = {}
+    for (const name of this.names) {
+      const control = this.form.elements.namedItem(name)
+      if (control && control.placeholder !== undefined) this.placeholders[name] = control.placeholder
+    }
     this.restoreFromUrl(isFirst)
     this.bind()
   }
@@ -434,8 +446,10 @@ class Calculator {
         this.setField(name, "")
       } else {
         this.setField(name, value)
+        if (value !== "") this.typed[name] = value   // a link carries the reader's own scenario
       }
     }
+    this.markSources()
     if (this.logBox) this.logBox.value = ""
     // The build-time preset is another scenario: hide it until the restored one is computed.
     this.root.classList.add("kvcalc--stale")
@@ -470,6 +484,48 @@ class Calculator {
       if (value !== "") values[name] = value
     }
     return values
+  }
+
+  /** What a log request sends: only what the reader typed (never a preset's example or an earlier log's facts). */
+  typedInputs() {
+    const values = this.inputs()
+    return Object.fromEntries(Object.keys(this.typed).filter(name => name in values).map(name => [name, values[name]]))
+  }
+
+  /**
+   * Each field's marker (data-kvcalc-source on its wrapper, and its label's words) after the form changed:
+   * `logStated` names what the current log stated (the core's `sources`: the page guesses nothing), null
+   * when no log fills the form.
+   */
+  markSources(logStated = null) {
+    const values = this.inputs()
+    for (const name of this.names) {
+      let source
+      if (!(name in values)) source = "default"
+      else if (name in this.typed) source = "typed"
+      else if (logStated) source = logStated.has(name) ? "log" : "default"
+      else source = "preset"   // no log fills the form: a value nobody typed is the page's example
+      this.setSource(name, source)
+    }
+  }
+
+  /** An empty field shows what vLLM takes for it with this release, GPU and model (the core's `defaults`). */
+  showDefaults(defaults) {
+    for (const [name, placeholder] of Object.entries(this.placeholders)) {
+      const control = this.form.elements.namedItem(name)
+      const text = defaults?.[name] ?? placeholder
+      if (control && control.placeholder !== text) control.placeholder = text
+    }
+  }
+
+  setSource(name, source) {
+    this.sources[name] = source
+    const wrapper = this.root.querySelector(`[data-kvcalc-field="${CSS.escape(name)}"]`)
+    if (!wrapper) return
+    wrapper.dataset.kvcalcSource = source
+    const label = wrapper.querySelector("[data-kvcalc-source-label]")
+    const text = this.config.strings[`source_${source}`] ?? ""
+    if (label && label.textContent !== text) label.textContent = text
   }
 
   bind() {
@@ -515,9 +571,18 @@ class Calculator {
     })
   }
 
-  /** An edit of a form field: remembered as the form's own value while a log fills the form. */
+  /**
+   * An edit of a form field: the reader's own value (it stays over every log; emptied, the field is
+   * the log's or vLLM's default again), also remembered as the form's own value while a log fills the form.
+   */
   fieldEdited(field) {
-    if (this.formOwn && field?.name) this.formOwn[field.name] = field.type === "checkbox" ? (field.checked ? "true" : "") : field.value
+    if (field?.name && this.names.includes(field.name)) {
+      const value = field.type === "checkbox" ? (field.checked ? "true" : "") : field.value
+      if (this.formOwn) this.formOwn[field.name] = value
+      if (value.trim() !== "") this.typed[field.name] = value.trim()
+      else delete this.typed[field.name]
+      this.setSource(field.name, value.trim() !== "" ? "typed" : "default")
+    }
     this.schedule(this.logBox?.value.trim() ? "log" : "plan")
   }
 
@@ -525,6 +590,7 @@ class Calculator {
     if (!this.formOwn) return
     for (const name of this.names) this.setField(name, this.formOwn[name] ?? "")
     this.formOwn = null
+    this.markSources()
   }
 
   /** Start the page's engine; every calculator on the page then follows it. */
@@ -589,7 +655,12 @@ class Calculator {
     const seq = ++this.seq
     const edited = this.edited
     const request = { action: kind, lang: this.config.lang, inputs: this.inputs() }
-    if (kind === "log") request.log = this.logBox.value
+    if (kind === "log") {
+      // A log replaces everything an earlier log (or the preset) put in the form: only the reader's own values go with it.
+      request.inputs = this.typedInputs()
+      request.typed = Object.keys(request.inputs)
+      request.log = this.logBox.value
+    }
     let response
     try {
       response = await this.engine.send(request)
@@ -619,17 +690,28 @@ class Calculator {
       this.root.classList.add("kvcalc--stale")
       this.root.removeAttribute("data-kvcalc-result")
       this.root.dataset.kvcalcStatus = "error"
+      // the live region says what is on screen now: the error, never the previous verdict
+      this.showDefaults(null)
+      const message = (response.errors || []).map(error => error.message).join(" ")
+      if (this.announce.textContent !== message) this.announce.textContent = message
       return
     }
     if (kind === "log" && response.inputs) {
-      // The core merged the form with the log's facts: the form becomes exactly that
-      // (its own values are kept, to come back when the log is cleared).
-      if (!this.formOwn) this.formOwn = this.inputs()
+      // The core merged what the reader typed with the log's facts: the form becomes exactly that
+      // (its own values, less an earlier log's, are kept to come back when the log is cleared).
+      if (!this.formOwn) {
+        const own = this.inputs()
+        for (const name of Object.keys(own)) if (this.sources[name] === "log") delete own[name]
+        this.formOwn = own
+      }
       for (const name of this.names) this.setField(name, response.inputs[name] ?? "")
+      const sources = response.sources || {}
+      this.markSources(new Set(Object.keys(sources).filter(name => sources[name] === "log")))
     } else if (kind === "plan") {
       this.formOwn = null
     }
     this.render(response)
+    this.showDefaults(response.defaults)
     // A log may lack what a plan needs (no model named): the core says what is missing, beside the field.
     if (response.replan_error) this.showErrors([response.replan_error])
     this.results.hidden = false

@@ -191,11 +191,15 @@ def test_started_log_never_sits_above_a_refusal(page: Page) -> None:
     page.goto("en/calculator/")
     root = widget(page, "calculator")
     wait_ready(root)
+    # the log names no model: the reader chooses it (a log is never planned with the page's example)
+    chosen = {"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090"}
+    for name, value in chosen.items():
+        field(root, name).fill("")
+        field(root, name).fill(value)
     open_log(root)
     field(root, "log").fill(STARTED_LOG)
     wait_result(root, "max_model_len", 32768)
-    expected = compute({"action": "log", "lang": "en", "inputs": {"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090"},
-                        "log": STARTED_LOG})
+    expected = compute({"action": "log", "lang": "en", "inputs": chosen, "typed": list(chosen), "log": STARTED_LOG})
     assert expected["reading"]["diagnosis"] == "started" and expected["result"]["fits"] is False
     verdict = root.locator('[data-kvcalc-out="verdict"]')
     assert verdict.get_attribute("data-kvcalc-kind") == "does_not_fit"
