@@ -229,7 +229,8 @@ def _text_report(report: dict[str, Any]) -> str:
             for fig in r["figures"]:
                 out.append(f"   {fig['value']}")
             out.append(f"   (#{r['anchor']})")
-            out.append("   " + r["serve_command"].replace("\n", "\n   "))
+            if r["serve_command"]:
+                out.append("   " + r["serve_command"].replace("\n", "\n   "))
     if report["serve_command"]:
         out += ["", report["serve_command_label"] + ":", report["serve_command"]]
     out += [""] + [f"* {n}" for n in report["notes"]]

@@ -62,6 +62,8 @@ def recommendation_dict(r: Recommendation) -> dict[str, object]:
         "gpu_kv_cache_tokens": None if v is None else v.gpu_kv_cache_tokens,
         "max_concurrency": None if v is None else v.max_concurrency,
         "estimated_max_model_len": None if v is None else v.estimated_max_model_len,
+        "budget_edge": None if v is None else r.budget_edge,
+        "base_available_kv_bytes": None if v is None else r.base_available_kv_bytes,
     }
 
 
@@ -278,12 +280,21 @@ def _rec_text(lang: str, r: Recommendation) -> tuple[str, str]:
         params["value"] = r.settings["kv_cache_memory_bytes"]
     # The title quotes flag values in vLLM's syntax; the explanation writes token counts as the reader does.
     prose = {k: fmt_int(v, lang) if type(v) is int and k != "value" else v for k, v in params.items()}
+    for k in ("edge_gib", "gib"):
+        if r.variant in ("band", "borderline", "usable") and isinstance(params.get(k), float):
+            prose[k] = fmt_fixed(float(params[k]), 1 if k == "edge_gib" else 2, lang)
     return t(lang, f"{key}.title", **params), t(lang, f"{key}.detail", **prose)
 
 
-def _rec_outcome(lang: str, v: Verdict | None) -> str:
+def _rec_outcome(lang: str, v: Verdict | None, r: Recommendation | None = None) -> str:
     if v is None:
         return t(lang, "rec.result.unknown")
+    if (not v.fits and r is not None and r.budget_edge == "low" and r.base_available_kv_bytes is not None
+            and v.status != "mamba_blocks_below_max_num_seqs"):
+        # planned at the band's pessimistic edge: compared with the reader's figure at that same edge
+        return t(lang, "rec.result.does_not_fit_edge", needed=gib_text(v.needed_kv_bytes, lang),
+                 available=gib_text(max(v.available_kv_bytes, 0), lang),
+                 base=gib_text(max(r.base_available_kv_bytes, 0), lang))
     if v.fits:
         return t(lang, "rec.result.fits", concurrency=fmt_fixed(v.max_concurrency or 0, 2, lang),
                  max_model_len=fmt_int(v.max_model_len, lang))
@@ -296,11 +307,14 @@ def _rec_outcome(lang: str, v: Verdict | None) -> str:
 
 def _rec_view(lang: str, s: Scenario, r: Recommendation) -> dict[str, object]:
     title, detail = _rec_text(lang, r)
-    figures = [{"label": t(lang, "rec.result.label"), "value": _rec_outcome(lang, r.verdict)}]
+    figures = [{"label": t(lang, "rec.result.label"), "value": _rec_outcome(lang, r.verdict, r)}]
     if r.exceeds_gpu and r.verdict is not None:
         figures.append({"label": "!", "value": t(lang, "rec.result.exceeds_gpu")})
+    command = serve_command(s, r.settings)
+    if command == serve_command(s):
+        command = ""  # a fix that changes no flag (another GPU, another checkpoint) prints no command of its own
     return {"code": r.code, "anchor": r.anchor, "title": title, "detail": detail,
-            "settings": dict(r.settings), "serve_command": serve_command(s, r.settings), "figures": figures,
+            "settings": dict(r.settings), "serve_command": command, "figures": figures,
             "fits": None if r.verdict is None else r.verdict.fits}
 
 
