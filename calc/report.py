@@ -276,13 +276,14 @@ def _rec_text(lang: str, r: Recommendation) -> tuple[str, str]:
     """The title and detail of a fix; a fixed budget with a computed size quotes it."""
     key = f"rec.{r.code}" + (f".{r.variant}" if r.variant else "")
     params = dict(r.params)
-    if r.code == "kv_cache_memory_bytes" and r.variant is None:
+    if r.code == "kv_cache_memory_bytes" and r.variant != "free":
         params["value"] = r.settings["kv_cache_memory_bytes"]
     # The title quotes flag values in vLLM's syntax; the explanation writes token counts as the reader does.
     prose = {k: fmt_int(v, lang) if type(v) is int and k != "value" else v for k, v in params.items()}
     for k in ("edge_gib", "gib"):
-        if r.variant in ("band", "borderline", "usable") and isinstance(params.get(k), float):
-            prose[k] = fmt_fixed(float(params[k]), 1 if k == "edge_gib" else 2, lang)
+        value = params.get(k)
+        if r.variant in ("band", "borderline", "usable") and isinstance(value, float):
+            prose[k] = fmt_fixed(value, 1 if k == "edge_gib" else 2, lang)
     return t(lang, f"{key}.title", **params), t(lang, f"{key}.detail", **prose)
 
 
@@ -471,7 +472,7 @@ def build_log_report(lang: str, d: Diagnosis) -> dict[str, object] | None:
     None when the log holds no number to show.
     """
     lang = lang_or_default(lang)
-    if not d.figures.any:
+    if not d.figures.any and not d.recommendations:
         return None
     kind = d.reading.diagnosis
     flags = {k: d.inputs[k] for k in _FLAG_ORDER if k in d.inputs and k != "gpu_memory_utilization"}
@@ -479,7 +480,8 @@ def build_log_report(lang: str, d: Diagnosis) -> dict[str, object] | None:
     for r in d.recommendations:
         title, detail = _rec_text(lang, r)
         recs.append({"code": r.code, "anchor": r.anchor, "title": title, "detail": detail,
-                     "settings": dict(r.settings), "serve_command": _serve_line(_UNKNOWN_MODEL, {**flags, **r.settings}),
+                     "settings": dict(r.settings),
+                     "serve_command": _serve_line(_UNKNOWN_MODEL, {**flags, **r.settings}) if r.settings else "",
                      "figures": [{"label": t(lang, "rec.result.label"), "value": t(lang, "rec.result.choose_model")}],
                      "fits": None})
     return {

@@ -38,7 +38,7 @@ RESULT_KEYS = [
 ]
 RECOMMENDATION_KEYS = [
     "code", "anchor", "settings", "fits", "max_model_len", "available_kv_bytes", "needed_kv_bytes", "num_gpu_blocks",
-    "gpu_kv_cache_tokens", "max_concurrency", "estimated_max_model_len",
+    "gpu_kv_cache_tokens", "max_concurrency", "estimated_max_model_len", "budget_edge", "base_available_kv_bytes",
 ]
 BUDGET_KEYS = [
     "source", "total_bytes", "requested_bytes", "weights_bytes", "activation_bytes", "non_torch_bytes",
@@ -126,6 +126,7 @@ def test_recommendation_dict_of_a_rung_without_what_if():
         "settings": {"max_num_seqs": 16},
         "fits": None, "max_model_len": None, "available_kv_bytes": None, "needed_kv_bytes": None,
         "num_gpu_blocks": None, "gpu_kv_cache_tokens": None, "max_concurrency": None, "estimated_max_model_len": None,
+        "budget_edge": None, "base_available_kv_bytes": None,
     }
 
 
