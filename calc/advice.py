@@ -479,7 +479,8 @@ def recommend(s: Scenario, v: Verdict) -> list[Recommendation]:
 def _ladder(s: Scenario, v: Verdict, central: Verdict) -> list[Recommendation]:
     if v.status == VerdictStatus.MAMBA_BLOCKS_BELOW_MAX_NUM_SEQS:
         return _mamba_blocks_ladder(s, v)
-    if v.status in (VerdictStatus.NO_MEMORY, VerdictStatus.AUTO_FIT_FAILED, VerdictStatus.WEIGHTS_EXCEED_GPU):
+    weights = (VerdictStatus.NO_MEMORY, VerdictStatus.AUTO_FIT_FAILED, VerdictStatus.WEIGHTS_EXCEED_GPU)
+    if v.status in weights and central.status not in (VerdictStatus.DOES_NOT_FIT, VerdictStatus.FITS):
         return _weights_ladder(s, v)
     if not v.fits:
         return _kv_ladder(s, v, central)

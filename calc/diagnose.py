@@ -148,6 +148,11 @@ def _log_only_advice(reading: LogReading, figures: LogFigures) -> tuple[Recommen
         return failure_advice(reading)
     recs = []
     est, new_len = figures.estimated_max_model_len, figures.suggested_max_model_len
+    tokens = _fact_int(reading.facts, "gpu_kv_cache_tokens")
+    if not est and tokens and figures.max_model_len and tokens < figures.max_model_len:
+        # no "estimated maximum model length" in the log (V0 and early V1 print none): the cache's own capacity,
+        # "GPU KV cache size: N tokens", is the longest request that fits (vllm/v1/core/kv_cache_utils.py)
+        est, new_len = tokens, readable_length(tokens)
     if est and new_len:
         recs.append(Recommendation(code=RecCode.LOWER_MAX_MODEL_LEN, anchor="lower-max-model-len",
                                    settings={"max_model_len": new_len}, verdict=None,
