@@ -17,8 +17,14 @@ from pathlib import Path
 import pytest
 
 from kvcalc import catalog, plan, scenario_from_inputs
-from kvcalc.advice import (UTILIZATION_WARN_ABOVE, RecCode, Recommendation, fitting_length, pessimistic_non_kv_bytes,
-                           readable_length, recommend)
+from kvcalc.advice import (
+    RecCode,
+    Recommendation,
+    fitting_length,
+    pessimistic_non_kv_bytes,
+    readable_length,
+    recommend,
+)
 from kvcalc.analysis import analyze
 from kvcalc.budget import weight_bytes
 from kvcalc.cli import main
