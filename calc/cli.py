@@ -51,7 +51,10 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="kvcalc", description="vLLM's KV-cache start-up arithmetic, to the block.")
+    p = _Parser(prog="kvcalc", description="vLLM's KV-cache start-up arithmetic, to the block.",
+                epilog="exit status: 0 fits, 1 does not fit, 2 bad input; a borderline verdict (JSON \"verdict\": "
+                       "\"borderline\") exits with the answer at the central estimate. kvcalc log: 1 when the log "
+                       "ends in a failure, else 0.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     pl = sub.add_parser("plan", help="size one deployment")
     m = pl.add_mutually_exclusive_group(required=True)

@@ -27,7 +27,7 @@ from kvcalc.advice import (
 )
 from kvcalc.analysis import analyze
 from kvcalc.budget import weight_bytes
-from kvcalc.cli import main
+from kvcalc.cli import _parser, main
 from kvcalc.diagnose import diagnose
 from kvcalc.inputs import Scenario
 from kvcalc.model import WeightQuant
@@ -315,3 +315,18 @@ def test_run_time_oom_lowers_the_utilization():
     assert first.code == "lower_gpu_memory_utilization" and first.anchor == "cuda-out-of-memory"
     util = d.reading.facts["gpu_memory_utilization"]
     assert isinstance(util, float) and first.settings == {"gpu_memory_utilization": round(util - 0.03, 2)}
+
+
+# ---- the exit status of a borderline verdict (README, `kvcalc --help`) ---------------------------------------
+
+def test_borderline_exits_with_the_central_answer():
+    # Qwen3-8B at 36,864 on an RTX 4090 at 0.95 starts at the central estimate, not at the band's pessimistic edge
+    argv = ("plan", "--model", "Qwen/Qwen3-8B", "--gpu", "RTX-4090", "--max-model-len", "36864",
+            "--gpu-memory-utilization", "0.95", "--json")
+    code, out = run_cli(*argv)
+    assert '"verdict": "borderline"' in out and '"fits": true' in out and code == 0
+    s = scenario(gpu="RTX-4090", max_model_len=36864, gpu_memory_utilization=0.95)
+    assert not plan(s.model, replace(s.deployment, budget_edge="low")).fits
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    assert "A borderline verdict" in readme
+    assert "borderline" in _parser().format_help()
