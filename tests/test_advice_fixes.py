@@ -330,3 +330,17 @@ def test_borderline_exits_with_the_central_answer():
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     assert "A borderline verdict" in readme
     assert "borderline" in _parser().format_help()
+
+
+# ---- "did you mean": family and size before spelling -----------------------------------------------------------
+
+def test_did_you_mean_ranks_family_and_size_first():
+    # Qwen/Qwen2.5-14B-Instruct is not in the catalog; Qwen/Qwen2.5-14B is (family Qwen2.5, 14B): it leads,
+    # before the closer spellings of other sizes (1.5B, 7B, 3B Instruct)
+    with pytest.raises(catalog.NotFound) as info:
+        catalog.find_model("Qwen/Qwen2.5-14B-Instruct")
+    assert info.value.candidates[0] == "Qwen/Qwen2.5-14B" and len(info.value.candidates) <= 3
+    assert all(c.startswith("Qwen/Qwen2.5-") for c in info.value.candidates)
+    # the size is the count not glued to a letter: Qwen3-30B-A3B is 30B
+    assert catalog._family_and_size("Qwen/Qwen3-30B-A3B") == ("qwen3", "30")
+    assert catalog._family_and_size("Qwen/Qwen2.5-1.5B-Instruct") == ("qwen25", "1.5")
