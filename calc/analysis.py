@@ -9,7 +9,9 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from . import check
-from .advice import Recommendation, recommend
+from .advice import RecCode, Recommendation, recommend
+from .budget import BudgetSource
+from .deployment import Measured
 from .errors import CalcError
 from .inputs import Scenario
 from .kv_spec import SizingContext
@@ -17,7 +19,7 @@ from .planner import blocks_per_request, num_blocks
 from .verdict import Verdict, VerdictStatus, plan
 
 __all__ = ["Analysis", "BandVerdict", "ConcurrencyPoint", "FeasibleGrid", "FEASIBLE_LENGTHS", "Recommendation", "Verdict",
-           "analyze", "band_verdict"]
+           "analyze", "band_verdict", "implausibly_small"]
 
 FEASIBLE_LENGTHS = (4096, 8192, 16384, 32768, 65536, 131072)
 """The context lengths of the feasible-settings grid (plus the reader's own)."""
@@ -64,6 +66,9 @@ class Analysis:
     """Drawn for failing scenarios too: it shows how short the context must be to start."""
     band_verdict: BandVerdict = BandVerdict.FITS
     """Fits / does not fit at both edges of the estimated budget's band, or borderline."""
+    estimated_available_low: int | None = None
+    """Set when a measured available KV memory is below the pessimistic edge of the calculator's own estimate
+    for the same model, GPU and settings: implausibly small, as when another process held memory."""
 
     @property
     def recommended(self) -> Recommendation | None:
@@ -124,9 +129,34 @@ def band_verdict(s: Scenario, v: Verdict) -> BandVerdict:
     return BandVerdict.BORDERLINE
 
 
+def implausibly_small(s: Scenario, v: Verdict) -> int | None:
+    """The pessimistic edge of the estimate when a measured "Available KV cache memory" lies below it.
+
+    Every public start-up log of the validation fell inside the estimate's band (README, "What is exact");
+    one below it means something the estimate does not hold took memory: another process, or a second
+    vLLM profiling on the same GPU at the same moment (read-your-log, #14376).
+    """
+    dep = s.deployment
+    measured = dep.measured.available_kv_bytes
+    if measured is None or not dep.gpu_memory_bytes or v.budget.source != BudgetSource.MEASURED:
+        return None
+    try:
+        est = plan(s.model, replace(dep, measured=Measured(), budget_edge="low"))
+    except CalcError:
+        return None
+    if est.budget.source != BudgetSource.PROFILED or est.available_kv_bytes <= 0:
+        return None
+    return est.available_kv_bytes if measured < est.available_kv_bytes else None
+
+
 def analyze(scenario: Scenario) -> Analysis:
     """Plan ``scenario`` and compute everything shown about it."""
     v = plan(scenario.model, scenario.deployment)
-    return Analysis(scenario=scenario, verdict=v, recommendations=tuple(recommend(scenario, v)),
+    recs = tuple(recommend(scenario, v))
+    low = implausibly_small(scenario, v)
+    if low is not None and not any(r.code == RecCode.FREE_THE_GPU for r in recs):
+        recs = (Recommendation(code=RecCode.FREE_THE_GPU, anchor="free-memory-below-utilization", settings={},
+                               verdict=None, params={}),) + recs
+    return Analysis(scenario=scenario, verdict=v, recommendations=recs,
                     feasible=_feasible_grid(scenario, v), concurrency_curve=_concurrency_curve(v),
-                    band_verdict=band_verdict(scenario, v))
+                    band_verdict=band_verdict(scenario, v), estimated_available_low=low)

@@ -394,6 +394,10 @@ def _notes(lang: str, a: Analysis) -> list[str]:
                 notes.append(t(lang, "note.term_few_rows", term=t(lang, f"fig.{term}"), rows=counts.get(term, 0)))
     if b.source == BudgetSource.MEASURED:
         notes.append(t(lang, "note.measured"))
+    if a.estimated_available_low is not None:
+        notes.append(t(lang, "note.available_implausible",
+                       available=fmt_fixed(v.budget.available_kv_bytes / GIB_BYTES, 2, lang),
+                       low=fmt_fixed(a.estimated_available_low / GIB_BYTES, 2, lang)))
     if b.source == BudgetSource.KV_CACHE_MEMORY_BYTES:
         notes.append(t(lang, "note.fixed_budget"))
     if not v.hma_enabled and len(set(a.scenario.model.layer_kinds)) > 1:

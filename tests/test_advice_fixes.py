@@ -344,3 +344,25 @@ def test_did_you_mean_ranks_family_and_size_first():
     # the size is the count not glued to a letter: Qwen3-30B-A3B is 30B
     assert catalog._family_and_size("Qwen/Qwen3-30B-A3B") == ("qwen3", "30")
     assert catalog._family_and_size("Qwen/Qwen2.5-1.5B-Instruct") == ("qwen25", "1.5")
+
+
+# ---- an implausibly small available figure is called out -------------------------------------------------
+
+def test_implausibly_small_available_memory_gets_a_note_and_a_fix():
+    # Qwen3-8B on an RTX 4090 (23.64 GiB): 15.3 GiB of bf16 weights (16,381,470,720 B) and the runtime terms
+    # leave about 4 GiB at the pessimistic edge of the estimate; a log saying 0.5 GiB means something else held
+    # memory. The note quotes both figures and the first fix is to free the GPU.
+    s = scenario(gpu="RTX-4090", max_model_len=32768, available_kv_gib=0.5)
+    a = analyze(s)
+    assert a.estimated_available_low is not None and a.estimated_available_low > 3 * GiB
+    assert a.recommendations[0].code == "free_the_gpu"
+    notes = build_report("en", a)["notes"]
+    assert any("0.50 GiB" in n and "nvidia-smi" in n for n in notes)
+
+
+@pytest.mark.parametrize("name", ["llmd_v019_gemma2_2b_h100.log", "llmd_v019_qwen25_72b_h100_tp2.log",
+                                  "llmd_v019_llama31_8b_h100_pp2.log", "v082_phi4_bnb4bit_unsloth_a100_80gb_v0.log"])
+def test_public_logs_inside_the_band_are_not_called_out(name):
+    # these runs had the GPU to themselves: their Available KV cache memory lies inside the estimate's band
+    d = diagnose((LOGS / name).read_text(encoding="utf-8"))
+    assert d.analysis is not None and d.analysis.estimated_available_low is None
