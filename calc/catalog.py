@@ -221,7 +221,9 @@ def _family_and_size_first(wanted: str, entries: list[tuple[str, tuple[str, ...]
 
     def rank(entry_id: str) -> tuple[int, float]:
         theirs = _family_and_size(entry_id)
-        same_family = theirs is not None and theirs[0] == mine[0]
+        # one family name ending the other: Meta-Llama-3.1 and Llama-3.1 are one family (Llama-3 and Qwen3.5 are not)
+        same_family = theirs is not None and bool(theirs[0]) and bool(mine[0]) and (
+            theirs[0].endswith(mine[0]) or mine[0].endswith(theirs[0]))
         same_size = theirs is not None and theirs[1] == mine[1]
         tier = 0 if same_family and same_size else 1 if same_family else 2 if entry_id in close else 3
         return tier, -difflib.SequenceMatcher(None, key, normalize_id(entry_id)).ratio()
