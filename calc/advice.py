@@ -1,9 +1,10 @@
 """The guide's ordered advice, each step a computed what-if.
 
 Order (the guide's "Fix the start-up error"): lower ``max_model_len`` → raise
-``gpu_memory_utilization`` in small steps → fp8 KV cache → free runtime memory
-(no CUDA graphs, fewer sequences) → smaller or split weights (quantized, TP, a
-larger GPU, ``--cpu-offload-gb``) → a fixed ``kv_cache_memory_bytes``. KV offload
+``gpu_memory_utilization`` in small steps or free runtime memory (no CUDA graphs,
+fewer sequences), whichever gives back more memory first → fp8 KV cache → smaller
+or split weights (quantized, TP, a larger GPU, ``--cpu-offload-gb``) → a fixed
+``kv_cache_memory_bytes``. KV offload
 is not a fix: it cannot pass the start-up check. Other failures have their own
 ladders. Variants are built with ``dataclasses.replace``, never by mutation.
 """
@@ -358,15 +359,30 @@ def _cpu_offload(s: Scenario, v: Verdict) -> Recommendation | None:
                           verdict=best, params={"gib": total_gib})
 
 
+def _by_gain(v: Verdict, rungs: list[Recommendation | None]) -> list[Recommendation]:
+    """The free rungs that raise the available memory, most memory given back first (the guide, "Fix the start-up
+    error": steps 2 and 4 in the order of what they give back); ties and rungs whose effect vLLM measures keep
+    the guide's order, after the computed ones."""
+    present = [r for r in rungs if r is not None]
+
+    def gain(r: Recommendation) -> tuple[int, int]:
+        if r.verdict is None:
+            return (1, 0)
+        return (0, -(r.verdict.available_kv_bytes - v.available_kv_bytes))
+
+    return sorted(present, key=gain)
+
+
 def _kv_ladder(s: Scenario, v: Verdict, central: Verdict | None = None) -> list[Recommendation]:
     """"KV cache too small": the guide's order, cheapest and safest first.
 
-    Shorter context; a little more of the GPU; an fp8 cache; less runtime memory (no CUDA
-    graphs, fewer sequences); smaller or split weights; last, a fixed budget.
+    Shorter context; more available memory for free (a little more of the GPU, no CUDA graphs,
+    fewer sequences: whichever gives back more first); an fp8 cache; smaller or split weights;
+    last, a fixed budget.
     """
-    rungs = (_lower_max_model_len(s, v, central), _raise_utilization(s, v), _fp8_kv_cache(s), _enforce_eager(s, v),
-             _limit_concurrency(s, v), _quantize_weights(s), _add_gpus(s), _larger_gpu(s, v), _cpu_offload(s, v),
-             _fixed_budget(s, v))
+    free = _by_gain(v, [_raise_utilization(s, v), _enforce_eager(s, v), _limit_concurrency(s, v)])
+    rungs = (_lower_max_model_len(s, v, central), *free, _fp8_kv_cache(s), _quantize_weights(s), _add_gpus(s),
+             _larger_gpu(s, v), _cpu_offload(s, v), _fixed_budget(s, v))
     return [r for r in rungs if r is not None]
 
 
