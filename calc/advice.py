@@ -437,7 +437,7 @@ def _weights_ladder(s: Scenario, v: Verdict) -> list[Recommendation]:
     """The weights (plus runtime memory) fill the GPU: smaller or split weights first.
 
     "No available memory for the cache blocks" with weights that load: a utilization set low is the
-    free fix vLLM's own message names (read-your-log, first fix), so it leads.
+    free fix vLLM's own message names (the guide, "No available memory for the cache blocks", first fix), so it leads.
     """
     raise_util = _raise_utilization(s, v) if v.status == VerdictStatus.NO_MEMORY else None
     rungs = (raise_util, _quantize_weights(s), _add_gpus(s), _larger_gpu(s, v), _cpu_offload(s, v),

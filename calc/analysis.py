@@ -134,7 +134,7 @@ def implausibly_small(s: Scenario, v: Verdict) -> int | None:
 
     Every public start-up log of the validation fell inside the estimate's band (README, "What is exact");
     one below it means something the estimate does not hold took memory: another process, or a second
-    vLLM profiling on the same GPU at the same moment (read-your-log, #14376).
+    vLLM profiling on the same GPU at the same moment (the guide, "No available memory for the cache blocks"; #14376).
     """
     dep = s.deployment
     measured = dep.measured.available_kv_bytes

@@ -143,7 +143,7 @@ def log_figures(reading: LogReading) -> LogFigures:
 
 def _log_only_advice(reading: LogReading, figures: LogFigures) -> tuple[Recommendation, ...]:
     """The fixes a model-less log can still quantify: the length from vLLM's own estimate, then fp8;
-    for the other failures, the read-your-log section's fixes (``failure_advice``)."""
+    for the other failures, their guide section's fixes (``failure_advice``)."""
     if reading.diagnosis != "kv_cache_too_small":
         return failure_advice(reading)
     recs = []
@@ -190,7 +190,7 @@ _PROFILE_SIGNS = ("_dummy_sampler_run", "profile_run", "_dummy_run", "when warmi
 
 
 def _oom_phase(facts: Mapping[str, object], text: str) -> str:
-    """Where a CUDA OOM struck, from the lines printed before it (read-your-log, "CUDA out of memory at
+    """Where a CUDA OOM struck, from the lines printed before it (the guide, "CUDA out of memory at
     start-up"): ``loading`` (no "Model loading took" and no profiling frame), ``profiling`` (no "Available KV
     cache memory" yet), ``capture`` (the cache sized, start-up not finished) or ``runtime`` (it had started)."""
     sized = "available_kv_gib" in facts or "num_gpu_blocks" in facts
@@ -204,7 +204,7 @@ def _oom_phase(facts: Mapping[str, object], text: str) -> str:
 
 
 def failure_advice(reading: LogReading, text: str = "") -> tuple[Recommendation, ...]:
-    """The fixes of the read-your-log section for a failure the plan cannot compute (each with its section id):
+    """The fixes of the guide section of a failure the plan cannot compute (each with its section id):
     "No available memory for the cache blocks", a CUDA OOM (by the phase it struck in), "free memory below
     utilization". Their effect is vLLM's to measure: no what-if."""
     f, kind = reading.facts, reading.diagnosis
