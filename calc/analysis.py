@@ -5,10 +5,11 @@ call ``analyze`` and format its ``Analysis``; nothing downstream plans again.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from . import check
+from . import catalog, check
 from .advice import RecCode, Recommendation, recommend
 from .budget import BudgetSource
 from .deployment import Measured
@@ -149,9 +150,45 @@ def implausibly_small(s: Scenario, v: Verdict) -> int | None:
     return est.available_kv_bytes if measured < est.available_kv_bytes else None
 
 
+def _with_rope_hint(s: Scenario, err: CalcError) -> CalcError:
+    """"max_model_len … longer than the model's maximum": name the rope scaling the model card documents, when it
+    reaches the length asked for (vLLM's derived length is then original × factor, vllm/config/model.py
+    ``_get_and_verify_max_len``); the flag as the release takes it."""
+    try:
+        documented = catalog.find_model(s.model_label).rope_scaling_documented
+    except LookupError:
+        return err
+    value = err.params.get("value")
+    if documented is None or not isinstance(value, int):
+        return err
+    factor, original = documented.get("factor"), documented.get("original_max_position_embeddings")
+    if not isinstance(factor, (int, float)) or not isinstance(original, int):
+        return err
+    scaled = int(original * factor)
+    if value > scaled:
+        return err
+    rope = json.dumps(dict(documented), separators=(",", ":"))
+    rules = s.deployment.rules
+    if rules.hf_overrides_rope_scaling:  # --rope-scaling is gone (#28006)
+        flag = f"--hf-overrides '{{\"rope_scaling\":{rope}}}'"
+    elif rules.rope_scaling_flag:
+        flag = f"--rope-scaling '{rope}'"
+    else:
+        return err  # 0.11.1-0.11.2: which flag the release takes was not read (data/vllm_releases.json)
+    return CalcError("max_model_len_too_long_rope",
+                     f"max_model_len {value} is longer than the model's maximum ({err.params.get('limit')}); its model "
+                     f"card extends the context with YaRN rope scaling to {scaled} tokens: add {flag}",
+                     field="max_model_len", value=value, limit=err.params.get("limit"), key=flag, maximum=scaled)
+
+
 def analyze(scenario: Scenario) -> Analysis:
     """Plan ``scenario`` and compute everything shown about it."""
-    v = plan(scenario.model, scenario.deployment)
+    try:
+        v = plan(scenario.model, scenario.deployment)
+    except CalcError as err:
+        if err.code == "max_model_len_too_long":
+            raise _with_rope_hint(scenario, err) from None
+        raise
     recs = tuple(recommend(scenario, v))
     low = implausibly_small(scenario, v)
     if low is not None and not any(r.code == RecCode.FREE_THE_GPU for r in recs):

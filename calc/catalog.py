@@ -46,6 +46,9 @@ class CatalogModel:
     (``weights_source`` in ``scripts/model_configs/index.json``); None = not known exactly."""
     config: Mapping[str, object] = field(repr=False)
     """Resolved config facts with Hugging Face key names (read-only view)."""
+    rope_scaling_documented: Mapping[str, object] | None = field(default=None, repr=False)
+    """The context extension the model card documents (Qwen3: YaRN, factor 4 over 32,768), which vLLM applies
+    only when asked; ``rope_scaling_source`` in scripts/model_configs/index.json cites the card."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -93,6 +96,8 @@ def models() -> tuple[CatalogModel, ...]:
             num_parameters=entry.get("num_parameters"),
             weights_bytes=entry.get("weights_bytes"),
             config=_freeze(entry["config"]),
+            rope_scaling_documented=_freeze(entry["rope_scaling_documented"]) if "rope_scaling_documented" in entry
+            else None,
         )
         for entry in _document()["models"]
     )

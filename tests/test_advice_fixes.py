@@ -366,3 +366,33 @@ def test_public_logs_inside_the_band_are_not_called_out(name):
     # these runs had the GPU to themselves: their Available KV cache memory lies inside the estimate's band
     d = diagnose((LOGS / name).read_text(encoding="utf-8"))
     assert d.analysis is not None and d.analysis.estimated_available_low is None
+
+
+# ---- a length past the model's maximum names the rope scaling its card documents --------------------------------
+
+@pytest.mark.parametrize(("version", "flag"), [
+    # #28006 removed --rope-scaling (0.13.0 refuses it, gpustack#4236): --hf-overrides, as vllm#29026 answers
+    (None, """--hf-overrides '{"rope_scaling":{"factor":4.0,"original_max_position_embeddings":32768,"rope_type":"yarn"}}'"""),
+    ("0.12.0", """--hf-overrides '{"rope_scaling":"""),
+    # 0.8.5 parses --rope-scaling (vllm-ascend#1024 serves Qwen3 with it)
+    ("0.8.5", """--rope-scaling '{"factor":4.0,"original_max_position_embeddings":32768,"rope_type":"yarn"}'"""),
+])
+def test_qwen3_at_128k_names_the_yarn_scaling_of_its_card(version, flag):
+    # Qwen3-8B's card: natively 32,768 tokens, YaRN factor 4.0 → 32,768 × 4 = 131,072 (config max 40,960)
+    argv = ["plan", "--model", "Qwen/Qwen3-8B", "--gpu", "H100-80GB", "--max-model-len", "131072"]
+    if version:
+        argv += ["--vllm-version", version]
+    err = io.StringIO()
+    code = main(argv, stdout=io.StringIO(), stderr=err, stdin=io.StringIO(""))
+    assert code == 2 and flag in err.getvalue() and "131072 tokens" in err.getvalue()
+    assert catalog.find_model("Qwen/Qwen3-8B").rope_scaling_documented is not None
+
+
+def test_no_rope_hint_past_the_scaled_length_or_without_a_documented_one():
+    for argv in (["--model", "Qwen/Qwen3-8B", "--max-model-len", "200000"],              # past 131,072
+                 ["--model", "Qwen/Qwen3-8B", "--max-model-len", "131072", "--vllm-version", "0.11.1"],  # flag unread
+                 ["--model", "meta-llama/Llama-3.1-8B-Instruct", "--max-model-len", "262144"]):  # no YaRN in its card
+        err = io.StringIO()
+        assert main(["plan", "--gpu", "H100-80GB", *argv], stdout=io.StringIO(), stderr=err,
+                    stdin=io.StringIO("")) == 2
+        assert "rope" not in err.getvalue() and "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1" in err.getvalue()
