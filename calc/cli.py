@@ -307,7 +307,7 @@ def _log_text(lang: str, d: Diagnosis) -> str:
     argument), then the recomputed plan or what the log alone answers."""
     from .logfacts import fact_rows  # only `kvcalc log` needs the log reader
 
-    lines = [f"{t(lang, 'cli.log.diagnosis')}: {t(lang, f'diag.{d.reading.diagnosis}')}", ""]
+    lines = [f"{t(lang, 'cli.log.diagnosis')}: {t(lang, d.title_key)}", ""]
     if d.reading.facts:
         rows = [(r.label, r.value, r.flag) for r in fact_rows(lang, d.reading.facts)]
         lines += [t(lang, "cli.log.facts") + ":", _table(rows)]

@@ -78,6 +78,16 @@ class Diagnosis:
     """What the log's own numbers answer, with or without a model."""
     capacity_fit: CapacityFit | None = None
     """How the recomputed plan meets the log's capacity lines (log_capacity.py); None without such a pair."""
+    oom_phase: str | None = None
+    """A CUDA OOM's phase (``loading``, ``profiling``, ``capture``, ``runtime``: ``_oom_phase``); None otherwise."""
+
+    @property
+    def title_key(self) -> str:
+        """The diagnosis's string key: a CUDA OOM before start-up finished is not a run-time one."""
+        kind = self.reading.diagnosis
+        if kind == "cuda_out_of_memory" and self.oom_phase not in (None, "runtime"):
+            return "diag.cuda_out_of_memory_startup"
+        return f"diag.{kind}"
 
 
 def _as_text(value: object) -> str:
@@ -298,5 +308,6 @@ def diagnose(text: str, form: Mapping[str, object] | None = None) -> Diagnosis:
         recs = failure_advice(reading, text)
         if analysis is not None:
             analysis = replace(analysis, recommendations=recs)
+    phase = _oom_phase(reading.facts, text) if reading.diagnosis == "cuda_out_of_memory" else None
     return Diagnosis(reading=reading, inputs=inputs, analysis=analysis, recommendations=recs, replan_error=err,
-                     figures=figures, capacity_fit=fit)
+                     figures=figures, capacity_fit=fit, oom_phase=phase)

@@ -490,7 +490,7 @@ def build_log_report(lang: str, d: Diagnosis) -> dict[str, object] | None:
                      "fits": None})
     return {
         "lang": lang,
-        "verdict": {"kind": f"log_{kind}", "title": t(lang, f"diag.{kind}"), "summary": t(lang, "verdict.log_only.summary")},
+        "verdict": {"kind": f"log_{kind}", "title": t(lang, d.title_key), "summary": t(lang, "verdict.log_only.summary")},
         "figures": _log_figures(lang, d),
         "vllm_lines": list(dict.fromkeys(line for _key, line in d.reading.evidence)),
         "recommendations": recs,

@@ -246,6 +246,9 @@ EN: dict[str, str] = {
     "rec.limit_concurrency.oom.detail": "The profiling run's dummy batch of --max-num-batched-tokens tokens and the sampler warm-up over --max-num-seqs requests needed more than was free; smaller values shrink both.",
     "note.available_implausible": "The available KV memory your log gives ({available} GiB) is below the pessimistic end of the calculator's estimate for this model and GPU ({low} GiB): something outside this vLLM (another process, a second instance starting on the same GPU) probably held memory while it profiled. Check nvidia-smi; see \"Free memory below the requested utilization\".",
     "err.max_model_len_too_long_rope": "max_model_len {value} is longer than the model's maximum ({limit}). Its model card extends the context with YaRN rope scaling to {maximum} tokens: add {key}. (VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 only skips the check, without scaling.)",
+    "diag.cuda_out_of_memory_startup": "CUDA out of memory at start-up",
+    "verdict.cuda_out_of_memory_startup.title": "CUDA ran out of memory at start-up",
+    "verdict.cuda_out_of_memory_startup.summary": "vLLM ran out of memory before it finished starting: while loading the weights, in the profiling run or while capturing CUDA graphs. The fixes below depend on where it stopped.",
 }
 
 ES: dict[str, str] = {
@@ -478,6 +481,9 @@ ES: dict[str, str] = {
     "rec.limit_concurrency.oom.detail": "El lote ficticio de --max-num-batched-tokens tokens de la pasada de perfilado y el calentamiento del muestreador con --max-num-seqs peticiones necesitaron más de lo que había libre; valores más pequeños reducen ambos.",
     "note.available_implausible": "La memoria KV disponible que da su registro ({available} GiB) está por debajo del extremo pesimista de la estimación de la calculadora para este modelo y esta GPU ({low} GiB): probablemente algo ajeno a este vLLM (otro proceso, una segunda instancia arrancando en la misma GPU) ocupaba memoria mientras perfilaba. Revise nvidia-smi; vea «Memoria libre por debajo de la utilización pedida».",
     "err.max_model_len_too_long_rope": "max_model_len {value} supera el máximo del modelo ({limit}). Su ficha amplía el contexto con el escalado RoPE YaRN hasta {maximum} tokens: añada {key}. (VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 solo omite la comprobación, sin escalar).",
+    "diag.cuda_out_of_memory_startup": "CUDA sin memoria al arrancar",
+    "verdict.cuda_out_of_memory_startup.title": "CUDA se quedó sin memoria al arrancar",
+    "verdict.cuda_out_of_memory_startup.summary": "vLLM se quedó sin memoria antes de terminar de arrancar: al cargar los pesos, en la pasada de perfilado o al capturar los grafos CUDA. Las soluciones de abajo dependen de dónde se detuvo.",
 }
 
 ZH: dict[str, str] = {
@@ -710,6 +716,9 @@ ZH: dict[str, str] = {
     "rec.limit_concurrency.oom.detail": "profiling 时 --max-num-batched-tokens 个 token 的虚拟批次和 --max-num-seqs 个请求的采样器预热需要的显存超过了空闲量；调小这两个值能同时减少两者。",
     "note.available_implausible": "日志给出的可用 KV 显存（{available} GiB）低于计算器对该模型和 GPU 估算的悲观端（{low} GiB）：很可能有 vLLM 之外的东西（其他进程、同一 GPU 上同时启动的另一个实例）在 profiling 时占用了显存。请查看 nvidia-smi，并参阅“空闲显存低于所请求的利用率”。",
     "err.max_model_len_too_long_rope": "max_model_len {value} 超过模型上限（{limit}）。模型卡用 YaRN RoPE 缩放把上下文扩展到 {maximum} 个 token：请加上 {key}。（VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 只会跳过检查，不做缩放。）",
+    "diag.cuda_out_of_memory_startup": "启动时 CUDA 显存不足",
+    "verdict.cuda_out_of_memory_startup.title": "启动时 CUDA 显存不足",
+    "verdict.cuda_out_of_memory_startup.summary": "vLLM 在启动完成之前就耗尽了显存：加载权重时、profiling 时或捕获 CUDA Graph 时。下面的办法取决于它停在哪一步。",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}

@@ -63,7 +63,7 @@ def _log(lang: str, text: str, form: Mapping[str, object]) -> dict[str, object]:
         raise CalcError("log_empty", "the log is empty", field="log")
     text, truncated = tail_of_log(text)
     d = diagnose(text, form)
-    reading = {"diagnosis": d.reading.diagnosis, "title": t(lang, f"diag.{d.reading.diagnosis}"),
+    reading = {"diagnosis": d.reading.diagnosis, "title": t(lang, d.title_key),
                "facts": dict(d.reading.facts), "evidence": [list(e) for e in d.reading.evidence]}
     out: dict[str, object] = {"ok": True, "reading": reading, "inputs": d.inputs, "query": canonical_query(d.inputs),
                               "result": None, "report": None}
@@ -72,7 +72,7 @@ def _log(lang: str, text: str, form: Mapping[str, object]) -> dict[str, object]:
     if d.analysis is not None:
         out["result"] = result_dict(d.analysis)
         report = with_capacity_fit_notes(build_report(lang, d.analysis), lang, d)
-        verdict = _log_verdict(lang, d.reading)
+        verdict = _log_verdict(lang, d.reading, startup=d.title_key.endswith("_startup"))
         if verdict is not None:
             report["verdict"] = verdict
         out["report"] = report
@@ -83,7 +83,7 @@ def _log(lang: str, text: str, form: Mapping[str, object]) -> dict[str, object]:
     return out
 
 
-def _log_verdict(lang: str, reading: LogReading) -> dict[str, str] | None:
+def _log_verdict(lang: str, reading: LogReading, *, startup: bool = False) -> dict[str, str] | None:
     """A failure the plan cannot see (another process on the GPU, a run-time OOM) leads the report."""
     kind = reading.diagnosis
     if kind == "free_memory_below_utilization":
@@ -93,7 +93,8 @@ def _log_verdict(lang: str, reading: LogReading) -> dict[str, str] | None:
                 "summary": t(lang, f"verdict.{kind}.summary", free=f"{free} GiB" if free is not None else "?",
                              requested=f"{requested} GiB" if requested is not None else "?")}
     if kind == "cuda_out_of_memory":
-        return {"kind": kind, "title": t(lang, f"verdict.{kind}.title"), "summary": t(lang, f"verdict.{kind}.summary")}
+        key = f"verdict.{kind}_startup" if startup else f"verdict.{kind}"  # before start-up finished, or after
+        return {"kind": kind, "title": t(lang, f"{key}.title"), "summary": t(lang, f"{key}.summary")}
     return None
 
 

@@ -396,3 +396,17 @@ def test_no_rope_hint_past_the_scaled_length_or_without_a_documented_one():
         assert main(["plan", "--gpu", "H100-80GB", *argv], stdout=io.StringIO(), stderr=err,
                     stdin=io.StringIO("")) == 2
         assert "rope" not in err.getvalue() and "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1" in err.getvalue()
+
+
+def test_a_start_up_oom_is_not_called_a_run_time_one():
+    # the sampler warm-up (v0.8.0 log) and the weights that do not load (fp32 Qwen2-7B) stop vLLM before it started
+    for name in ("v080_sampler_oom_qwen25_32b_awq_tp2.log", "v04_runtime_oom_qwen2_7b_2080ti.log"):
+        d = diagnose((LOGS / name).read_text(encoding="utf-8"))
+        assert d.oom_phase in ("loading", "profiling") and d.title_key == "diag.cuda_out_of_memory_startup"
+        code, out = run_cli("log", str(LOGS / name))
+        assert "Diagnosis: CUDA out of memory at start-up" in out
+    # gpt-oss-20b's sampler warm-up after the cache was sized (vLLM 0.19): still start-up, on the page too
+    text = (LOGS / "llmd_v019_gpt_oss_20b_h100_sampler_oom.log").read_text(encoding="utf-8")
+    page = compute_dict({"action": "log", "log": text, "lang": "en"})
+    assert page["reading"]["title"] == "CUDA out of memory at start-up"
+    assert page["report"]["verdict"]["title"] == "CUDA ran out of memory at start-up"
