@@ -38,8 +38,13 @@ def test_failure_log_shows_its_fixes(page: Page, lang: str, name: str) -> None:
     assert recs, core
     root.evaluate("el => { el.querySelector('details.kvcalc-log').open = true }")
     root.locator('[name="log"]').fill(text)
+    root.locator('[data-kvcalc-out="diagnosis"]').wait_for(state="visible", timeout=UPDATE_TIMEOUT_MS)
+    # the plan shown before the paste had its own fixes: wait for the log's
+    page.wait_for_function(
+        """([el, title]) => { const first = el.querySelector('[data-kvcalc-out="recommendations"] > li');
+                             return first !== null && first.innerText.includes(title) }""",
+        arg=[root.element_handle(), recs[0]["title"]], timeout=UPDATE_TIMEOUT_MS)
     items = root.locator('[data-kvcalc-out="recommendations"] > li')
-    items.first.wait_for(state="visible", timeout=UPDATE_TIMEOUT_MS)
     assert items.count() == len(recs)
     for item, rec in zip(items.all(), recs, strict=True):
         assert rec["title"] in item.inner_text()
