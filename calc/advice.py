@@ -1,28 +1,31 @@
 """The guide's ordered advice, each step a computed what-if.
 
 Order (the guide's "Fix the start-up error"): lower ``max_model_len`` → raise
-``gpu_memory_utilization`` in small steps → fp8 KV cache → free runtime memory
-(no CUDA graphs, fewer sequences) → smaller or split weights (quantized, TP, a
-larger GPU, ``--cpu-offload-gb``) → a fixed ``kv_cache_memory_bytes``. KV offload
+``gpu_memory_utilization`` in small steps or free runtime memory (no CUDA graphs,
+fewer sequences), whichever gives back more memory first → fp8 KV cache → smaller
+or split weights (quantized, TP, a larger GPU, ``--cpu-offload-gb``) → a fixed
+``kv_cache_memory_bytes``. KV offload
 is not a fix: it cannot pass the start-up check. Other failures have their own
 ladders. Variants are built with ``dataclasses.replace``, never by mutation.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from . import catalog
-from .budget import BudgetSource
+from .budget import BudgetSource, requested_bytes
 from .deployment import Deployment
 from .errors import CalcError
 from .inputs import Scenario
 from .kv_spec import UNQUANTIZED_KV_DTYPES
-from .model import WeightQuant
+from .model import WeightQuant, normalize_config
 from .units import GiB, MiB, cdiv
 from .verdict import Verdict, VerdictStatus, plan
 
-__all__ = ["RecCode", "Recommendation", "recommend", "free_memory_ladder", "readable_length", "UTILIZATION_WARN_ABOVE"]
+__all__ = ["RecCode", "Recommendation", "recommend", "free_memory_ladder", "readable_length", "UTILIZATION_WARN_ABOVE",
+           "fitting_length", "quantized_siblings", "pessimistic_non_kv_bytes"]
 
 
 class RecCode(StrEnum):
@@ -62,6 +65,10 @@ class Recommendation:
     """Which wording of ``code`` applies (``free``: a fixed budget suggested without a computed size)."""
     exceeds_gpu: bool = False
     """The suggested setting asks for more memory than the GPU has (weights and runtime included)."""
+    budget_edge: str = "central"
+    """Where in the estimate's band ``verdict`` was planned: ``low`` (its pessimistic edge) or ``central``."""
+    base_available_kv_bytes: int | None = None
+    """The reader's own available KV memory at that same edge: what the what-if is compared with."""
 
     @property
     def fits(self) -> bool | None:
@@ -93,6 +100,27 @@ def readable_length(est: int) -> int:
     return max(int(hi), 1)
 
 
+def fitting_length(limit: int, central: int | None = None) -> int:
+    """A round ``max_model_len`` that starts at ``limit`` (the band's pessimistic estimate).
+
+    The 60–80 % rule of ``readable_length`` is the guide's margin for an estimate; applied to the
+    pessimistic edge of the calculator's band it would take that margin twice (Qwen3-8B on an
+    RTX 4090 at 40,960: 16,384 where 31,504 fit at the central estimate). So: the 60–80 % length of
+    the ``central`` estimate when it fits within ``limit``, else the roundest length at or below ``limit``
+    (a multiple of 1024, then 256, then 16).
+    """
+    if central is not None and central > limit:
+        preferred = readable_length(central)
+        if preferred <= limit:
+            return preferred
+        for step in (1024, 256, 16):
+            n = limit // step * step
+            if n >= 0.6 * central and n > 0:
+                return n
+        return max(limit // 16 * 16, min(limit, 16), 1)
+    return readable_length(limit)
+
+
 def _try(s: Scenario, dep: Deployment) -> Verdict | None:
     try:
         return plan(s.model, dep)
@@ -100,16 +128,36 @@ def _try(s: Scenario, dep: Deployment) -> Verdict | None:
         return None
 
 
-def _lower_max_model_len(s: Scenario, v: Verdict) -> Recommendation | None:
-    """A readable length at 60–80 % of the estimated maximum."""
-    est = v.estimated_max_model_len
-    if est <= 0 or v.fits:
+def _lower_max_model_len(s: Scenario, v: Verdict, central: Verdict | None = None) -> Recommendation | None:
+    """A shorter ``max_model_len`` whenever one starts.
+
+    ``v`` is the plan at the band's pessimistic edge, ``central`` the one the result shows. Where the
+    pessimistic edge leaves room for some tokens the length aims there (``fitting_length``); where only
+    the central estimate does, the length is offered as borderline: it starts if vLLM measures near it.
+    """
+    if v.fits:
         return None
-    new_len = readable_length(est)
+    est = v.estimated_max_model_len
+    shown = central.estimated_max_model_len if central is not None else est
+    edge = v.deployment.budget_edge
+    if est > 0:
+        new_len = fitting_length(est, shown if shown != est else None)
+        variant = "band" if shown != est else None
+    elif shown > 0 and central is not None:
+        new_len, variant = readable_length(shown), "borderline"
+    else:
+        return None
+    if new_len >= v.max_model_len:
+        return None
+    params: dict[str, object] = {"estimated": shown, "value": new_len, "low": int(0.6 * shown),
+                                 "high": int(0.8 * shown)}
+    if variant is not None:
+        params["edge_estimated"] = max(est, 0)
+        params["edge_gib"] = round(max(v.available_kv_bytes, 0) / GiB, 1)
     return Recommendation(code=RecCode.LOWER_MAX_MODEL_LEN, anchor="lower-max-model-len",
                           settings={"max_model_len": new_len},
-                          verdict=_try(s, replace(s.deployment, max_model_len=new_len)),
-                          params={"estimated": est, "value": new_len, "low": int(0.6 * est), "high": int(0.8 * est)})
+                          verdict=_try(s, replace(s.deployment, max_model_len=new_len)), params=params,
+                          variant=variant, budget_edge=edge, base_available_kv_bytes=v.available_kv_bytes)
 
 
 def _limit_concurrency(s: Scenario, v: Verdict) -> Recommendation | None:
@@ -163,8 +211,31 @@ def _fp8_kv_cache(s: Scenario) -> Recommendation | None:
                           verdict=_try(s, replace(s.deployment, kv_cache_dtype="fp8")), params={})
 
 
+def pessimistic_non_kv_bytes(v: Verdict) -> int | None:
+    """What the rest of vLLM takes on one GPU, at the plan's edge of the band: ``requested − available``.
+
+    Profiled: the estimate's own terms (at the pessimistic edge, every estimated cost at its high end).
+    Measured (a log's "Available KV cache memory" with the GPU's total and utilization): what the profile
+    run took. None when the GPU's memory is not known.
+    """
+    b, dep = v.budget, v.deployment
+    if b.source == BudgetSource.PROFILED and b.requested_bytes is not None:
+        return b.requested_bytes - b.available_kv_bytes
+    if b.source == BudgetSource.MEASURED and dep.gpu_memory_bytes:
+        requested = requested_bytes(dep.gpu_memory_bytes, dep.effective_utilization, ceil=dep.rules.request_ceil)
+        return requested - b.available_kv_bytes
+    return None
+
+
 def _fixed_budget(s: Scenario, v: Verdict) -> Recommendation | None:
-    """A fixed KV budget: exactly what one request needs, rounded up to 256 MiB."""
+    """A fixed KV budget: exactly what one request needs, rounded up to 256 MiB.
+
+    Offered only when the rest of vLLM plus that budget stays within ``UTILIZATION_WARN_ABOVE`` of the
+    GPU's total, the headroom the guide keeps for CUDA graphs, other processes and spikes (the ceiling of
+    "raise --gpu-memory-utilization"): vLLM does not check a fixed budget against the GPU
+    (vllm/v1/worker/gpu_worker.py ``determine_available_memory`` returns it as given), so a larger one
+    starts and then fails with a CUDA OOM. The text quotes the utilization it amounts to.
+    """
     need = v.needed_kv_bytes + v.limiting.null_block_bytes  # plus the null block the check holds back (0.29.0+)
     if need <= 0:
         return None
@@ -172,12 +243,18 @@ def _fixed_budget(s: Scenario, v: Verdict) -> Recommendation | None:
     fixed = cdiv(need, 256 * MiB) * 256 * MiB
     # What the rest of vLLM takes on the GPU, from the plan without a fixed budget.
     base = v if dep.kv_cache_memory_bytes is None else _try(s, replace(dep, kv_cache_memory_bytes=None))
-    exceeds = bool(base is not None and dep.gpu_memory_bytes and base.budget.source == BudgetSource.PROFILED
-                   and base.budget.non_kv_bytes + fixed > dep.gpu_memory_bytes)
+    non_kv = pessimistic_non_kv_bytes(base) if base is not None else None
+    params: dict[str, object] = {"bytes": fixed, "gib": round(fixed / GiB, 2)}
+    variant = None
+    if non_kv is not None and dep.gpu_memory_bytes:
+        total = base.budget.total_bytes if base is not None and base.budget.total_bytes else dep.gpu_memory_bytes
+        if non_kv + fixed > UTILIZATION_WARN_ABOVE * total:
+            return None
+        params["utilization"] = f"{cdiv((non_kv + fixed) * 100, total) / 100:.2f}"
+        variant = "checked"
     return Recommendation(code=RecCode.KV_CACHE_MEMORY_BYTES, anchor="kv-cache-memory-bytes",
                           settings={"kv_cache_memory_bytes": _human_bytes(fixed)},
-                          verdict=_try(s, replace(dep, kv_cache_memory_bytes=fixed)),
-                          params={"bytes": fixed, "gib": round(fixed / GiB, 2)}, exceeds_gpu=exceeds)
+                          verdict=_try(s, replace(dep, kv_cache_memory_bytes=fixed)), params=params, variant=variant)
 
 
 def _enforce_eager(s: Scenario, v: Verdict) -> Recommendation | None:
@@ -191,15 +268,51 @@ def _enforce_eager(s: Scenario, v: Verdict) -> Recommendation | None:
                           verdict=None if measured else _try(s, replace(dep, enforce_eager=True)), params={})
 
 
+_QUANT_TOKENS = frozenset({"awq", "gptq", "fp8", "nvfp4", "mxfp4", "fp4", "int4", "int8", "w4a16", "w8a8", "w8a16",
+                           "dynamic", "4bit", "8bit", "bnb"})
+"""Name tokens a quantized checkpoint adds to its base model's name (``Qwen3-32B-AWQ``, ``…-A3B-NVFP4``)."""
+
+
+def quantized_siblings(model_id: str) -> tuple[catalog.CatalogModel, ...]:
+    """Catalog checkpoints of the same base model stored quantized: same name plus only quantization
+    tokens, and a ``quantization_config`` (a catalog fact, never a guessed repository)."""
+    base = catalog._tokens(model_id.rpartition("/")[2])
+    if not base:
+        return ()
+    out = []
+    for m in catalog.models():
+        tokens = catalog._tokens(m.id.rpartition("/")[2])
+        extra = tokens[len(base):]
+        if (m.id != model_id and tokens[:len(base)] == base and extra and set(extra) <= _QUANT_TOKENS
+                and isinstance(m.config.get("quantization_config"), Mapping)):
+            out.append(m)
+    return tuple(out)
+
+
 def _quantize_weights(s: Scenario) -> Recommendation | None:
-    """A 4-bit AWQ checkpoint of the same model (what-if only when the budget is estimated)."""
+    """A quantized checkpoint of the same model: the catalog's own (its stored weights), else a 4-bit AWQ
+    checkpoint counted from the parameters (4-bit weights, a 16-bit scale and a 4-bit zero per group of 128:
+    budget.weight_bytes). No what-if when vLLM measured the weights."""
     if s.model.quant.method != "none":
         return None
-    q_model = replace(s.model, quant=WeightQuant(method="awq", bits=4, group_size=128))
-    return Recommendation(code=RecCode.QUANTIZE_WEIGHTS, anchor="weights-and-hardware",
-                          settings={"quantization": "awq"},
-                          verdict=None if _weights_measured(s) else _try(replace(s, model=q_model), s.deployment),
-                          params={})
+    if _weights_measured(s):
+        return Recommendation(code=RecCode.QUANTIZE_WEIGHTS, anchor="weights-and-hardware", settings={},
+                              verdict=None, params={}, variant="generic")
+    best: tuple[Verdict, str] | None = None
+    for m in quantized_siblings(s.model.model_id):
+        spec = normalize_config(m.config, model_id=m.id, num_parameters=m.num_parameters,
+                                checkpoint_bytes=m.weights_bytes)
+        trial = _try(replace(s, model=spec, model_label=m.id), s.deployment)
+        if trial is not None and (best is None or trial.available_kv_bytes > best[0].available_kv_bytes):
+            best = (trial, m.id)
+    if best is not None:
+        return Recommendation(code=RecCode.QUANTIZE_WEIGHTS, anchor="weights-and-hardware",
+                              settings={"model": best[1]}, verdict=best[0], params={"model": best[1]},
+                              variant="catalog")
+    # the checkpoint's exact bf16 total no longer applies: the 4-bit one is counted from the parameters
+    q_model = replace(s.model, quant=WeightQuant(method="awq", bits=4, group_size=128), checkpoint_bytes=None)
+    return Recommendation(code=RecCode.QUANTIZE_WEIGHTS, anchor="weights-and-hardware", settings={},
+                          verdict=_try(replace(s, model=q_model), s.deployment), params={}, variant="generic")
 
 
 def _weights_measured(s: Scenario) -> bool:
@@ -246,15 +359,30 @@ def _cpu_offload(s: Scenario, v: Verdict) -> Recommendation | None:
                           verdict=best, params={"gib": total_gib})
 
 
-def _kv_ladder(s: Scenario, v: Verdict) -> list[Recommendation]:
+def _by_gain(v: Verdict, rungs: list[Recommendation | None]) -> list[Recommendation]:
+    """The free rungs that raise the available memory, most memory given back first (the guide, "Fix the start-up
+    error": steps 2 and 4 in the order of what they give back); ties and rungs whose effect vLLM measures keep
+    the guide's order, after the computed ones."""
+    present = [r for r in rungs if r is not None]
+
+    def gain(r: Recommendation) -> tuple[int, int]:
+        if r.verdict is None:
+            return (1, 0)
+        return (0, -(r.verdict.available_kv_bytes - v.available_kv_bytes))
+
+    return sorted(present, key=gain)
+
+
+def _kv_ladder(s: Scenario, v: Verdict, central: Verdict | None = None) -> list[Recommendation]:
     """"KV cache too small": the guide's order, cheapest and safest first.
 
-    Shorter context; a little more of the GPU; an fp8 cache; less runtime memory (no CUDA
-    graphs, fewer sequences); smaller or split weights; last, a fixed budget.
+    Shorter context; more available memory for free (a little more of the GPU, no CUDA graphs,
+    fewer sequences: whichever gives back more first); an fp8 cache; smaller or split weights;
+    last, a fixed budget.
     """
-    rungs = (_lower_max_model_len(s, v), _raise_utilization(s, v), _fp8_kv_cache(s), _enforce_eager(s, v),
-             _limit_concurrency(s, v), _quantize_weights(s), _add_gpus(s), _larger_gpu(s), _cpu_offload(s, v),
-             _fixed_budget(s, v))
+    free = _by_gain(v, [_raise_utilization(s, v), _enforce_eager(s, v), _limit_concurrency(s, v)])
+    rungs = (_lower_max_model_len(s, v, central), *free, _fp8_kv_cache(s), _quantize_weights(s), _add_gpus(s),
+             _larger_gpu(s, v), _cpu_offload(s, v), _fixed_budget(s, v))
     return [r for r in rungs if r is not None]
 
 
@@ -276,25 +404,44 @@ def _human_bytes(n: int) -> str:
     return str(n)
 
 
-def _larger_gpu(s: Scenario) -> Recommendation | None:
-    """The smallest catalog GPU with more memory on which the scenario starts."""
+def _larger_gpu(s: Scenario, v: Verdict) -> Recommendation | None:
+    """The smallest catalog GPU with more usable memory on which the scenario starts.
+
+    "Usable": what vLLM may take of it, its CUDA total (``estimates.cuda_visible_total``) less what a
+    unified-memory host keeps (its non-torch estimate); a card counts only when the what-if leaves more KV
+    memory than the reader's GPU at the same edge of the band. The command does not change (vLLM has no
+    flag for the GPU): the text says so and the fix carries no command of its own.
+    """
     dep = s.deployment
-    if not dep.gpu_memory_bytes or dep.measured.available_kv_bytes is not None:
+    if not dep.gpu_memory_bytes or dep.measured.available_kv_bytes is not None or v.budget.total_bytes is None:
         return None
+    mine = v.budget.total_bytes - v.budget.non_torch_bytes
     for gpu in sorted(catalog.gpus(), key=lambda g: g.memory_bytes):
         if gpu.memory_bytes <= dep.gpu_memory_bytes:
             continue
         trial = _try(s, replace(dep, gpu_id=gpu.id, gpu_name=gpu.name, gpu_memory_bytes=gpu.memory_bytes,
                                    gpu_memory_source=gpu.memory_source_kind))
-        if trial is not None and trial.fits:
-            return Recommendation(code=RecCode.LARGER_GPU, anchor="weights-and-hardware",
-                                  settings={"gpu": gpu.id}, verdict=trial, params={"gpu": gpu.id})
+        if trial is None or not trial.fits or trial.budget.total_bytes is None:
+            continue
+        if trial.budget.total_bytes - trial.budget.non_torch_bytes <= mine or \
+                trial.available_kv_bytes <= v.available_kv_bytes:
+            continue
+        return Recommendation(code=RecCode.LARGER_GPU, anchor="weights-and-hardware", variant="usable",
+                              settings={"gpu": gpu.id}, verdict=trial,
+                              params={"gpu": gpu.id, "gib": round(gpu.memory_bytes / GiB, 2),
+                                      "current": dep.gpu_id or f"{dep.gpu_memory_bytes / GiB:.2f} GiB"})
     return None
 
 
 def _weights_ladder(s: Scenario, v: Verdict) -> list[Recommendation]:
-    """The weights (plus runtime memory) fill the GPU: smaller or split weights first."""
-    rungs = (_quantize_weights(s), _add_gpus(s), _larger_gpu(s), _cpu_offload(s, v), _enforce_eager(s, v))
+    """The weights (plus runtime memory) fill the GPU: smaller or split weights first.
+
+    "No available memory for the cache blocks" with weights that load: a utilization set low is the
+    free fix vLLM's own message names (the guide, "No available memory for the cache blocks", first fix), so it leads.
+    """
+    raise_util = _raise_utilization(s, v) if v.status == VerdictStatus.NO_MEMORY else None
+    rungs = (raise_util, _quantize_weights(s), _add_gpus(s), _larger_gpu(s, v), _cpu_offload(s, v),
+             _enforce_eager(s, v))
     return [r for r in rungs if r is not None]
 
 
@@ -331,17 +478,28 @@ def recommend(s: Scenario, v: Verdict) -> list[Recommendation]:
     """The ladder that fits this verdict, in the guide's order.
 
     An estimated budget is a band: every what-if is planned at its pessimistic edge
-    (``budget_edge="low"``), so a fix counts only if vLLM starts whatever it measures.
+    (``budget_edge="low"``), so a fix counts only if vLLM starts whatever it measures; each
+    recommendation carries that edge and the reader's own available memory at it, so a what-if is
+    never compared with the central figure.
     """
+    central = v
     if v.budget.has_band and s.deployment.budget_edge != "low":
         s = replace(s, deployment=replace(s.deployment, budget_edge="low"))
         v = plan(s.model, s.deployment)
+    recs = _ladder(s, v, central)
+    edge = s.deployment.budget_edge
+    return [replace(r, budget_edge=edge, base_available_kv_bytes=v.available_kv_bytes) if r.verdict is not None
+            else r for r in recs]
+
+
+def _ladder(s: Scenario, v: Verdict, central: Verdict) -> list[Recommendation]:
     if v.status == VerdictStatus.MAMBA_BLOCKS_BELOW_MAX_NUM_SEQS:
         return _mamba_blocks_ladder(s, v)
-    if v.status in (VerdictStatus.NO_MEMORY, VerdictStatus.AUTO_FIT_FAILED, VerdictStatus.WEIGHTS_EXCEED_GPU):
+    weights = (VerdictStatus.NO_MEMORY, VerdictStatus.AUTO_FIT_FAILED, VerdictStatus.WEIGHTS_EXCEED_GPU)
+    if v.status in weights and central.status not in (VerdictStatus.DOES_NOT_FIT, VerdictStatus.FITS):
         return _weights_ladder(s, v)
     if not v.fits:
-        return _kv_ladder(s, v)
+        return _kv_ladder(s, v, central)
     # It starts: fp8 is still worth it when fewer requests fit than max_num_seqs allows.
     if (v.max_concurrency or 0) < v.max_num_seqs:
         fp8 = _fp8_kv_cache(s)

@@ -5,11 +5,14 @@ call ``analyze`` and format its ``Analysis``; nothing downstream plans again.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from . import check
-from .advice import Recommendation, recommend
+from . import catalog, check
+from .advice import RecCode, Recommendation, recommend
+from .budget import BudgetSource
+from .deployment import Measured
 from .errors import CalcError
 from .inputs import Scenario
 from .kv_spec import SizingContext
@@ -18,7 +21,7 @@ from .verdict import Verdict, VerdictStatus, plan
 from .vllm_flags import settings_accepted
 
 __all__ = ["Analysis", "BandVerdict", "ConcurrencyPoint", "FeasibleGrid", "FEASIBLE_LENGTHS", "Recommendation", "Verdict",
-           "analyze", "band_verdict"]
+           "analyze", "band_verdict", "implausibly_small"]
 
 FEASIBLE_LENGTHS = (4096, 8192, 16384, 32768, 65536, 131072)
 """The context lengths of the feasible-settings grid (plus the reader's own)."""
@@ -65,6 +68,9 @@ class Analysis:
     """Drawn for failing scenarios too: it shows how short the context must be to start."""
     band_verdict: BandVerdict = BandVerdict.FITS
     """Fits / does not fit at both edges of the estimated budget's band, or borderline."""
+    estimated_available_low: int | None = None
+    """Set when a measured available KV memory is below the pessimistic edge of the calculator's own estimate
+    for the same model, GPU and settings: implausibly small, as when another process held memory."""
 
     @property
     def recommended(self) -> Recommendation | None:
@@ -125,12 +131,72 @@ def band_verdict(s: Scenario, v: Verdict) -> BandVerdict:
     return BandVerdict.BORDERLINE
 
 
+def implausibly_small(s: Scenario, v: Verdict) -> int | None:
+    """The pessimistic edge of the estimate when a measured "Available KV cache memory" lies below it.
+
+    Every public start-up log of the validation fell inside the estimate's band (README, "What is exact");
+    one below it means something the estimate does not hold took memory: another process, or a second
+    vLLM profiling on the same GPU at the same moment (the guide, "No available memory for the cache blocks"; #14376).
+    """
+    dep = s.deployment
+    measured = dep.measured.available_kv_bytes
+    if measured is None or not dep.gpu_memory_bytes or v.budget.source != BudgetSource.MEASURED:
+        return None
+    try:
+        est = plan(s.model, replace(dep, measured=Measured(), budget_edge="low"))
+    except CalcError:
+        return None
+    if est.budget.source != BudgetSource.PROFILED or est.available_kv_bytes <= 0:
+        return None
+    return est.available_kv_bytes if measured < est.available_kv_bytes else None
+
+
+def _with_rope_hint(s: Scenario, err: CalcError) -> CalcError:
+    """"max_model_len … longer than the model's maximum": name the rope scaling the model card documents, when it
+    reaches the length asked for (vLLM's derived length is then original × factor, vllm/config/model.py
+    ``_get_and_verify_max_len``); the flag as the release takes it."""
+    try:
+        documented = catalog.find_model(s.model_label).rope_scaling_documented
+    except LookupError:
+        return err
+    value = err.params.get("value")
+    if documented is None or not isinstance(value, int):
+        return err
+    factor, original = documented.get("factor"), documented.get("original_max_position_embeddings")
+    if not isinstance(factor, (int, float)) or not isinstance(original, int):
+        return err
+    scaled = int(original * factor)
+    if value > scaled:
+        return err
+    rope = json.dumps(dict(documented), separators=(",", ":"))
+    rules = s.deployment.rules
+    if rules.hf_overrides_rope_scaling:  # --rope-scaling is gone (#28006)
+        flag = f"--hf-overrides '{{\"rope_scaling\":{rope}}}'"
+    elif rules.rope_scaling_flag:
+        flag = f"--rope-scaling '{rope}'"
+    else:
+        return err  # 0.11.1-0.11.2: which flag the release takes was not read (data/vllm_releases.json)
+    return CalcError("max_model_len_too_long_rope",
+                     f"max_model_len {value} is longer than the model's maximum ({err.params.get('limit')}); its model "
+                     f"card extends the context with YaRN rope scaling to {scaled} tokens: add {flag}",
+                     field="max_model_len", value=value, limit=err.params.get("limit"), key=flag, maximum=scaled)
+
+
 def analyze(scenario: Scenario) -> Analysis:
     """Plan ``scenario`` and compute everything shown about it."""
-    v = plan(scenario.model, scenario.deployment)
+    try:
+        v = plan(scenario.model, scenario.deployment)
+    except CalcError as err:
+        if err.code == "max_model_len_too_long":
+            raise _with_rope_hint(scenario, err) from None
+        raise
     # a fix whose flag the reader's release does not have (--kv-cache-memory-bytes before 0.10.2) is not one
     rules = scenario.deployment.rules
     recs = tuple(r for r in recommend(scenario, v) if settings_accepted(r.settings, rules))
+    low = implausibly_small(scenario, v)
+    if low is not None and not any(r.code == RecCode.FREE_THE_GPU for r in recs):
+        recs = (Recommendation(code=RecCode.FREE_THE_GPU, anchor="free-memory-below-utilization", settings={},
+                               verdict=None, params={}),) + recs
     return Analysis(scenario=scenario, verdict=v, recommendations=recs,
                     feasible=_feasible_grid(scenario, v), concurrency_curve=_concurrency_curve(v),
-                    band_verdict=band_verdict(scenario, v))
+                    band_verdict=band_verdict(scenario, v), estimated_available_low=low)

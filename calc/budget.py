@@ -137,6 +137,14 @@ def weight_bytes(model: ModelSpec) -> int:
     fp4_experts = 0
     if q.experts_fp4:  # DeepSeek-V4: 4-bit experts + one 8-bit scale per 32, the rest below as fp8
         fp4_experts = model.num_expert_parameters
+    if q.rest_bits and model.num_expert_parameters:
+        # ModelOpt MIXED_PRECISION: experts at q.bits with one fp8 scale per group, every other linear layer at
+        # rest_bits with one scale per tensor; embeddings (and norms) 16-bit
+        experts = model.num_expert_parameters
+        others = max(model.num_parameters - _embedding_parameters(model) - experts, 0)
+        per_expert = q.bits / 8 + (1.0 / q.group_size if q.group_size else 0.0)
+        rest16 = model.num_parameters - experts - others
+        return int(experts * per_expert) + others * q.rest_bits // 8 + rest16 * elem + vision
     if q.experts_only:
         quantized = model.num_expert_parameters
     else:

@@ -46,6 +46,9 @@ class CatalogModel:
     (``weights_source`` in ``scripts/model_configs/index.json``); None = not known exactly."""
     config: Mapping[str, object] = field(repr=False)
     """Resolved config facts with Hugging Face key names (read-only view)."""
+    rope_scaling_documented: Mapping[str, object] | None = field(default=None, repr=False)
+    """The context extension the model card documents (Qwen3: YaRN, factor 4 over 32,768), which vLLM applies
+    only when asked; ``rope_scaling_source`` in scripts/model_configs/index.json cites the card."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -93,6 +96,8 @@ def models() -> tuple[CatalogModel, ...]:
             num_parameters=entry.get("num_parameters"),
             weights_bytes=entry.get("weights_bytes"),
             config=_freeze(entry["config"]),
+            rope_scaling_documented=_freeze(entry["rope_scaling_documented"]) if "rope_scaling_documented" in entry
+            else None,
         )
         for entry in _document()["models"]
     )
@@ -187,8 +192,49 @@ def _match(kind: str, wanted: str, entries: list[tuple[str, tuple[str, ...]]]) -
             by_key.setdefault(normalize_id(name), entry_id)
     close = difflib.get_close_matches(key, list(by_key), n=6, cutoff=0.5) if key else []
     suggestions = tuple(dict.fromkeys(by_key[c] for c in close))[:3]
+    if kind == "model" and key:
+        suggestions = _family_and_size_first(wanted, entries, suggestions)
     hint = f"; did you mean {', '.join(suggestions)}?" if suggestions else ""
     raise NotFound(f"{kind} {wanted!r} is not in the catalog{hint}", candidates=suggestions)
+
+
+def _family_and_size(name: str) -> tuple[str, str] | None:
+    """``Qwen/Qwen2.5-14B-Instruct`` → ``("qwen25", "14")``: the name before its parameter count, and the count
+    (the first ``<n>B`` not glued to a letter, so ``A3B`` of ``Qwen3-30B-A3B`` is not it)."""
+    base = name.rpartition("/")[2].casefold()
+    for i, ch in enumerate(base):
+        if not ch.isdigit() or (i and (base[i - 1].isalnum() or base[i - 1] == ".")):
+            continue
+        j = i
+        while j < len(base) and (base[j].isdigit() or base[j] == "."):
+            j += 1
+        if j < len(base) and base[j] == "b" and (j + 1 == len(base) or not base[j + 1].isalnum()):
+            return normalize_id(base[:i]), base[i:j]
+    return None
+
+
+def _family_and_size_first(wanted: str, entries: list[tuple[str, tuple[str, ...]]],
+                           close: tuple[str, ...]) -> tuple[str, ...]:
+    """Up to three "did you mean" models: same family and size first, then same family, then the close
+    spellings (``Qwen/Qwen2.5-14B-Instruct`` → ``Qwen/Qwen2.5-14B`` before the 1.5B, 7B or 3B models)."""
+    import difflib
+
+    mine = _family_and_size(wanted)
+    if mine is None:
+        return close
+    key = normalize_id(wanted)
+
+    def rank(entry_id: str) -> tuple[int, float]:
+        theirs = _family_and_size(entry_id)
+        # one family name ending the other: Meta-Llama-3.1 and Llama-3.1 are one family (Llama-3 and Qwen3.5 are not)
+        same_family = theirs is not None and bool(theirs[0]) and bool(mine[0]) and (
+            theirs[0].endswith(mine[0]) or mine[0].endswith(theirs[0]))
+        same_size = theirs is not None and theirs[1] == mine[1]
+        tier = 0 if same_family and same_size else 1 if same_family else 2 if entry_id in close else 3
+        return tier, -difflib.SequenceMatcher(None, key, normalize_id(entry_id)).ratio()
+
+    ranked = sorted((entry_id for entry_id, _aliases in entries), key=rank)
+    return tuple(e for e in ranked if rank(e)[0] < 3)[:3]
 
 
 @lru_cache(maxsize=1)

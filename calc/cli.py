@@ -103,7 +103,10 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="kvcalc", description="vLLM's KV-cache start-up arithmetic, to the block.")
+    p = _Parser(prog="kvcalc", description="vLLM's KV-cache start-up arithmetic, to the block.",
+                epilog="exit status: 0 fits, 1 does not fit, 2 bad input; a borderline verdict (JSON \"verdict\": "
+                       "\"borderline\") exits with the answer at the central estimate. kvcalc log: 1 when the log "
+                       "ends in a failure, else 0.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     pl = sub.add_parser("plan", help="size one deployment")
     m = pl.add_mutually_exclusive_group(required=True)
@@ -308,7 +311,8 @@ def _text_report(report: dict[str, Any]) -> str:
             for fig in r["figures"]:
                 out.append(f"   {fig['value']}")
             out.append(f"   (#{r['anchor']})")
-            out.append("   " + r["serve_command"].replace("\n", "\n   "))
+            if r["serve_command"]:
+                out.append("   " + r["serve_command"].replace("\n", "\n   "))
     if report["serve_command"]:
         out += ["", report["serve_command_label"] + ":", report["serve_command"]]
     if report["notes"]:
@@ -394,7 +398,7 @@ def _log_text(lang: str, d: Diagnosis) -> str:
     argument), then the recomputed plan or what the log alone answers."""
     from .logfacts import fact_rows  # only `kvcalc log` needs the log reader
 
-    lines = [f"{t(lang, 'cli.log.diagnosis')}: {t(lang, f'diag.{d.reading.diagnosis}')}", ""]
+    lines = [f"{t(lang, 'cli.log.diagnosis')}: {t(lang, d.title_key)}", ""]
     if d.reading.facts:
         rows = [(r.label, r.value, r.flag) for r in fact_rows(lang, quoted_facts(d.reading.facts, lang))]
         lines += [t(lang, "cli.log.facts") + ":", _table(rows)]

@@ -8,7 +8,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 
 from . import catalog
-from .advice import RecCode, Recommendation, free_memory_ladder, readable_length
+from .advice import _QUANT_TOKENS, UTILIZATION_WARN_ABOVE, RecCode, Recommendation, free_memory_ladder, readable_length
 from .analysis import Analysis, analyze
 from .deployment import batch_defaults
 from .errors import CalcError
@@ -20,7 +20,8 @@ from .units import gib_to_bytes
 from .verdict import plan
 from .versions import rules_for
 
-__all__ = ["Diagnosis", "LogFigures", "inputs_from_reading", "merge_inputs", "missing_inputs", "diagnose"]
+__all__ = ["Diagnosis", "LogFigures", "inputs_from_reading", "merge_inputs", "missing_inputs", "diagnose",
+           "failure_advice"]
 
 # Inputs that say which model is served: a log naming a model replaces all of them.
 _MODEL_INPUTS = ("model", "config")
@@ -96,6 +97,16 @@ class Diagnosis:
     """The names in ``inputs`` whose value the log stated (the rest came from the form), in ``inputs`` order."""
     missing: tuple[str, ...] = ()
     """What a plan needs that neither the log nor the form gave: ``"model"`` and/or ``"gpu"``."""
+    oom_phase: str | None = None
+    """A CUDA OOM's phase (``loading``, ``profiling``, ``capture``, ``runtime``: ``_oom_phase``); None otherwise."""
+
+    @property
+    def title_key(self) -> str:
+        """The diagnosis's string key: a CUDA OOM before start-up finished is not a run-time one."""
+        kind = self.reading.diagnosis
+        if kind == "cuda_out_of_memory" and self.oom_phase not in (None, "runtime"):
+            return "diag.cuda_out_of_memory_startup"
+        return f"diag.{kind}"
 
 
 def _as_text(value: object) -> str:
@@ -160,11 +171,17 @@ def log_figures(reading: LogReading) -> LogFigures:
 
 
 def _log_only_advice(reading: LogReading, figures: LogFigures) -> tuple[Recommendation, ...]:
-    """The fixes a model-less log can still quantify: the length from vLLM's own estimate, then fp8."""
+    """The fixes a model-less log can still quantify: the length from vLLM's own estimate, then fp8;
+    for the other failures, their guide section's fixes (``failure_advice``)."""
     if reading.diagnosis != "kv_cache_too_small":
-        return ()
+        return failure_advice(reading)
     recs = []
     est, new_len = figures.estimated_max_model_len, figures.suggested_max_model_len
+    tokens = _fact_int(reading.facts, "gpu_kv_cache_tokens")
+    if not est and tokens and figures.max_model_len and tokens < figures.max_model_len:
+        # no "estimated maximum model length" in the log (V0 and early V1 print none): the cache's own capacity,
+        # "GPU KV cache size: N tokens", is the longest request that fits (vllm/v1/core/kv_cache_utils.py)
+        est, new_len = tokens, readable_length(tokens)
     if est and new_len:
         recs.append(Recommendation(code=RecCode.LOWER_MAX_MODEL_LEN, anchor="lower-max-model-len",
                                    settings={"max_model_len": new_len}, verdict=None,
@@ -173,6 +190,93 @@ def _log_only_advice(reading: LogReading, figures: LogFigures) -> tuple[Recommen
     recs.append(Recommendation(code=RecCode.FP8_KV_CACHE, anchor="fp8-kv-cache", settings={"kv_cache_dtype": "fp8"},
                                verdict=None, params={}))
     return tuple(recs)
+
+
+_SMALL_SEQS, _SMALL_TOKENS = 16, 2048
+"""What "lower --max-num-seqs / --max-num-batched-tokens" proposes (advice.py ``_limit_concurrency``)."""
+
+
+def _fewer(facts: Mapping[str, object], anchor: str, variant: str | None) -> Recommendation | None:
+    """Fewer sequences and batched tokens than the log ran with (the defaults when it does not say)."""
+    settings: dict[str, object] = {}
+    seqs, tokens = _fact_int(facts, "max_num_seqs"), _fact_int(facts, "max_num_batched_tokens")
+    if seqs is None or seqs > _SMALL_SEQS:
+        settings["max_num_seqs"] = _SMALL_SEQS
+    if tokens is None or tokens > _SMALL_TOKENS:
+        settings["max_num_batched_tokens"] = _SMALL_TOKENS
+    if not settings:
+        return None
+    flags = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in settings.items())
+    return Recommendation(code=RecCode.LIMIT_CONCURRENCY, anchor=anchor, settings=settings, verdict=None,
+                          params={"flags": flags}, variant=variant)
+
+
+_SERVING_SIGNS = ("Application startup complete", "Starting vLLM API server",
+                  "init engine (profile, create kv cache, warmup model) took")
+"""Lines printed once start-up finished (vllm/v1/engine/core.py, vllm/entrypoints/openai/api_server.py)."""
+_PROFILE_SIGNS = ("_dummy_sampler_run", "profile_run", "_dummy_run", "when warming up sampler")
+"""Frames of vLLM's profiling run and sampler warm-up (vllm/v1/worker/gpu_model_runner.py) in a traceback."""
+
+
+def _oom_phase(facts: Mapping[str, object], text: str) -> str:
+    """Where a CUDA OOM struck, from the lines printed before it (the guide, "CUDA out of memory at
+    start-up"): ``loading`` (no "Model loading took" and no profiling frame), ``profiling`` (no "Available KV
+    cache memory" yet), ``capture`` (the cache sized, start-up not finished) or ``runtime`` (it had started)."""
+    sized = "available_kv_gib" in facts or "num_gpu_blocks" in facts
+    if any(sign in text for sign in _SERVING_SIGNS):
+        return "runtime"
+    if sized:
+        return "capture"
+    if "model_weights_gib" in facts or any(sign in text for sign in _PROFILE_SIGNS):
+        return "profiling"
+    return "loading"
+
+
+def failure_advice(reading: LogReading, text: str = "") -> tuple[Recommendation, ...]:
+    """The fixes of the guide section of a failure the plan cannot compute (each with its section id):
+    "No available memory for the cache blocks", a CUDA OOM (by the phase it struck in), "free memory below
+    utilization". Their effect is vLLM's to measure: no what-if."""
+    f, kind = reading.facts, reading.diagnosis
+    recs: list[Recommendation | None] = []
+    tp = _fact_int(f, "tensor_parallel_size") or 1
+    model = f.get("model")
+    quantized = (isinstance(f.get("quantization"), str) and f.get("quantization") not in ("", "none", "None")) or (
+        isinstance(model, str) and bool(set(catalog._tokens(model.rpartition("/")[2])) & _QUANT_TOKENS))
+    weights = [] if quantized else [Recommendation(code=RecCode.QUANTIZE_WEIGHTS, anchor="weights-and-hardware",
+                                                   settings={}, verdict=None, params={}, variant="generic")]
+    weights.append(Recommendation(code=RecCode.ADD_GPUS, anchor="weights-and-hardware",
+                                  settings={"tensor_parallel_size": tp * 2}, verdict=None, params={"tp": tp * 2}))
+    eager = None if f.get("enforce_eager") is True else Recommendation(
+        code=RecCode.ENFORCE_EAGER, anchor="cuda-graph-memory", settings={"enforce_eager": True}, verdict=None, params={})
+    if kind == "no_memory_for_cache_blocks":
+        util = f.get("gpu_memory_utilization")
+        if not (isinstance(util, (int, float)) and util >= UTILIZATION_WARN_ABOVE):
+            recs.append(Recommendation(code=RecCode.RAISE_GPU_MEMORY_UTILIZATION, anchor="no-memory-for-cache-blocks",
+                                       settings={}, verdict=None, params={}, variant="log"))
+        recs += [eager, _fewer(f, "limit-concurrency", None), *weights]
+    elif kind == "cuda_out_of_memory":
+        phase = _oom_phase(f, text)
+        if phase == "loading":
+            recs += weights
+        elif phase == "profiling":
+            recs.append(_fewer(f, "cuda-oom-at-startup", "oom"))
+        elif phase == "capture":
+            recs += [_fewer(f, "cuda-oom-at-startup", "oom"), eager]
+        else:
+            util = f.get("gpu_memory_utilization")
+            if isinstance(util, (int, float)) and not isinstance(util, bool) and util > 0.1:
+                to = round(float(util) - 0.03, 2)
+                recs.append(Recommendation(code=RecCode.LOWER_GPU_MEMORY_UTILIZATION, anchor="cuda-out-of-memory",
+                                           settings={"gpu_memory_utilization": to}, verdict=None, params={"to": to},
+                                           variant="runtime"))
+            recs += [_fewer(f, "concurrency-and-throughput", None), eager,
+                     Recommendation(code=RecCode.FREE_THE_GPU, anchor="cuda-out-of-memory", settings={}, verdict=None,
+                                    params={})]
+    elif kind == "load_out_of_memory":  # the weights did not fit while loading (logparse: a load-time OOM)
+        recs += weights
+    elif kind == "free_memory_below_utilization":
+        return _free_memory_advice(reading)
+    return tuple(r for r in recs if r is not None)
 
 
 def _given(inputs: Mapping[str, object], key: str) -> bool:
@@ -352,11 +456,14 @@ def diagnose(text: str, form: Mapping[str, object] | None = None, *, keep: Colle
         analysis = replace(analysis, scenario=replace(s, given=s.given - chosen))
     figures = log_figures(reading)
     recs = analysis.recommendations if analysis is not None else _log_only_advice(reading, figures)
-    if reading.diagnosis == "free_memory_below_utilization":
-        recs = _free_memory_advice(reading)
+    if reading.diagnosis in ("free_memory_below_utilization", "cuda_out_of_memory", "load_out_of_memory") or (
+            reading.diagnosis == "no_memory_for_cache_blocks" and not recs):
+        # a failure the plan cannot see (another process, an OOM): the log's own section's fixes
+        recs = failure_advice(reading, text)
         if analysis is not None:
             analysis = replace(analysis, recommendations=recs)
+    phase = _oom_phase(reading.facts, text) if reading.diagnosis == "cuda_out_of_memory" else None
     return Diagnosis(reading=reading, inputs=inputs, analysis=analysis, recommendations=recs, replan_error=err,
                      figures=figures, capacity_fit=fit, chosen_by_vllm=chosen,
                      mismatches=figure_mismatches(reading, analysis, fit), inferred=inferred, stated=stated,
-                     missing=missing)
+                     missing=missing, oom_phase=phase)

@@ -179,6 +179,9 @@ class WeightQuant:
     experts_fp4: bool = False
     """DeepSeek-V4 (``expert_dtype: fp4`` beside an fp8 ``quantization_config``): routed experts are stored as
     4-bit values with one 8-bit (ue8m0) scale per 32, the other linear layers as block fp8."""
+    rest_bits: int = 0
+    """ModelOpt ``MIXED_PRECISION`` (``quantized_layers``): the routed experts at ``bits`` and the other linear
+    layers at this width (nvidia/Qwen3.6-35B-A3B-NVFP4: experts W4A16_NVFP4, attention FP8); 0 = one width."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -799,6 +802,8 @@ def _quant(text: Mapping[str, object]) -> WeightQuant:
     algo = (algo_raw if isinstance(algo_raw, str) else "").lower()[:64]
     if "nvfp4" in (method, algo) or (method == "modelopt" and "fp4" in algo):
         return WeightQuant(method="nvfp4", bits=4, group_size=16)  # fp8 scale per 16 weights
+    if method == "modelopt" and algo == "mixed_precision":
+        return _modelopt_mixed(qc)
     if method == "modelopt" and "fp8" in algo:
         return WeightQuant(method="fp8", bits=8, group_size=0)
     if method == "fp8" or "fp8" in method:
@@ -826,6 +831,27 @@ def _quant(text: Mapping[str, object]) -> WeightQuant:
                     bits = _int(w, "num_bits", minimum=1, maximum=64) or bits
         return WeightQuant(method=method, bits=bits, group_size=128 if bits == 4 else 0)
     return WeightQuant(method=method, bits=16, group_size=0)
+
+
+def _modelopt_mixed(qc: Mapping[str, object]) -> WeightQuant:
+    """ModelOpt's ``MIXED_PRECISION``: each layer's ``quant_algo`` in ``quantized_layers`` (hf_quant_config).
+
+    NVFP4 layers (4-bit, one fp8 scale per 16) are the experts; FP8 ones (one scale per tensor) the rest.
+    """
+    layers = qc.get("quantized_layers")
+    algos: set[str] = set()
+    if isinstance(layers, Mapping):
+        for entry in list(layers.values())[:100_000]:
+            a = entry.get("quant_algo") if isinstance(entry, Mapping) else None
+            if isinstance(a, str):
+                algos.add(a.lower()[:64])
+    fp4 = any("nvfp4" in a for a in algos)
+    fp8 = any("fp8" in a for a in algos)
+    if fp4:
+        return WeightQuant(method="nvfp4", bits=4, group_size=16, rest_bits=8 if fp8 else 0)
+    if fp8:
+        return WeightQuant(method="fp8", bits=8, group_size=0)
+    return WeightQuant(method="modelopt", bits=16, group_size=0)
 
 
 def _mixer_parameters(m: MambaConfig, hidden: int) -> int:

@@ -68,6 +68,8 @@ def recommendation_dict(r: Recommendation) -> dict[str, object]:
         "gpu_kv_cache_tokens": None if v is None else v.gpu_kv_cache_tokens,
         "max_concurrency": None if v is None else v.max_concurrency,
         "estimated_max_model_len": None if v is None else v.estimated_max_model_len,
+        "budget_edge": None if v is None else r.budget_edge,
+        "base_available_kv_bytes": None if v is None else r.base_available_kv_bytes,
     }
 
 
@@ -307,16 +309,26 @@ def _rec_text(lang: str, r: Recommendation) -> tuple[str, str]:
     """The title and detail of a fix; a fixed budget with a computed size quotes it."""
     key = f"rec.{r.code}" + (f".{r.variant}" if r.variant else "")
     params = dict(r.params)
-    if r.code == "kv_cache_memory_bytes" and r.variant is None:
+    if r.code == "kv_cache_memory_bytes" and r.variant != "free":
         params["value"] = r.settings["kv_cache_memory_bytes"]
     # The title quotes flag values in vLLM's syntax; the explanation writes token counts as the reader does.
     prose = {k: fmt_int(v, lang) if type(v) is int and k != "value" else v for k, v in params.items()}
+    for k in ("edge_gib", "gib"):
+        value = params.get(k)
+        if r.variant in ("band", "borderline", "usable") and isinstance(value, float):
+            prose[k] = fmt_fixed(value, 1 if k == "edge_gib" else 2, lang)
     return t(lang, f"{key}.title", **params), t(lang, f"{key}.detail", **prose)
 
 
-def _rec_outcome(lang: str, v: Verdict | None) -> str:
+def _rec_outcome(lang: str, v: Verdict | None, r: Recommendation | None = None) -> str:
     if v is None:
         return t(lang, "rec.result.unknown")
+    if (not v.fits and r is not None and r.budget_edge == "low" and r.base_available_kv_bytes is not None
+            and v.status != "mamba_blocks_below_max_num_seqs"):
+        # planned at the band's pessimistic edge: compared with the reader's figure at that same edge
+        return t(lang, "rec.result.does_not_fit_edge", needed=gib_text(v.needed_kv_bytes, lang),
+                 available=gib_text(max(v.available_kv_bytes, 0), lang),
+                 base=gib_text(max(r.base_available_kv_bytes, 0), lang))
     if v.fits:
         return t(lang, "rec.result.fits", concurrency=fmt_fixed(v.max_concurrency or 0, 2, lang),
                  max_model_len=fmt_int(v.max_model_len, lang))
@@ -329,11 +341,14 @@ def _rec_outcome(lang: str, v: Verdict | None) -> str:
 
 def _rec_view(lang: str, s: Scenario, r: Recommendation) -> dict[str, object]:
     title, detail = _rec_text(lang, r)
-    figures = [{"label": t(lang, "rec.result.label"), "value": _rec_outcome(lang, r.verdict)}]
+    figures = [{"label": t(lang, "rec.result.label"), "value": _rec_outcome(lang, r.verdict, r)}]
     if r.exceeds_gpu and r.verdict is not None:
         figures.append({"label": "!", "value": t(lang, "rec.result.exceeds_gpu")})
+    command = serve_command(s, r.settings)
+    if command == serve_command(s):
+        command = ""  # a fix that changes no flag (another GPU, another checkpoint) prints no command of its own
     return {"code": r.code, "anchor": r.anchor, "title": title, "detail": detail,
-            "settings": dict(r.settings), "serve_command": serve_command(s, r.settings), "figures": figures,
+            "settings": dict(r.settings), "serve_command": command, "figures": figures,
             "fits": None if r.verdict is None else r.verdict.fits}
 
 
@@ -419,6 +434,10 @@ def _notes(lang: str, a: Analysis) -> list[str]:
                 notes.append(t(lang, "note.term_few_rows", term=t(lang, f"fig.{term}"), rows=counts.get(term, 0)))
     if b.source == BudgetSource.MEASURED:
         notes.append(t(lang, "note.measured"))
+    if a.estimated_available_low is not None:
+        notes.append(t(lang, "note.available_implausible",
+                       available=fmt_fixed(v.budget.available_kv_bytes / GIB_BYTES, 2, lang),
+                       low=fmt_fixed(a.estimated_available_low / GIB_BYTES, 2, lang)))
     if b.source == BudgetSource.KV_CACHE_MEMORY_BYTES:
         notes.append(t(lang, "note.fixed_budget"))
     if not v.hma_enabled and len(set(a.scenario.model.layer_kinds)) > 1:
@@ -554,12 +573,13 @@ def build_log_report(lang: str, d: Diagnosis) -> dict[str, object] | None:
     for r in d.recommendations:
         title, detail = _rec_text(lang, r)
         recs.append({"code": r.code, "anchor": r.anchor, "title": title, "detail": detail,
-                     "settings": dict(r.settings), "serve_command": _serve_line(_UNKNOWN_MODEL, {**flags, **r.settings}, release),
+                     "settings": dict(r.settings),
+                     "serve_command": _serve_line(_UNKNOWN_MODEL, {**flags, **r.settings}, release) if r.settings else "",
                      "figures": [{"label": t(lang, "rec.result.label"), "value": t(lang, "rec.result.choose_model")}],
                      "fits": None})
     return {
         "lang": lang,
-        "verdict": {"kind": f"log_{kind}", "title": t(lang, f"diag.{kind}"), "summary": t(lang, "verdict.log_only.summary")},
+        "verdict": {"kind": f"log_{kind}", "title": t(lang, d.title_key), "summary": t(lang, "verdict.log_only.summary")},
         "figures": _log_figures(lang, d),
         "vllm_lines": list(dict.fromkeys(quote(line, lang=lang) for _key, line in d.reading.evidence)),
         "recommendations": recs,

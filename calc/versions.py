@@ -348,6 +348,11 @@ class RuleSet:
     def mm_limit_options(self) -> bool: return self._has("mm_limit_options")
     @property
     def skip_mm_profiling(self) -> bool: return self._has("skip_mm_profiling")
+    # how a documented rope scaling (YaRN) is passed (analysis.py): --rope-scaling, then --hf-overrides
+    @property
+    def rope_scaling_flag(self) -> bool: return not self._has("rope_scaling_flag_unsure")
+    @property
+    def hf_overrides_rope_scaling(self) -> bool: return self._has("hf_overrides_rope_scaling")
     @property
     def mm_inputs_in_model_dtype(self) -> bool: return self._has("18862")
     @property

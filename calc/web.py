@@ -104,7 +104,7 @@ def _log(lang: str, text: str, form: Mapping[str, object], typed: tuple[str, ...
         raise CalcError("log_empty", "the log is empty", field="log")
     text, truncated = tail_of_log(text)
     d = diagnose(text, form, keep=typed)
-    reading = {"diagnosis": d.reading.diagnosis, "title": t(lang, f"diag.{d.reading.diagnosis}"),
+    reading = {"diagnosis": d.reading.diagnosis, "title": t(lang, d.title_key),
                "facts": quoted_facts(d.reading.facts, lang),
                "evidence": [[key, quote(line, lang=lang)] for key, line in d.reading.evidence]}
     out: dict[str, object] = {"ok": True, "reading": reading, "inputs": d.inputs, "query": canonical_query(d.inputs),
@@ -119,7 +119,7 @@ def _log(lang: str, text: str, form: Mapping[str, object], typed: tuple[str, ...
         out["result"] = result
         out["defaults"] = _defaults(d.inputs, result)
         report = with_capacity_fit_notes(build_report(lang, d.analysis), lang, d)
-        verdict = _log_verdict(lang, d.reading)
+        verdict = _log_verdict(lang, d.reading, startup=d.title_key.endswith("_startup"))
         if verdict is not None:
             report["verdict"] = verdict
         out["report"] = report
@@ -136,7 +136,7 @@ def _log(lang: str, text: str, form: Mapping[str, object], typed: tuple[str, ...
     return out
 
 
-def _log_verdict(lang: str, reading: LogReading) -> dict[str, str] | None:
+def _log_verdict(lang: str, reading: LogReading, *, startup: bool = False) -> dict[str, str] | None:
     """A failure the plan cannot see (another process on the GPU, a run-time OOM) leads the report."""
     kind = reading.diagnosis
     if kind == "free_memory_below_utilization":
@@ -145,8 +145,11 @@ def _log_verdict(lang: str, reading: LogReading) -> dict[str, str] | None:
         return {"kind": kind, "title": t(lang, f"verdict.{kind}.title"),
                 "summary": t(lang, f"verdict.{kind}.summary", free=f"{free} GiB" if free is not None else "?",
                              requested=f"{requested} GiB" if requested is not None else "?")}
-    if kind in ("cuda_out_of_memory", "load_out_of_memory"):
+    if kind == "load_out_of_memory":
         return {"kind": kind, "title": t(lang, f"verdict.{kind}.title"), "summary": t(lang, f"verdict.{kind}.summary")}
+    if kind == "cuda_out_of_memory":
+        key = f"verdict.{kind}_startup" if startup else f"verdict.{kind}"  # before start-up finished, or after
+        return {"kind": kind, "title": t(lang, f"{key}.title"), "summary": t(lang, f"{key}.summary")}
     return None
 
 

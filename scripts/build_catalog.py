@@ -326,6 +326,10 @@ def build_catalog() -> dict[str, Any]:
                 "weights_bytes": entry.get("weights_bytes"),
                 "weights_source": entry.get("weights_source"),
                 "config": resolve_config(config_dir),
+                # the context extension the model card documents (YaRN), with its source; vLLM applies it only
+                # when asked (--hf-overrides), so it stays out of the config
+                **({"rope_scaling_documented": entry["rope_scaling_documented"],
+                    "rope_scaling_source": entry["rope_scaling_source"]} if "rope_scaling_documented" in entry else {}),
             }
         )
     gpus_doc = json.loads(GPUS_PATH.read_text(encoding="utf-8"))

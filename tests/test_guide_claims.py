@@ -426,3 +426,21 @@ def test_a_typed_gpu_total_is_taken_as_cuda_reports_it(lang: str) -> None:
     assert abs(typed.available_kv_bytes - catalog.available_kv_bytes) < 0.01 * GiB
     smi = verdict(model="meta-llama/Llama-3.1-8B-Instruct", gpu_memory_gib=81_559 / 1024, max_model_len=8192)
     assert 0.4 * GiB < smi.available_kv_bytes - typed.available_kv_bytes < 0.5 * GiB  # 0.46 GiB x 0.92 (the default utilization) = 0.42
+
+
+_BY_GAIN = {"en": "whichever gives back more memory in your case", "es": "lo que le devuelva más memoria en su caso",
+            "zh": "哪个在你的情况下腾出的显存更多就先用哪个"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_free_fixes_are_ordered_by_what_they_give_back(lang: str) -> None:
+    """read-your-log and "Fix the start-up error": steps 2 (utilization) and 4 (runtime memory) come in the order of
+    the memory they give back, and the calculator lists them so; the guide's own table shows why: on the running
+    example's 24 GB card --max-num-seqs 16 gives back more than --gpu-memory-utilization 0.95."""
+    assert _BY_GAIN[lang] in sections(lang, "read-your-log.md")["kv-cache-too-small"]
+    seqs = verdict(**{**BASE, "max_num_seqs": 16})
+    util = verdict(**{**BASE, "gpu_memory_utilization": 0.95})
+    assert seqs.available_kv_bytes > util.available_kv_bytes
+    response = _compute(BASE)
+    codes = [r["code"] for r in response["report"]["recommendations"]]
+    assert codes.index("limit_concurrency") < codes.index("raise_gpu_memory_utilization") < codes.index("fp8_kv_cache")

@@ -39,7 +39,7 @@ RESULT_KEYS = [
 ]
 RECOMMENDATION_KEYS = [
     "code", "anchor", "settings", "fits", "max_model_len", "available_kv_bytes", "needed_kv_bytes", "num_gpu_blocks",
-    "gpu_kv_cache_tokens", "max_concurrency", "estimated_max_model_len",
+    "gpu_kv_cache_tokens", "max_concurrency", "estimated_max_model_len", "budget_edge", "base_available_kv_bytes",
 ]
 BUDGET_KEYS = [
     "source", "total_bytes", "requested_bytes", "weights_bytes", "activation_bytes", "non_torch_bytes",
@@ -128,6 +128,7 @@ def test_recommendation_dict_of_a_rung_without_what_if():
         "settings": {"max_num_seqs": 16},
         "fits": None, "max_model_len": None, "available_kv_bytes": None, "needed_kv_bytes": None,
         "num_gpu_blocks": None, "gpu_kv_cache_tokens": None, "max_concurrency": None, "estimated_max_model_len": None,
+        "budget_edge": None, "base_available_kv_bytes": None,
     }
 
 
@@ -418,10 +419,15 @@ def test_advice_counts_a_fix_only_at_the_pessimistic_edge() -> None:
     a = _analysis(BORDERLINE)
     d = result_dict(a)
     codes = [r["code"] for r in d["recommendations"]]
-    # the guide's order for a KV cache that is too small (advice._kv_ladder), unchanged
-    ladder = ["lower_max_model_len", "raise_gpu_memory_utilization", "fp8_kv_cache", "enforce_eager",
-              "limit_concurrency", "quantize_weights", "add_gpus", "larger_gpu", "cpu_offload", "kv_cache_memory_bytes"]
-    assert codes == [c for c in ladder if c in codes]
+    # the guide's order for a KV cache that is too small (advice._kv_ladder): the shorter context, then the free
+    # fixes that raise the available memory by what each gives back (it used to be utilization, fp8, eager,
+    # concurrency: the guide now orders steps 2 and 4 by their gain), then fp8 and the weights
+    free = ["raise_gpu_memory_utilization", "enforce_eager", "limit_concurrency"]
+    ladder = ["lower_max_model_len", *free, "fp8_kv_cache", "quantize_weights", "add_gpus", "larger_gpu", "cpu_offload",
+              "kv_cache_memory_bytes"]
+    assert sorted(codes, key=lambda c: ladder.index(c) if c not in free else 1) == codes
+    gains = [r["available_kv_bytes"] for r in d["recommendations"] if r["code"] in free]
+    assert gains == sorted(gains, reverse=True)
     assert codes[0] == "lower_max_model_len"
     low = d["available_kv_bytes_low"]
     for r in a.recommendations:
