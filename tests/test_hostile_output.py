@@ -148,26 +148,33 @@ def test_inert_json_escapes_every_string_and_key() -> None:
 
 @pytest.mark.parametrize("char", CONTROLS, ids=[f"U+{ord(c):04X}" for c in CONTROLS])
 def test_config_name_controls_never_reach_the_terminal(char: str) -> None:
+    """A name that would go into ``vllm serve <name>`` with a control, bidi or line-separator character is
+    refused (it cannot be printed as one honest shell word): exit 2, one inert line naming it escaped."""
     code, out, err = run(["plan", "--config", "-", "--gpu", "H100-80GB"],
                          stdin=config_text(_name_or_path=f"evil{char}name"))
-    assert code in (0, 1), err
-    assert_inert(out)
-    assert err == ""
-    assert "evil" in out
+    assert code == 2, err
+    assert out == ""
+    assert_inert(err)
+    assert err.count("\n") == 1 and err.startswith("kvcalc: error: ") and "evil" in err
 
 
 @pytest.mark.parametrize("name", sorted(ATTACKS))
 @pytest.mark.parametrize("lang", LANGS)
 def test_config_name_attacks_in_text_and_json(name: str, lang: str) -> None:
     cfg = config_text(_name_or_path=f"Qwen/Qwen3-8B{ATTACKS[name]}")
-    code, out, _ = run(["plan", "--config", "-", "--gpu", "H100-80GB", "--lang", lang], stdin=cfg)
-    assert code in (0, 1)
-    assert_inert(out)
-    code, out, _ = run(["plan", "--config", "-", "--gpu", "H100-80GB", "--json"], stdin=cfg)
-    for s in strings_of(json.loads(out)):
-        assert_inert(s)
+    # every attack carries a control or bidi character: the name is refused before anything is printed
+    assert has_invisible_or_control(ATTACKS[name])
+    code, out, err = run(["plan", "--config", "-", "--gpu", "H100-80GB", "--lang", lang], stdin=cfg)
+    assert (code, out) == (2, "")
+    assert_inert(err)
+    code, out, err = run(["plan", "--config", "-", "--gpu", "H100-80GB", "--json"], stdin=cfg)
+    assert (code, out) == (2, "")
+    assert_inert(err)
     data = ask({"action": "plan", "lang": lang, "inputs": {"config": cfg, "gpu": "H100-80GB"}})
-    assert data["ok"] is True
+    assert data["ok"] is False
+    assert [e["code"] for e in data["errors"]] == ["model_name_unsafe"]
+    for s in strings_of(data):
+        assert_inert(s)
 
 
 def _log_with(attack: str) -> str:
