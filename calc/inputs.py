@@ -17,6 +17,7 @@ from . import catalog
 from .deployment import INTERCONNECTS, Deployment, Measured
 from .errors import CalcError
 from .inert_text import MAX_QUOTE_CHARS, has_invisible_or_control, quote, reveal
+from .kv_dtypes import dated_here
 from .kv_spec import KV_CACHE_DTYPES, MAMBA_DTYPES, MambaCacheMode
 from .limits import MAX_BYTES, MAX_CONFIG_BYTES, MAX_GIB, MAX_ID_CHARS, MAX_LEN, check_json_depth, shorten
 from .lora import MAX_LORA_RANKS, LoraSettings, check_lora_supported
@@ -474,6 +475,8 @@ def _check_flags_at_release(given: frozenset[str], dep: Deployment) -> None:
                             "(unrecognized arguments)", field=name, value=version, minimum=first, key=flag.cli)
         choices = choices_at(flag, release) if flag.kind == FlagKind.CHOICE else ()
         value = str(getattr(dep, name)) if choices else ""
+        if name == "kv_cache_dtype" and dated_here(value):
+            continue  # kv_dtypes.check_kv_dtype refuses it naming the release that first takes it
         if choices and value not in choices:
             raise CalcError("bad_choice", f"{name} must be one of {', '.join(choices)} for vLLM {version}, got "
                             f"{value!r}", field=name, value=value, choices=", ".join(choices))

@@ -28,7 +28,7 @@ from __future__ import annotations
 from .errors import CalcError
 from .versions import RuleSet
 
-__all__ = ["QUANTIZED_KV_DTYPES", "NOT_MODELLED_KV_DTYPES", "content_bytes", "check_kv_dtype"]
+__all__ = ["QUANTIZED_KV_DTYPES", "NOT_MODELLED_KV_DTYPES", "content_bytes", "check_kv_dtype", "dated_here"]
 
 QUANTIZED_KV_DTYPES = ("nvfp4", "int8_per_token_head", "fp8_per_token_head", "int4_per_token_head", "nvfp4_4over6")
 """Modelled: one byte per stored element (uint8 / int8, vllm/utils/torch_utils.py STR_DTYPE_TO_TORCH_DTYPE)."""
@@ -59,6 +59,11 @@ def content_bytes(kv_cache_dtype: str, *, head_size: int, head_size_v: int) -> i
 
 def _refuse(code: str, message: str, kv_cache_dtype: str, **params: object) -> CalcError:
     return CalcError(code, message, field="kv_cache_dtype", value=kv_cache_dtype, **params)
+
+
+def dated_here(kv_cache_dtype: str) -> bool:
+    """Whether ``check_kv_dtype`` knows the release that first takes this dtype (its refusal names it)."""
+    return kv_cache_dtype in _FIRST_RELEASE_KEY
 
 
 def check_kv_dtype(kv_cache_dtype: str, *, rules: RuleSet, compute_capability: tuple[int, int] | None,
