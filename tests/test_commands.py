@@ -58,6 +58,8 @@ def _check_report(report: Mapping[str, Any] | None, release: RuleSet, where: str
         parse_serve_command(report["serve_recommended"], release)
         count += 1
     for rec in report.get("recommendations", []):
+        if not rec["serve_command"]:
+            continue  # a fix that changes no flag (a larger GPU, freeing the GPU) prints no command
         parsed = parse_serve_command(rec["serve_command"], release)
         count += 1
         if current is None:
@@ -177,7 +179,9 @@ def test_every_printed_command_parses_for_its_release() -> None:
         scenarios += 1
     assert scenarios >= 500, scenarios
     assert len(ANSWERED) >= 450, len(ANSWERED)  # the rest are refusals (a model too large for the GPU's
-    assert commands >= 2000, commands           # TP, …), which print no command
+    # TP, …), which print no command; and a fix that changes no flag (a larger GPU, freeing the GPU) prints
+    # none either since the advice withdrew commands equal to the current one (1,964 counted then)
+    assert commands >= 1900, commands
 
 
 def _cli_commands(text: str) -> list[str]:
@@ -255,7 +259,7 @@ def test_the_log_only_path_prints_booleans_as_flags() -> None:
     path = REPO / "tests/data/logs/llmd_v019_codellama_34b_h100_tp2_free_memory.log"
     d = diagnose(path.read_text(encoding="utf-8"))
     report = build_log_report("en", d) or {}
-    commands = [r["serve_command"] for r in report.get("recommendations", [])]
+    commands = [r["serve_command"] for r in report.get("recommendations", []) if r["serve_command"]]
     assert commands
     for command in commands:
         words = shlex.split(command)
@@ -282,9 +286,11 @@ def test_flags_a_release_lacks_are_refused_at_input() -> None:
 
 
 def test_a_fix_whose_flag_the_release_lacks_is_not_offered() -> None:
-    # Qwen3-8B at 36,864 tokens on a 4090 does not fit; the fixed budget (--kv-cache-memory-bytes) is a fix
-    # from v0.10.2 on only
-    inputs = {"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090", "max_model_len": "36864"}
+    # Qwen3-8B at 32,768 tokens (4.5 GiB) on a 24 GiB GPU at 0.9 with 18 GiB measured outside the cache:
+    # 21.6 - 18 = 3.6 GiB does not fit; the fixed budget (4.5 GiB + the null block → 4.75 GiB; 18 + 4.75 =
+    # 22.75 ≤ 0.95 × 24 = 22.8, the guide's headroom) is a fix from v0.10.2 on only
+    inputs = {"model": "Qwen/Qwen3-8B", "gpu_memory_gib": "24", "weights_gib": "16", "activation_gib": "1",
+              "non_torch_gib": "0.5", "cudagraph_gib": "0.5", "max_model_len": "32768", "gpu_memory_utilization": "0.9"}
     old = json.loads(web.compute(json.dumps({"action": "plan", "inputs": {**inputs, "vllm_version": "0.9.2"}})))
     new = json.loads(web.compute(json.dumps({"action": "plan", "inputs": {**inputs, "vllm_version": "0.10.2"}})))
     assert "kv_cache_memory_bytes" not in {r["code"] for r in old["result"]["recommendations"]}
@@ -368,7 +374,8 @@ def test_hostile_model_names_are_one_literal_word(name: str) -> None:
                                                   "inputs": {"config": _config(name), "gpu": "RTX-4090"}})))
     assert response["ok"], response
     report = response["report"]
-    for command in [report["serve_command"], *(r["serve_command"] for r in report["recommendations"])]:
+    for command in [report["serve_command"], *(r["serve_command"] for r in report["recommendations"]
+                                                if r["serve_command"])]:
         words = shlex.split(command)
         assert words[2] == name.strip()
         parse_serve_command(command)
