@@ -48,14 +48,12 @@ def test_config_name_controls_are_shown_as_escapes(page: Page) -> None:
     cfg = json.dumps({**QWEN3_8B, "_name_or_path": "Qwen/Qwen3-8B" + ATTACK})
     field(root, "model").fill("")
     field(root, "config").fill(cfg)
-    page.wait_for_function("el => (JSON.parse(el.dataset.kvcalcResult || 'null') || {}).model !== 'Qwen/Qwen3-8B'"
-                           " && el.dataset.kvcalcStatus === 'ready'", arg=root.element_handle(),
-                           timeout=UPDATE_TIMEOUT_MS)
-    result = result_of(root)
-    assert result["model"] == "Qwen/Qwen3-8B\\x1b]52;c;cm0gLXJmIH4K\\x07\\x0dvLLM starts<img src=x onerror=alert(1)>"
+    # a name a command cannot print honestly is refused beside the config field (model_name_unsafe), shown escaped
+    error = root.locator('[data-kvcalc-error-for="config"]')
+    error.wait_for(state="visible", timeout=UPDATE_TIMEOUT_MS)
     shown = _widget_text(page)
     assert not UNSAFE.findall(shown)
-    assert "\\x1b]52" in shown
+    assert "\\u001b]52" in error.inner_text()  # ESC written as its escape (inputs.check_model_word)
     assert root.locator("img").count() == 0
 
 
