@@ -368,18 +368,24 @@ def test_page_without_calculator_never_loads_pyodide(page: Page) -> None:
 # ---------------------------------------------------------------------------
 
 
-def test_worker_starts_from_the_snapshot_and_the_pages_compiled_wasm(page: Page) -> None:
-    """The worker restores the build's memory snapshot (no fallback to an ordinary start)
-    and instantiates the wasm the page compiled, so the wasm is fetched once (a first
-    visit fetches its gzip copy, ``pyodide.asm.wasm.gz``). The link-speed decision is
-    pinned "fast": on a loaded machine the measured speed of a local download varies."""
-    page.context.add_init_script("localStorage.setItem('kvcalc-link-pinned', 'fast')")
+def _start_pinned(page: Page, decision: str) -> tuple[Locator, list[str], list[str]]:
+    """Open the calculator with the snapshot decision pinned (``fast`` / ``slow``): its root, the paths it
+    requested and the performance marks once it is ready."""
+    page.context.add_init_script(f"localStorage.setItem('kvcalc-link-pinned', '{decision}')")
     requested: list[str] = []
     page.context.on("request", lambda request: requested.append(urlsplit(request.url).path))
     page.goto("en/calculator/")
     root = widget(page, "calculator")
     wait_ready(root)
-    marks = page.evaluate("performance.getEntriesByType('mark').map(m => m.name)")
+    return root, requested, page.evaluate("performance.getEntriesByType('mark').map(m => m.name)")
+
+
+def test_worker_starts_from_the_snapshot_and_the_pages_compiled_wasm(page: Page) -> None:
+    """The worker restores the build's memory snapshot (no fallback to an ordinary start)
+    and instantiates the wasm the page compiled, so the wasm is fetched once (a first
+    visit fetches its gzip copy, ``pyodide.asm.wasm.gz``). The link-speed decision is
+    pinned "fast": on a loaded machine the measured speed of a local download varies."""
+    root, requested, marks = _start_pinned(page, "fast")
     assert "kvcalc:worker:snapshot-fetched" in marks
     assert "kvcalc:worker:snapshot-failed" not in marks
     assert "kvcalc:worker:wasm-received" in marks   # instantiated from the page's module
@@ -392,13 +398,7 @@ def test_worker_starts_from_the_snapshot_and_the_pages_compiled_wasm(page: Page)
 def test_worker_without_the_snapshot_answers_the_same(page: Page) -> None:
     """The other path of the same decision, pinned "slow": no snapshot is fetched, the
     worker starts Python the ordinary way (trimmed standard library) and answers as the CLI."""
-    page.context.add_init_script("localStorage.setItem('kvcalc-link-pinned', 'slow')")
-    requested: list[str] = []
-    page.context.on("request", lambda request: requested.append(urlsplit(request.url).path))
-    page.goto("en/calculator/")
-    root = widget(page, "calculator")
-    wait_ready(root)
-    marks = page.evaluate("performance.getEntriesByType('mark').map(m => m.name)")
+    root, requested, marks = _start_pinned(page, "slow")
     assert "kvcalc:worker:snapshot-skipped" in marks
     assert "kvcalc:worker:snapshot-fetched" not in marks
     assert not [path for path in requested if path.endswith(".snapshot")]
