@@ -3,16 +3,44 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .lora import LoraSettings
-from .speculative import SpeculativeConfig
 from .units import GiB
 from .versions import RuleSet, rules_for
 
-__all__ = ["Measured", "Deployment", "batch_defaults", "DEFAULT_BLOCK_SIZE", "INTERCONNECTS"]
+__all__ = ["Measured", "Deployment", "LoraSettings", "SpeculativeConfig", "MAX_LORA_RANKS", "batch_defaults",
+           "DEFAULT_BLOCK_SIZE", "INTERCONNECTS"]
 
 DEFAULT_BLOCK_SIZE = 16  # vllm/config/cache.py CacheConfig.DEFAULT_BLOCK_SIZE
 INTERCONNECTS = ("unknown", "nvswitch", "pcie", "unified")
 """``--interconnect`` values; ``unknown`` (the default) first."""
+
+
+# vllm/config/lora.py MaxLoRARanks
+MAX_LORA_RANKS = (1, 8, 16, 32, 64, 128, 256, 320, 512)
+DEFAULT_MAX_LORA_RANK = 16  # vllm/config/lora.py max_lora_rank
+DEFAULT_MAX_LORAS = 1  # vllm/config/lora.py max_loras
+
+
+@dataclass(frozen=True, kw_only=True)
+class LoraSettings:
+    """``--enable-lora --max-loras N --max-lora-rank R [--max-cpu-loras M]``."""
+
+    max_loras: int = DEFAULT_MAX_LORAS
+    max_lora_rank: int = DEFAULT_MAX_LORA_RANK
+    max_cpu_loras: int | None = None
+    """Host-side cache of adapters (None: ``max_loras``); no GPU memory."""
+    given: tuple[tuple[str, int], ...] = ()
+    """The sizes the reader typed (``("max_loras", 4)``, …): printed commands carry these and no others."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class SpeculativeConfig:
+    """What the planner needs of ``--speculative-config``."""
+
+    method: str
+    """``mtp`` or ``ngram`` (the two modelled methods)."""
+    num_speculative_tokens: int
+    text: str
+    """The JSON as the reader gave it (printed commands carry it unchanged)."""
 
 
 @dataclass(frozen=True, kw_only=True)

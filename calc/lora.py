@@ -26,35 +26,18 @@ MLA, Mamba, multimodal, tied-embedding and other layouts, the calculator refuses
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from .deployment import MAX_LORA_RANKS, LoraSettings
 from .errors import CalcError
 from .model import LayerKind, ModelSpec
 from .versions import RuleSet
 
 __all__ = ["LoraSettings", "MAX_LORA_RANKS", "lora_slot_bytes", "check_lora_supported"]
 
-# vllm/config/lora.py MaxLoRARanks
-MAX_LORA_RANKS = (1, 8, 16, 32, 64, 128, 256, 320, 512)
-DEFAULT_MAX_LORA_RANK = 16  # vllm/config/lora.py max_lora_rank
-DEFAULT_MAX_LORAS = 1  # vllm/config/lora.py max_loras
 # Model types whose vLLM class has Llama's packed layout (qkv_proj = q, k, v; gate_up_proj = gate, up) and
 # whether it lists embed_tokens / lm_head in ``embedding_modules`` (Qwen3: from #29816, RuleSet.qwen3_lora_embeddings).
 _LAYOUTS: dict[str, bool] = {
     "llama": True, "granite": True, "qwen3": True, "qwen2": False, "gemma2": False, "gemma3_text": False,
 }
-
-
-@dataclass(frozen=True, kw_only=True)
-class LoraSettings:
-    """``--enable-lora --max-loras N --max-lora-rank R [--max-cpu-loras M]``."""
-
-    max_loras: int = DEFAULT_MAX_LORAS
-    max_lora_rank: int = DEFAULT_MAX_LORA_RANK
-    max_cpu_loras: int | None = None
-    """Host-side cache of adapters (None: ``max_loras``); no GPU memory."""
-    given: tuple[tuple[str, int], ...] = ()
-    """The sizes the reader typed (``("max_loras", 4)``, …): printed commands carry these and no others."""
 
 
 def _refused(code: str, why: str, **params: object) -> CalcError:

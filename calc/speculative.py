@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 
+from .deployment import SpeculativeConfig
 from .errors import CalcError
 from .limits import MAX_ID_CHARS, check_json_depth, shorten
 from .model import LayerKind, ModelSpec
@@ -58,17 +58,6 @@ _KEYS = frozenset({"method", "num_speculative_tokens", "model", "prompt_lookup_m
                    "enforce_eager", "revision", "code_revision", "parallel_drafting"})
 MAX_SPEC_TOKENS = 64
 _MAX_CHARS = 2000
-
-
-@dataclass(frozen=True, kw_only=True)
-class SpeculativeConfig:
-    """What the planner needs of ``--speculative-config``."""
-
-    method: str
-    """``mtp`` or ``ngram`` (the two modelled methods)."""
-    num_speculative_tokens: int
-    text: str
-    """The JSON as the reader gave it (printed commands carry it unchanged)."""
 
 
 def _bad(text: object, why: str) -> CalcError:
