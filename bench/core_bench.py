@@ -26,15 +26,15 @@ from functools import partial
 from pathlib import Path
 
 from kvcalc import plan
-from kvcalc.cli import main as cli_main
-from kvcalc.diagnose import diagnose
 from kvcalc.errors import CalcError
+from kvcalc.faces.cli import main as cli_main
+from kvcalc.faces.web import compute
 from kvcalc.inputs import Scenario, scenario_from_inputs
 from kvcalc.limits import check_json_depth, python_literal_ok
-from kvcalc.logparse import parse_log
+from kvcalc.logs.diagnose import diagnose
+from kvcalc.logs.logparse import parse_log
 from kvcalc.units import parse_human_int
 from kvcalc.versions import rules_for
-from kvcalc.web import compute
 
 #: The real vLLM log the guide's "paste your log" presets show (the site's file, not the wheel's).
 SAMPLE_LOG = Path(__file__).resolve().parents[1] / "kvguide_macros" / "data" / "sample.log"
@@ -82,7 +82,7 @@ def _import_ms(module: str, runs: int = 11) -> tuple[float, float]:
 def main(argv: list[str] | None = None) -> None:
     site = "--no-site" not in (sys.argv[1:] if argv is None else argv)
     print(f"python {sys.version.split()[0]}")
-    for module in ("kvcalc", "kvcalc.web", "kvcalc.cli"):
+    for module in ("kvcalc", "kvcalc.faces.web", "kvcalc.faces.cli"):
         med, worst = _import_ms(module)
         print(f"import {module:11s} median {med:5.1f} ms, max {worst:5.1f} ms (11 fresh interpreters, target < 50 ms)")
     # plan() is memoized (the calculator re-asks the same what-ifs); time the uncached body.

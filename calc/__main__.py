@@ -1,4 +1,4 @@
 """``python -m kvcalc``."""
-from .cli import entry
+from .faces.cli import entry
 
 entry()

@@ -15,12 +15,12 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from . import catalog
-from .budget import BudgetSource, requested_bytes
+from .arch.model import WeightQuant, normalize_config
+from .budget.memory import BudgetSource, requested_bytes
 from .deployment import Deployment
 from .errors import CalcError
 from .inputs import Scenario
-from .kv_spec import UNQUANTIZED_KV_DTYPES
-from .model import WeightQuant, normalize_config
+from .kv.kv_spec import UNQUANTIZED_KV_DTYPES
 from .units import GiB, MiB, cdiv
 from .verdict import Verdict, VerdictStatus, plan
 
@@ -268,7 +268,7 @@ def _enforce_eager(s: Scenario, v: Verdict) -> Recommendation | None:
                           verdict=None if measured else _try(s, replace(dep, enforce_eager=True)), params={})
 
 
-_QUANT_TOKENS = frozenset({"awq", "gptq", "fp8", "nvfp4", "mxfp4", "fp4", "int4", "int8", "w4a16", "w8a8", "w8a16",
+QUANT_TOKENS = frozenset({"awq", "gptq", "fp8", "nvfp4", "mxfp4", "fp4", "int4", "int8", "w4a16", "w8a8", "w8a16",
                            "dynamic", "4bit", "8bit", "bnb"})
 """Name tokens a quantized checkpoint adds to its base model's name (``Qwen3-32B-AWQ``, ``…-A3B-NVFP4``)."""
 
@@ -283,7 +283,7 @@ def quantized_siblings(model_id: str) -> tuple[catalog.CatalogModel, ...]:
     for m in catalog.models():
         tokens = catalog._tokens(m.id.rpartition("/")[2])
         extra = tokens[len(base):]
-        if (m.id != model_id and tokens[:len(base)] == base and extra and set(extra) <= _QUANT_TOKENS
+        if (m.id != model_id and tokens[:len(base)] == base and extra and set(extra) <= QUANT_TOKENS
                 and isinstance(m.config.get("quantization_config"), Mapping)):
             out.append(m)
     return tuple(out)

@@ -9,19 +9,33 @@ import json
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from . import catalog, check
-from .advice import RecCode, Recommendation, recommend
-from .budget import BudgetSource
+from . import catalog
+from .advice import (
+    QUANT_TOKENS,
+    UTILIZATION_WARN_ABOVE,
+    RecCode,
+    Recommendation,
+    free_memory_ladder,
+    readable_length,
+    recommend,
+)
+from .budget.memory import BudgetSource
 from .deployment import Measured
 from .errors import CalcError
 from .inputs import Scenario
-from .kv_spec import SizingContext
-from .planner import blocks_per_request, num_blocks
-from .verdict import Verdict, VerdictStatus, plan
+from .kv import check
+from .kv.kv_spec import SizingContext
+from .kv.planner import blocks_per_request, num_blocks
+from .verdict import Verdict, VerdictStatus, plan, plan_uncached
 from .vllm_flags import settings_accepted
 
-__all__ = ["Analysis", "BandVerdict", "ConcurrencyPoint", "FeasibleGrid", "FEASIBLE_LENGTHS", "Recommendation", "Verdict",
-           "analyze", "band_verdict", "implausibly_small"]
+__all__ = [
+    "Analysis", "BandVerdict", "ConcurrencyPoint", "FeasibleGrid", "FEASIBLE_LENGTHS", "Recommendation", "Verdict",
+    "analyze", "band_verdict", "implausibly_small",
+    # the log path's entry (logs/): the planner and the advice pieces it words, through this stage only
+    "QUANT_TOKENS", "UTILIZATION_WARN_ABOVE", "RecCode", "free_memory_ladder", "plan", "plan_uncached",
+    "readable_length",
+]
 
 FEASIBLE_LENGTHS = (4096, 8192, 16384, 32768, 65536, 131072)
 """The context lengths of the feasible-settings grid (plus the reader's own)."""

@@ -14,15 +14,15 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from . import catalog
+from .arch.model import LayerKind, ModelSpec, normalize_config
+from .budget.lora import MAX_LORA_RANKS, LoraSettings, check_lora_supported
 from .deployment import INTERCONNECTS, Deployment, Measured
 from .errors import CalcError
 from .inert_text import MAX_QUOTE_CHARS, has_invisible_or_control, quote, reveal
-from .kv_dtypes import dated_here
-from .kv_spec import KV_CACHE_DTYPES, MAMBA_DTYPES, MambaCacheMode
+from .kv.kv_dtypes import dated_here
+from .kv.kv_spec import KV_CACHE_DTYPES, MAMBA_DTYPES, MambaCacheMode
+from .kv.speculative import SpeculativeConfig, parse_speculative_config
 from .limits import MAX_BYTES, MAX_CONFIG_BYTES, MAX_GIB, MAX_ID_CHARS, MAX_LEN, check_json_depth, shorten
-from .lora import MAX_LORA_RANKS, LoraSettings, check_lora_supported
-from .model import LayerKind, ModelSpec, normalize_config
-from .speculative import SpeculativeConfig, parse_speculative_config
 from .units import gib_to_bytes, parse_float, parse_int, parse_max_model_len
 from .versions import LATEST_RELEASE, RuleSet, first_release, rules_for
 from .vllm_flags import FLAG_BY_NAME, FlagKind, accepts, choices_at

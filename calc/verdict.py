@@ -19,18 +19,20 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import lru_cache
 
-from . import check, vllm_text
-from .backends import compute_capability, default_block_size, is_rocm, sparse_mla_kv_cache_dtype
-from .budget import MemoryBudget, memory_budget
-from .deepseek_v4 import check_v4_supported, indexer_line, packed_layout
+from . import vllm_text
+from .arch.model import LayerKind, ModelSpec
+from .arch.window_rules import windows_for_release
+from .budget.memory import MemoryBudget, memory_budget
 from .deployment import Deployment, batch_defaults
 from .errors import CalcError
-from .grouping import Grouping, get_kv_cache_groups, project_to_worker
-from .hybrid import MambaPlan, plan_mamba
-from .kv_dtypes import check_kv_dtype
-from .kv_spec import AttentionSpec, MambaSpec, SizingContext, UniformTypeSpec
-from .model import LayerKind, ModelSpec
-from .planner import (
+from .kv import check
+from .kv.backends import compute_capability, default_block_size, is_rocm, sparse_mla_kv_cache_dtype
+from .kv.deepseek_v4 import check_v4_supported, indexer_line, packed_layout
+from .kv.grouping import Grouping, get_kv_cache_groups, project_to_worker
+from .kv.hybrid import MambaPlan, plan_mamba
+from .kv.kv_dtypes import check_kv_dtype
+from .kv.kv_spec import AttentionSpec, MambaSpec, SizingContext, UniformTypeSpec
+from .kv.planner import (
     blocks_per_request,
     build_layer_specs,
     estimate_max_model_len,
@@ -41,12 +43,11 @@ from .planner import (
     num_blocks,
     pp_layer_counts,
 )
-from .speculative import mtp_layer_kind
+from .kv.speculative import mtp_layer_kind
 from .units import cdiv
 from .versions import RuleSet
-from .window_rules import windows_for_release
 
-__all__ = ["StagePlan", "Verdict", "VerdictStatus", "plan"]
+__all__ = ["StagePlan", "Verdict", "VerdictStatus", "plan", "plan_uncached"]
 
 AUTO = -1
 """``--max-model-len auto`` (vLLM's ``-1``)."""
@@ -467,12 +468,12 @@ def _capacity(p: _Planning, plans: list[StagePlan], length: int, lines: list[str
     return capacity, blocks_each.index(blocks)
 
 
-@lru_cache(maxsize=512)
-def plan(model: ModelSpec, dep: Deployment) -> Verdict:
+def plan_uncached(model: ModelSpec, dep: Deployment) -> Verdict:
     """Plan ``model`` on ``dep`` as vLLM's engine core would.
 
-    Cached: the analysis asks the same what-ifs (feasible grid, advice) again on
-    every keystroke in the calculator; inputs and verdicts are immutable.
+    ``plan`` is this function cached: the analysis asks the same what-ifs (feasible grid, advice)
+    again on every keystroke in the calculator; inputs and verdicts are immutable. A search over
+    many budgets (a log's capacity fit) calls this one, so its probes do not crowd the cache.
     """
     lines: list[str] = []
     model = windows_for_release(model, dep.rules)
@@ -520,6 +521,10 @@ def plan(model: ModelSpec, dep: Deployment) -> Verdict:
                         capacity=capacity, error=vllm_text.mamba_blocks_error(max_num_seqs=p.max_num_seqs,
                                                                                num_blocks=blocks))
     return _verdict(p, VerdictStatus.FITS, length, plans, lines, limiting=limiting, capacity=capacity)
+
+
+plan = lru_cache(maxsize=512)(plan_uncached)
+
 
 
 _V0_SWAP_SPACE_BYTES = 4 << 30  # vllm/config.py CacheConfig.swap_space default (4 GiB)

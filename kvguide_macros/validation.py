@@ -1,6 +1,6 @@
 """The validation page's tables: the budget estimate against every public log used, computed at build time.
 
-The rows and the split come from the core (``kvcalc.validation``), so the page
+The rows and the split come from the core (``kvcalc.budget.validation``), so the page
 can never drift from the code the calculator runs; this module only lays them
 out as Markdown in the page's language.
 """
@@ -10,10 +10,10 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
-from kvcalc.holdout import HeldOutRow, HeldOutSummary, heldout_rows, heldout_summary, protocol, source_of, term_residuals
+from kvcalc.budget.validation import ValidationRow, excluded_logs, validation_rows, validation_summary
+from kvcalc.logs.holdout import HeldOutRow, HeldOutSummary, heldout_rows, heldout_summary, protocol, source_of, term_residuals
 from kvcalc.numfmt import fmt_fixed, fmt_int
 from kvcalc.strings import t as core_t
-from kvcalc.validation import ValidationRow, excluded_logs, validation_rows, validation_summary
 
 from .strings import t
 from .validation_reasons import reason
@@ -87,7 +87,7 @@ def summary_figures(lang: str) -> SummaryFigures:
                           worst=fmt_fixed(s.worst_error_pct, 1, lang))
 
 
-# --- held-out logs (kvcalc.holdout) ---------------------------------------------------------------
+# --- held-out logs (kvcalc.logs.holdout) ---------------------------------------------------------------
 
 @dataclass(frozen=True, kw_only=True)
 class HeldOutFigures:

@@ -62,9 +62,9 @@ REASONS: dict[str, tuple[str, str, str]] = {
         '未对 V0 的多模态显存分析建模（15.73 GiB 激活，InternViT-6B）：编码器估算只覆盖 V1',
     ),
     'v0102_qwen2vl_2b_rtx4080_wsl_util08_4k.log': (
-        'the row the encoder profiling factor (calc/estimates.py, 1.16) was fitted on, so not a validation row; Qwen2-VL-2B is not in the catalog and no public copy of its config.json was found; GPU presumed',
-        'es la fila con la que se ajustó el factor del perfilado del codificador (calc/estimates.py, 1,16), así que no sirve para validar; Qwen2-VL-2B no está en el catálogo y no se encontró una copia pública de su config.json; GPU supuesta',
-        '这一行正是拟合编码器显存分析系数（calc/estimates.py，1.16）所用的数据，因此不能作为验证行；Qwen2-VL-2B 不在目录中，也没找到其 config.json 的公开副本；GPU 为推测',
+        'the row the encoder profiling factor (calc/budget/estimates.py, 1.16) was fitted on, so not a validation row; Qwen2-VL-2B is not in the catalog and no public copy of its config.json was found; GPU presumed',
+        'es la fila con la que se ajustó el factor del perfilado del codificador (calc/budget/estimates.py, 1,16), así que no sirve para validar; Qwen2-VL-2B no está en el catálogo y no se encontró una copia pública de su config.json; GPU supuesta',
+        '这一行正是拟合编码器显存分析系数（calc/budget/estimates.py，1.16）所用的数据，因此不能作为验证行；Qwen2-VL-2B 不在目录中，也没找到其 config.json 的公开副本；GPU 为推测',
     ),
     'v0110_qwen3vl_embedding_2b_t4_eager_pooling.log': (
         'pooling runner (no sampler) with a vision tower; custom cu118 build',

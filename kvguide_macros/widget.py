@@ -23,11 +23,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from kvcalc import catalog, web
+from kvcalc import catalog
 from kvcalc import strings as core_strings
 from kvcalc.deployment import INTERCONNECTS
+from kvcalc.faces import web
 from kvcalc.inputs import INPUT_KEYS
-from kvcalc.kv_spec import MAMBA_DTYPES, MambaCacheMode
+from kvcalc.kv.kv_spec import MAMBA_DTYPES, MambaCacheMode
 from kvcalc.units import GiB
 
 from . import results
@@ -41,7 +42,7 @@ __all__ = ["FULL_PRESETS", "INPUT_NAMES", "SAMPLE_LOG", "calculator", "root_pref
 INPUT_NAMES: tuple[str, ...] = tuple(k for k in INPUT_KEYS if k not in ("available_kv_bytes", "no_async_scheduling"))
 
 #: KV cache dtypes offered in the select; "" is vLLM's default (``auto``). The quantized layouts of 0.20+ that the
-#: core models (calc/kv_dtypes.py) follow; the core refuses them for releases or GPUs that do not take them.
+#: core models (calc/kv/kv_dtypes.py) follow; the core refuses them for releases or GPUs that do not take them.
 KV_CACHE_DTYPES: tuple[str, ...] = ("", "bfloat16", "float16", "float32", "fp8", "fp8_e4m3", "fp8_e5m2", "nvfp4",
                                     "int8_per_token_head", "fp8_per_token_head", "int4_per_token_head", "nvfp4_4over6")
 

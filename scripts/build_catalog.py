@@ -231,7 +231,7 @@ def _per_layer_config(text_cfg: Any) -> dict[str, Any] | None:
     transformers folds them into ``per_layer_config`` (layer index -> ``head_dim`` /
     ``num_key_value_heads``) and then refuses to read those keys globally unless
     ``allow_global_per_layer_attribute_access`` is set. The global values are the sliding layers';
-    the core reads both (kvcalc.model ``_gemma4_layer_attention``), as vLLM's ``gemma4_layer_config``
+    the core reads both (kvcalc.arch.model ``_gemma4_layer_attention``), as vLLM's ``gemma4_layer_config``
     does. None for every homogeneous config, so no other entry changes.
     """
     if not getattr(text_cfg, "is_heterogeneous", False):

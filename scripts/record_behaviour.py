@@ -46,7 +46,7 @@ BAD: tuple[tuple[str, ...], ...] = (
 
 def _cli(argv: list[str]) -> dict[str, object]:
     """Run ``kvcalc`` in-process: its exit status, stdout and stderr, as the terminal would get them."""
-    from kvcalc.cli import main
+    from kvcalc.faces.cli import main
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -55,7 +55,7 @@ def _cli(argv: list[str]) -> dict[str, object]:
 
 
 def _web(request: dict[str, object]) -> dict[str, object]:
-    from kvcalc.web import compute
+    from kvcalc.faces.web import compute
 
     return {"answer": compute(json.dumps(request))}
 
@@ -79,7 +79,7 @@ def cases() -> Iterator[tuple[str, dict[str, object]]]:
     for model in sorted(m.id for m in catalog.models()):
         for n, setting in enumerate(SETTINGS):
             yield f"plan {model} #{n}", _cli(["plan", "--model", model, *setting, "--json"])
-    from kvcalc.web import compute
+    from kvcalc.faces.web import compute
 
     corpus = json.loads((ROOT / "tests" / "data" / "scenarios.json").read_text(encoding="utf-8"))
     for scenario in corpus["scenarios"]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kvcalc import Deployment, Measured, plan
+from kvcalc.arch.model import ModelSpec, normalize_config
 from kvcalc.catalog import find_model
-from kvcalc.model import ModelSpec, normalize_config
 from kvcalc.units import GiB
 from kvcalc.verdict import Verdict
 from kvcalc.versions import rules_for

@@ -26,14 +26,14 @@ from kvcalc.advice import (
     recommend,
 )
 from kvcalc.analysis import analyze
-from kvcalc.budget import weight_bytes
-from kvcalc.cli import _parser, main
-from kvcalc.diagnose import diagnose
+from kvcalc.arch.model import WeightQuant
+from kvcalc.budget.memory import weight_bytes
+from kvcalc.faces.cli import _parser, main
+from kvcalc.faces.report import build_log_report, build_report, result_dict
+from kvcalc.faces.web import compute_dict
 from kvcalc.inputs import Scenario
-from kvcalc.model import WeightQuant
-from kvcalc.report import build_log_report, build_report, result_dict
+from kvcalc.logs.diagnose import diagnose
 from kvcalc.units import GiB
-from kvcalc.web import compute_dict
 
 LOGS = Path(__file__).resolve().parent / "data" / "logs"
 

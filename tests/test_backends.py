@@ -1,4 +1,4 @@
-"""The default KV block size per attention backend, GPU generation and release (calc/backends.py).
+"""The default KV block size per attention backend, GPU generation and release (calc/kv/backends.py).
 
 Hand arithmetic for DeepSeek-V3 at TP 8 with a measured 40 GiB (42,949,672,960 B) per GPU:
 MLA keeps one 576-wide latent per token and layer (kv_lora_rank 512 + qk_rope_head_dim 64),
@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from kvcalc import plan, scenario_from_inputs
-from kvcalc.backends import default_block_size, gpu_major
+from kvcalc.kv.backends import default_block_size, gpu_major
 
 V3 = {"model": "deepseek-ai/DeepSeek-V3", "tensor_parallel_size": 8, "max_model_len": 32768}
 

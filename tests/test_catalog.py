@@ -154,7 +154,7 @@ def test_deepseek_v32_indexer_facts() -> None:
     assert (cfg["index_head_dim"], cfg["index_n_heads"], cfg["index_topk"]) == (128, 64, 2048)
     # the core: 61 layers × (576 × 2 + 132) = 61 × 1,284 = 78,324 B per token at bf16
     from kvcalc import scenario_from_inputs
-    from kvcalc.planner import build_layer_specs, kv_bytes_per_token
+    from kvcalc.kv.planner import build_layer_specs, kv_bytes_per_token
     m = scenario_from_inputs({"model": "deepseek-ai/DeepSeek-V3.2", "available_kv_gib": 40}).model
     assert m.indexer_head_size == 132
     specs = build_layer_specs(m, tensor_parallel_size=8, kv_cache_dtype="auto", block_size=64)
@@ -506,7 +506,7 @@ def test_issue9_gpus_carry_cuda_totals() -> None:
 
 
 def test_spec_sheet_totals_are_corrected_with_a_band_reaching_the_sheet() -> None:
-    from kvcalc.estimates import cuda_visible_total
+    from kvcalc.budget.estimates import cuda_visible_total
 
     # MI355X: 288 GiB on the sheet. Central: MI300X's gap, 192 - 191.45 = 0.55 GiB:
     #   309,237,645,312 - int(0.55 x 2**30) (590,558,003) = 308,647,087,309 (287.45 GiB).
@@ -590,7 +590,7 @@ def test_catalog_entries_keep_the_layer_types_of_their_config_json() -> None:
     # fixed a catalog tuple fell through to "model-level window: every layer slides".
     import json
 
-    from kvcalc.model import normalize_config
+    from kvcalc.arch.model import normalize_config
 
     checked = 0
     for entry in json.loads(COMMITTED.read_text(encoding="utf-8"))["models"]:

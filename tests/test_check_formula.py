@@ -1,4 +1,4 @@
-"""The "KV cache is needed" figure, the estimated maximum length and auto-fit, release by release (kvcalc.check).
+"""The "KV cache is needed" figure, the estimated maximum length and auto-fit, release by release (kvcalc.kv.check).
 
 vllm/v1/core/kv_cache_utils.py at the tags of the aoshen02/vllm mirror:
 - up to 0.13.0: Σ over the worker's layers of ``max_memory_usage_bytes``, on the specs the runner reported;

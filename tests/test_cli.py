@@ -1,7 +1,7 @@
 """The ``kvcalc`` command line (issue 2's contract): exit codes, ``--json`` keys,
 the spec's worked example, ``kvcalc log``, and the readable report.
 
-In-process through ``kvcalc.cli.main`` and, for the installed entry points, as
+In-process through ``kvcalc.faces.cli.main`` and, for the installed entry points, as
 real subprocesses (``python -m kvcalc`` and the ``kvcalc`` console script).
 
 Hand arithmetic used throughout (Qwen/Qwen3-8B: 36 layers, 8 KV heads, head_dim 128, bf16):
@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from kvcalc import catalog
-from kvcalc.cli import main
+from kvcalc.faces.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_LOG = ROOT / "kvguide_macros" / "data" / "sample.log"
@@ -498,7 +498,7 @@ def test_mm_flags_round_trip_through_the_cli(flags: list[str], activation: int, 
     assert result["budget"]["activation_bytes"] == activation
     assert result["limit_mm_per_prompt"] == limits and result["skip_mm_profiling"] is skip
     # the `vllm serve` line echoes the flags as vLLM reads them, and a log reader gets them back from it
-    from kvcalc.logparse import parse_log
+    from kvcalc.logs.logparse import parse_log
 
     code, text, _ = run(VL_PLAN + flags)
     command = text[text.rindex("vllm serve"):].split("\n\n")[0]  # "Your current command"
@@ -537,8 +537,8 @@ def test_bad_mm_flags_exit_2_with_one_line(flags: list[str], needle: str) -> Non
 
 def test_log_args_carry_the_mm_flags() -> None:
     # vLLM's "non-default args" echo prints the parsed dicts; the log reader passes them to the plan
-    from kvcalc.diagnose import inputs_from_reading
-    from kvcalc.logparse import parse_log
+    from kvcalc.logs.diagnose import inputs_from_reading
+    from kvcalc.logs.logparse import parse_log
 
     line = ("INFO 09-01 10:00:00 [utils.py:326] non-default args: {'model': 'Qwen/Qwen2.5-VL-7B-Instruct', "
             "'max_model_len': 32768, 'limit_mm_per_prompt': {'image': 0, 'video': 0}, 'skip_mm_profiling': True}\n")

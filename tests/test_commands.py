@@ -18,12 +18,13 @@ from typing import Any
 
 import pytest
 
-from kvcalc import catalog, web
-from kvcalc.cli import main
-from kvcalc.diagnose import diagnose
+from kvcalc import catalog
 from kvcalc.errors import CalcError
+from kvcalc.faces import web
+from kvcalc.faces.cli import main
+from kvcalc.faces.report import build_log_report, build_report, serve_command
 from kvcalc.inputs import INPUT_KEYS, scenario_from_inputs
-from kvcalc.report import build_log_report, build_report, serve_command
+from kvcalc.logs.diagnose import diagnose
 from kvcalc.versions import RuleSet, rules_for
 from kvcalc.vllm_flags import FLAGS, CommandError, FlagKind, parse_serve_command
 

@@ -23,8 +23,8 @@ import pytest
 
 from kvcalc import plan, scenario_from_inputs
 from kvcalc.errors import CalcError
-from kvcalc.logparse import parse_log
-from kvcalc.report import serve_command
+from kvcalc.faces.report import serve_command
+from kvcalc.logs.logparse import parse_log
 
 V3 = {"model": "deepseek-ai/DeepSeek-V3", "gpu": "H200", "tensor_parallel_size": 8, "max_model_len": 100_000}
 

@@ -19,9 +19,9 @@ import json
 import pytest
 
 from kvcalc import plan, scenario_from_inputs
+from kvcalc.arch.model import normalize_config
 from kvcalc.errors import CalcError
-from kvcalc.grouping import GroupingKind
-from kvcalc.model import normalize_config
+from kvcalc.kv.grouping import GroupingKind
 
 V32_CONFIG = {
     "architectures": ["DeepseekV32ForCausalLM"], "model_type": "deepseek_v32", "num_hidden_layers": 61,

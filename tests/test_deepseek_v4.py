@@ -1,4 +1,4 @@
-"""DeepSeek-V4: the KV layouts of vLLM 0.20.0 … main (calc/deepseek_v4.py; notes: staging/notes/deepseek-v4.md).
+"""DeepSeek-V4: the KV layouts of vLLM 0.20.0 … main (calc/kv/deepseek_v4.py; notes: staging/notes/deepseek-v4.md).
 
 Hand arithmetic for DeepSeek-V4-Flash (scripts/model_configs/deepseek-ai/DeepSeek-V4-Flash/config.json):
 43 layers, compress_ratios 0, 0, then 4 / 128 alternating, 4 last → 2 sliding-only layers, 21 C4A, 20 C128A;
@@ -38,14 +38,14 @@ import pytest
 from factories import deployment, model
 
 from kvcalc import plan, scenario_from_inputs
-from kvcalc.budget import weight_bytes
-from kvcalc.deepseek_v4 import build_v4_layer_specs
+from kvcalc.arch.model import normalize_config
+from kvcalc.budget.memory import weight_bytes
 from kvcalc.errors import CalcError
-from kvcalc.grouping import Grouping, GroupingKind, KVCacheGroup, PackedLayout, approximate_gcd, get_kv_cache_groups
-from kvcalc.kv_spec import MLAAttentionSpec, SizingContext, SlidingWindowMLASpec, UniformTypeSpec
-from kvcalc.model import normalize_config
-from kvcalc.planner import blocks_per_request, max_memory_usage_bytes, num_blocks
-from kvcalc.report import error_message
+from kvcalc.faces.report import error_message
+from kvcalc.kv.deepseek_v4 import build_v4_layer_specs
+from kvcalc.kv.grouping import Grouping, GroupingKind, KVCacheGroup, PackedLayout, approximate_gcd, get_kv_cache_groups
+from kvcalc.kv.kv_spec import MLAAttentionSpec, SizingContext, SlidingWindowMLASpec, UniformTypeSpec
+from kvcalc.kv.planner import blocks_per_request, max_memory_usage_bytes, num_blocks
 from kvcalc.units import GiB, cdiv
 from kvcalc.verdict import Verdict
 from kvcalc.versions import rules_for

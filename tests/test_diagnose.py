@@ -1,12 +1,12 @@
-"""A pasted log laid over the form (kvcalc.diagnose): what the log states becomes the plan's inputs."""
+"""A pasted log laid over the form (kvcalc.logs.diagnose): what the log states becomes the plan's inputs."""
 from __future__ import annotations
 
 from pathlib import Path
 
 from kvcalc import plan
-from kvcalc.diagnose import inputs_from_reading
 from kvcalc.inputs import scenario_from_inputs
-from kvcalc.logparse import parse_log
+from kvcalc.logs.diagnose import inputs_from_reading
+from kvcalc.logs.logparse import parse_log
 
 LOGS = Path(__file__).parent / "data" / "logs"
 

@@ -605,7 +605,7 @@ def test_calculator_widgets_stay_out_of_search(site: BuiltSite, lang: str) -> No
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_validation_rows_stay_out_of_search_with_their_headings(site: BuiltSite, lang: str) -> None:
-    from kvcalc.validation import validation_rows
+    from kvcalc.budget.validation import validation_rows
 
     sections = {doc["location"].removeprefix(PREFIX[lang]): doc for doc in _docs(site, lang)}
     for split, anchor in (("validation", "validation-half"), ("fit", "fit-half")):

@@ -20,11 +20,8 @@ from typing import NamedTuple
 from factories import model as catalog_model
 
 from kvcalc import catalog
-from kvcalc.budget import memory_budget, weight_bytes
-from kvcalc.catalog import find_gpu
-from kvcalc.deployment import Deployment, Measured, batch_defaults
-from kvcalc.errors import CalcError
-from kvcalc.estimates import (
+from kvcalc.arch.model import normalize_config
+from kvcalc.budget.estimates import (
     NVLINK_GPU_IDS,
     Estimate,
     Mxfp4Kernel,
@@ -42,14 +39,17 @@ from kvcalc.estimates import (
     unified_memory_estimate,
     v0_profile_tokens,
 )
-from kvcalc.model import normalize_config
-from kvcalc.validation import excluded_logs, validation_rows, validation_summary
+from kvcalc.budget.memory import memory_budget, weight_bytes
+from kvcalc.budget.validation import excluded_logs, validation_rows, validation_summary
+from kvcalc.catalog import find_gpu
+from kvcalc.deployment import Deployment, Measured, batch_defaults
+from kvcalc.errors import CalcError
 from kvcalc.versions import rules_for
 
 GIB = 2**30
 H100 = int(79.19 * GIB)
 
-# Tolerances the formulas meet on every row (documented in calc/estimates.py). The
+# Tolerances the formulas meet on every row (documented in calc/budget/estimates.py). The
 # constants were refitted on the fit half of data/validation.json; DeepSeek-V2-Lite
 # (MLA + MoE, 1.93 GiB measured, 1.52 GiB estimated) is the worst row at 21 %.
 ACTIVATION_REL_TOL = 0.25
@@ -565,7 +565,7 @@ def test_qwen3_vl_weights_per_gpu_at_tp4_match_the_log() -> None:
     #  + deep-stack buffers 3 x 2048 tokens x 2048 x 2 = 25,165,824
     #  = 15,856,574,008 B = 14.7676 GiB; the log: "Model loading took 14.7708 GiB" on each of the 4 workers.
     #  (Before: x 1.003 for the load overhead, 15,834,719,242 = 14.747 GiB.)
-    from kvcalc.weight_share import replicated_parameters, share_bytes
+    from kvcalc.budget.weight_share import replicated_parameters, share_bytes
     spec = catalog_model("Qwen/Qwen3-VL-30B-A3B-Instruct")
     assert replicated_parameters(spec) == 17_443_456
     assert share_bytes(62_141_508_064, 34_886_912, tensor_parallel_size=4, pipeline_parallel_size=1) == 15_561_542_200
@@ -578,7 +578,7 @@ def test_qwen3_vl_weights_per_gpu_at_tp4_match_the_log() -> None:
     # PP divides the replicated part as well (balanced stages): (100 - 10) // (2 x 2) + 10 // 2 = 22 + 5
     assert share_bytes(100, 10, tensor_parallel_size=2, pipeline_parallel_size=2) == 27
     # before 0.7.2 the MRoPE cache was not enlarged: the deep-stack buffers alone
-    from kvcalc.weight_share import load_buffer_bytes
+    from kvcalc.budget.weight_share import load_buffer_bytes
     assert load_buffer_bytes(spec, rules=rules_for("0.7.1"), max_num_batched_tokens=2048, tower_loaded=True) == 25_165_824
     # with every modality limited to 0 vLLM builds no tower (self.visual = None, load_weights skips "visual.";
     # qwen3_vl_moe.py v0.11.0, #26000), so neither the tower's weights nor the deep-stack buffers are loaded.
@@ -595,8 +595,8 @@ def test_qwen3_vl_weights_per_gpu_at_tp4_match_the_log() -> None:
 
 def test_rope_caches_per_model_by_hand() -> None:
     # vllm/model_executor/layers/rotary_embedding (v0.19.0): one (rows, rotary_dim) cos/sin buffer per distinct
-    # rope, in the model dtype (gpt_oss.py asks for float32); rows per scaling type (kvcalc.rope_cache).
-    from kvcalc.weight_share import rope_cache_bytes
+    # rope, in the model dtype (gpt_oss.py asks for float32); rows per scaling type (kvcalc.arch.rope_cache).
+    from kvcalc.budget.weight_share import rope_cache_bytes
 
     def caches(model_id: str) -> list[tuple[int, int, int]]:
         return [(c.rows, c.rotary_dim, c.element_bytes) for c in catalog_model(model_id).rope_caches]
@@ -618,7 +618,7 @@ def test_rope_caches_per_model_by_hand() -> None:
 def test_allocator_slack_by_hand() -> None:
     # PyTorch c10/cuda/CUDACachingAllocator.cpp: a request over 10 MiB gets a segment rounded up to 2 MiB and
     # keeps a remainder of 1 MiB or less (should_split: remaining > kSmallSize).
-    from kvcalc.alloc_slack import allocator_slack_bytes, segment_slack
+    from kvcalc.budget.alloc_slack import allocator_slack_bytes, segment_slack
     mib = 1 << 20
     assert segment_slack(int(129.5 * mib)) == mib // 2  # 130 MiB segment, 0.5 MiB kept
     assert segment_slack(231 * mib) == mib  # 232 MiB segment, exactly 1 MiB kept
@@ -639,7 +639,7 @@ def test_vocabulary_padding_by_hand() -> None:
     # vocab_parallel_embedding.py pad_vocab_size(vocab, 64), split over TP; a tied head shares the embedding.
     # CodeLlama-7B (the config copied into its validation row: vocab 32,016, hidden 4096, untied):
     # 32,064 - 32,016 = 48 rows x 4096 x 2 B x 2 matrices = 786,432 B; at TP 2: 393,216
-    from kvcalc.weight_share import vocab_padding_bytes
+    from kvcalc.budget.weight_share import vocab_padding_bytes
     row = next(r for r in json.loads((pathlib.Path(__file__).parents[1] / "calc" / "data" / "validation.json")
                                      .read_text(encoding="utf-8"))["rows"] if r["file"] == "llmd_v019_codellama_7b_h100.log")
     spec = normalize_config(row["config"], model_id="codellama/CodeLlama-7b-hf")
@@ -879,7 +879,7 @@ def test_encoder_run_per_tp_rank_splits_heads_and_mlp_but_not_the_gathered_qkv()
     # outputs and their out-of-place all-reduce result (cuda_communicator.py all_reduce) are whole; the Qwen ViTs'
     # split_qkv all-gathers qkv to full width on every rank (qwen2_5_vl.py all_gather_interleave until v0.11.0,
     # removed by #28271 in v0.11.1; qwen2_vl.py tensor_model_parallel_all_gather, absent only in v0.11.1-v0.12.x).
-    from kvcalc.encoder_tp import attention_units, mlp_units, qkv_all_gather
+    from kvcalc.budget.encoder_tp import attention_units, mlp_units, qkv_all_gather
     assert qkv_all_gather("qwen3_vl_moe", rules_for("0.11.0")) and not qkv_all_gather("qwen3_vl_moe", rules_for("0.11.1"))
     assert qkv_all_gather("qwen2_5_vl", rules_for("0.10.2")) and not qkv_all_gather("qwen2_5_vl", rules_for(None))
     assert qkv_all_gather("qwen2_vl", rules_for("0.10.2")) and not qkv_all_gather("qwen2_vl", rules_for("0.12.0"))
@@ -1052,7 +1052,7 @@ def test_gb10_takes_the_small_batch_defaults_and_warns() -> None:
     import contextlib
     import io
 
-    from kvcalc.cli import main as cli_main  # the note reaches the reader in all three languages
+    from kvcalc.faces.cli import main as cli_main  # the note reaches the reader in all three languages
     for lang, word in (("en", "unified memory"), ("es", "memoria unificada"), ("zh", "统一内存")):
         out = io.StringIO()
         with contextlib.redirect_stdout(out):

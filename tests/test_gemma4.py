@@ -34,9 +34,9 @@ from pathlib import Path
 import pytest
 
 from kvcalc import plan, scenario_from_inputs
-from kvcalc.kv_spec import FullAttentionSpec, SlidingWindowSpec
-from kvcalc.model import normalize_config
-from kvcalc.planner import build_layer_specs, layer_name
+from kvcalc.arch.model import normalize_config
+from kvcalc.kv.kv_spec import FullAttentionSpec, SlidingWindowSpec
+from kvcalc.kv.planner import build_layer_specs, layer_name
 
 _TYPES = (["sliding_attention"] * 5 + ["full_attention"]) * 2
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import pytest
 
 from kvcalc.errors import CalcError
-from kvcalc.grouping import (
+from kvcalc.kv.grouping import (
     HMA_DISABLED_WARNING,
     PADDING_WARNING,
     Grouping,
@@ -26,7 +26,7 @@ from kvcalc.grouping import (
     get_kv_cache_groups,
     project_to_worker,
 )
-from kvcalc.kv_spec import (
+from kvcalc.kv.kv_spec import (
     ChunkedLocalAttentionSpec,
     FullAttentionSpec,
     MLAAttentionSpec,

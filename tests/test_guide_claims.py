@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kvcalc import web
+from kvcalc.faces import web
 from kvcalc.inputs import scenario_from_inputs
-from kvcalc.logparse import parse_log
+from kvcalc.logs.logparse import parse_log
 from kvcalc.units import GiB
 from kvcalc.verdict import plan
 

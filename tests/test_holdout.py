@@ -1,4 +1,4 @@
-"""The held-out protocol (calc/data/holdout.json, kvcalc.holdout) and the figures the guide and README publish.
+"""The held-out protocol (calc/data/holdout.json, kvcalc.logs.holdout) and the figures the guide and README publish.
 
 The held-out rows' logged figures are read here from the vendored logs themselves (tests/data/logs), not
 from the data file, so a mistyped figure in the data fails. The published figures are asserted at the
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from kvcalc.analysis import BandVerdict
-from kvcalc.holdout import OVER_PROMISE_GIB, heldout_rows, heldout_summary, protocol, source_of
-from kvcalc.validation import validation_rows
+from kvcalc.budget.validation import validation_rows
+from kvcalc.logs.holdout import OVER_PROMISE_GIB, heldout_rows, heldout_summary, protocol, source_of
 from kvguide_macros import validation as page
 
 REPO = Path(__file__).resolve().parents[1]
@@ -84,7 +84,7 @@ def test_published_held_out_figures() -> None:
 def test_the_old_validation_half_is_pinned_too() -> None:
     # what README keeps quoting about the old validation half (now development): 0.3 %, all inside the band
     val = validation_rows("validation")
-    from kvcalc.validation import validation_summary
+    from kvcalc.budget.validation import validation_summary
     s = validation_summary(val)
     assert s.median_abs_error_pct < 0.35 and s.in_band == s.count == 22
 
@@ -128,7 +128,7 @@ def test_readme_repeats_the_computed_figures() -> None:
 
 
 def test_term_residuals_and_the_few_rows_note() -> None:
-    from kvcalc.holdout import MIN_TERM_ROWS, term_residuals, term_row_counts
+    from kvcalc.logs.holdout import MIN_TERM_ROWS, term_residuals, term_row_counts
 
     doc = json.loads((REPO / "calc" / "data" / "validation.json").read_text(encoding="utf-8"))
     printed: dict[str, int] = {}
@@ -151,7 +151,7 @@ def test_term_residuals_and_the_few_rows_note() -> None:
 def test_the_result_says_which_term_rests_on_few_logs(lang: str) -> None:
     import io
 
-    from kvcalc.cli import main
+    from kvcalc.faces.cli import main
     from kvcalc.strings import t as core_t
 
     out = io.StringIO()

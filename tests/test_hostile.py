@@ -30,12 +30,12 @@ from scaling import GROWTH_BOUND, growth_ratio
 
 from kvcalc import catalog
 from kvcalc.errors import CalcError
+from kvcalc.faces.web import compute
 from kvcalc.inputs import INPUT_KEYS
 from kvcalc.limits import MAX_DEPTH, check_json_depth, python_literal_ok
-from kvcalc.logparse import parse_log
+from kvcalc.logs.logparse import parse_log
 from kvcalc.units import parse_float, parse_human_int, parse_max_model_len
 from kvcalc.versions import parse_version, rules_for
-from kvcalc.web import compute
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_LOG = (ROOT / "kvguide_macros" / "data" / "sample.log").read_text(encoding="utf-8")

@@ -2,8 +2,8 @@
 
 Over every kind of hostile input (control characters in a config, a log or argv; megabyte values;
 zero and denormal config numbers; integers in other bases; closed, full and narrow streams; models
-the core does not know; invisible ids), at every face (``kvcalc.cli.main`` in-process, a handful of
-subprocesses for the streams, ``kvcalc.web.compute``): no traceback, no answer over
+the core does not know; invisible ids), at every face (``kvcalc.faces.cli.main`` in-process, a handful of
+subprocesses for the streams, ``kvcalc.faces.web.compute``): no traceback, no answer over
 ``MAX_ANSWER_CHARS``, no control character in any text written, and every refusal's error code
 checked. No wall-clock assertion: speed is measured in bench/core_bench.py.
 """
@@ -19,14 +19,14 @@ from pathlib import Path
 
 import pytest
 
-from kvcalc import cli, web
-from kvcalc.cli import main
 from kvcalc.errors import CalcError
+from kvcalc.faces import cli, web
+from kvcalc.faces.cli import main
+from kvcalc.faces.web import compute
 from kvcalc.inert_text import MAX_ANSWER_CHARS, MAX_QUOTE_CHARS, has_invisible_or_control, inert, inert_json, quote
 from kvcalc.inputs import scenario_from_inputs
 from kvcalc.strings import STRINGS
 from kvcalc.units import parse_human_int, parse_int
-from kvcalc.web import compute
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_LOG = (ROOT / "kvguide_macros" / "data" / "sample.log").read_text(encoding="utf-8")

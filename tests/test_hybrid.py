@@ -12,13 +12,13 @@ from __future__ import annotations
 import pytest
 from factories import deployment, model, plan_with, replace, run
 
+from kvcalc.arch.model import LayerKind, MambaMixer, normalize_config
 from kvcalc.errors import CalcError
-from kvcalc.grouping import GroupingKind, get_kv_cache_groups
-from kvcalc.hybrid import plan_mamba
 from kvcalc.inputs import scenario_from_inputs
-from kvcalc.kv_spec import FullAttentionSpec, MambaCacheMode, MambaSpec, SizingContext
-from kvcalc.model import LayerKind, MambaMixer, normalize_config
-from kvcalc.planner import blocks_per_request, estimate_max_model_len, max_memory_usage_bytes
+from kvcalc.kv.grouping import GroupingKind, get_kv_cache_groups
+from kvcalc.kv.hybrid import plan_mamba
+from kvcalc.kv.kv_spec import FullAttentionSpec, MambaCacheMode, MambaSpec, SizingContext
+from kvcalc.kv.planner import blocks_per_request, estimate_max_model_len, max_memory_usage_bytes
 
 QWEN3_NEXT = "Qwen/Qwen3-Next-80B-A3B-Instruct"
 NEMOTRON = "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16"
@@ -381,7 +381,7 @@ def test_inputs_and_cli_flags() -> None:
     assert (d.enable_prefix_caching, d.mamba_cache_mode, d.mamba_ssm_cache_dtype) == (False, "align", "float32")
     import io
 
-    from kvcalc.cli import main
+    from kvcalc.faces.cli import main
     out = io.StringIO()
     assert main(["plan", "--model", QWEN3_NEXT, "--available-kv-gib", "60", "--no-enable-prefix-caching", "--json"],
                 stdout=out) == 0
@@ -515,8 +515,8 @@ def test_before_mamba_cache_mode_prefix_caching_is_disabled() -> None:
 
 
 def test_state_shapes_per_mixer() -> None:
-    from kvcalc.kv_spec import mamba_state_shapes
-    from kvcalc.model import MambaConfig
+    from kvcalc.arch.model import MambaConfig
+    from kvcalc.kv.kv_spec import mamba_state_shapes
     # Mamba2 with G = 1 < TP 4: extra_groups_for_head_shards pads G to 4. I = 3,072, N = 128, H = 48, P = 64, K = 4:
     # conv (3, (3,072 + 2*4*128) / 4 = 1,024), temporal (48/4 = 12, 64, 128); at TP 1: (3, 3,072 + 2*1*128 = 3,328).
     m2 = MambaConfig(mixer=MambaMixer.MAMBA2, intermediate_size=3072, n_groups=1, num_heads=48, head_dim=64,

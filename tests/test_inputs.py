@@ -105,7 +105,7 @@ BAD_CASES = [
     ("limit_mm_per_prompt", '{"image": 1, ' + ", ".join(f'"m{i}": 1' for i in range(20)) + "}", "mm_limit_bad"),
     ("skip_mm_profiling", "perhaps", "not_a_boolean"),
     ("calculate_kv_scales", "perhaps", "not_a_boolean"),
-    # --speculative-config (kvcalc.speculative) and LoRA (vllm/config/lora.py); Qwen3-8B has no MTP layers
+    # --speculative-config (kvcalc.kv.speculative) and LoRA (vllm/config/lora.py); Qwen3-8B has no MTP layers
     ("speculative_config", '{"method": "mtp"', "spec_config_bad"),
     ("speculative_config", '{"method": "mtp"}', "spec_no_mtp_layers"),
     ("enable_lora", "perhaps", "not_a_boolean"),
@@ -341,7 +341,7 @@ def test_limit_mm_per_prompt_refused_where_the_release_refuses_it(text: str, ver
 
 def test_skip_mm_profiling_arrives_in_0_10_1() -> None:
     # vllm/engine/arg_utils.py adds --skip-mm-profiling in v0.10.1rc1 (absent from v0.10.0: argparse refuses it)
-    from kvcalc.report import error_message
+    from kvcalc.faces.report import error_message
 
     err = _error({**VL, "skip_mm_profiling": "1", "vllm_version": "0.10.0"})
     assert (err.code, err.field) == ("skip_mm_profiling_release", "skip_mm_profiling")
@@ -354,7 +354,7 @@ def test_skip_mm_profiling_arrives_in_0_10_1() -> None:
 
 
 def test_mm_errors_speak_the_readers_language() -> None:
-    from kvcalc.report import error_message
+    from kvcalc.faces.report import error_message
 
     for text, version in (('{"image": -1}', None), ("[1]", None), ('{"image": {"count": 1, "width": 9}}', None),
                           ('{"image": 2}', "0.8.4"), ("image=2", None), ('{"image": {"count": 1}}', "0.11.0")):
@@ -389,7 +389,7 @@ def test_canonical_query_is_ordered_by_input_keys() -> None:
 def test_auto_max_model_len_needs_0_14() -> None:
     # --max-model-len auto arrived with vLLM PR #29431 (github.com/vllm-project/vllm/pull/29431), first in 0.14.0
     # (calc/data/vllm_releases.json pr_first_release; vllm-ascend PR #6181 follows it "vLLM version: v0.14.0").
-    from kvcalc.report import error_message
+    from kvcalc.faces.report import error_message
 
     s = scenario_from_inputs({**BASE, "max_model_len": "auto", "vllm_version": "0.13.0"})
     with pytest.raises(CalcError) as info:

@@ -2,7 +2,7 @@
 non-torch memory at TP > 1. Without it the budget assumes NVSwitch, says so, and its band holds the figure of
 each interconnect (each computed here as the reader would, with ``--interconnect`` set).
 
-Where the figures differ (calc/estimates.py, each from public logs): non-torch memory per GPU at TP 2 is
+Where the figures differ (calc/budget/estimates.py, each from public logs): non-torch memory per GPU at TP 2 is
 2.08 GiB on NVSwitch parts (the 0.19 H100 TP 2 logs print 2.07-2.10 GiB) and 0.09 GiB over PCIe from 0.11.0
 (the 4x A30 0.11.1 DEBUG line "non-torch forward increase memory: 0.09GiB"): 2.08 - 0.09 = 1.99 GiB apart.
 """
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from kvcalc.cli import main
+from kvcalc.faces.cli import main
 from kvcalc.strings import t
 from kvguide_macros import widget
 from kvguide_macros.sections import section_pages

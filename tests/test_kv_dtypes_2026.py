@@ -1,4 +1,4 @@
-"""The quantized KV cache dtypes of vLLM 0.20+ (calc/kv_dtypes.py), worked by hand for Qwen3-8B.
+"""The quantized KV cache dtypes of vLLM 0.20+ (calc/kv/kv_dtypes.py), worked by hand for Qwen3-8B.
 
 Qwen3-8B (scripts/model_configs/Qwen/Qwen3-8B/config.json): 36 layers, 8 KV heads, head_dim 128, bf16.
 Bytes one KV head of one token takes, K and V together (vLLM's page-size code, vllm_releases.json):
@@ -17,12 +17,12 @@ import pytest
 from factories import plan_with
 
 from kvcalc import plan
-from kvcalc.cli import main
+from kvcalc.arch.model import normalize_config
 from kvcalc.errors import CalcError
+from kvcalc.faces.cli import main
+from kvcalc.faces.report import error_message
 from kvcalc.inputs import scenario_from_inputs
-from kvcalc.kv_spec import KV_CACHE_DTYPES
-from kvcalc.model import normalize_config
-from kvcalc.report import error_message
+from kvcalc.kv.kv_spec import KV_CACHE_DTYPES
 
 PER_TOKEN = {"auto": 36 * 8 * 512, "nvfp4": 36 * 8 * 144, "int8_per_token_head": 36 * 8 * 264,
              "fp8_per_token_head": 36 * 8 * 264, "int4_per_token_head": 36 * 8 * 136}

@@ -18,8 +18,8 @@ from __future__ import annotations
 import json
 
 from kvcalc import plan, scenario_from_inputs
-from kvcalc.model import normalize_config
-from kvcalc.planner import build_layer_specs, layer_name
+from kvcalc.arch.model import normalize_config
+from kvcalc.kv.planner import build_layer_specs, layer_name
 
 _TYPES = (["sliding_attention"] * 4 + ["full_attention"]) * 6
 

@@ -1,4 +1,4 @@
-"""A pasted log recomputed to its own block count (``kvcalc.log_capacity``), worked by hand.
+"""A pasted log recomputed to its own block count (``kvcalc.logs.log_capacity``), worked by hand.
 
 Llama-3.1-8B (scripts/model_configs/meta-llama/Llama-3.1-8B-Instruct: 32 layers, 8 KV heads, head_dim 128,
 bf16) on vLLM 0.19.0, where "GPU KV cache size" = blocks × 16 (before #41069):
@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 
 from kvcalc import plan
-from kvcalc.cli import main
-from kvcalc.diagnose import diagnose
-from kvcalc.log_capacity import FitStatus
+from kvcalc.faces.cli import main
+from kvcalc.logs.diagnose import diagnose
+from kvcalc.logs.log_capacity import FitStatus
 
 LOGS = Path(__file__).parent / "data" / "logs"
 TP1 = (LOGS / "llmd_v019_llama31_8b_h100_tp1.log").read_text(encoding="utf-8")

@@ -1,4 +1,4 @@
-"""The log's facts as ``kvcalc log`` shows them (``kvcalc.logfacts``): every key the log reader can produce
+"""The log's facts as ``kvcalc log`` shows them (``kvcalc.logs.logfacts``): every key the log reader can produce
 has a label in es, zh and en, and values read as each language writes numbers."""
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from kvcalc import logparse
-from kvcalc.logfacts import FACT_LABELS, fact_rows, fact_value
-from kvcalc.logparse import FACT_KEYS, parse_log
+from kvcalc.logs import logparse
+from kvcalc.logs.logfacts import FACT_LABELS, fact_rows, fact_value
+from kvcalc.logs.logparse import FACT_KEYS, parse_log
 from kvcalc.strings import LANGS, t
 
 CALC = Path(__file__).resolve().parents[1] / "calc"
@@ -20,7 +20,7 @@ def _keys_in_source() -> set[str]:
     """Every fact key logparse.py names: the first argument of ``put``, the keys ``_put_figures`` is given,
     the values of its key tables (``_ENGINE_KEYS``, ``_ARG_KEYS``, ``_FLAGS``, ``_BOOL_FLAGS``, ``_KEYVAL_FACTS``)
     and the groups of the "Defaulting ..." line."""
-    tree = ast.parse((CALC / "logparse.py").read_text(encoding="utf-8"))
+    tree = ast.parse((CALC / "logs" / "logparse.py").read_text(encoding="utf-8"))
     keys: set[str] = set()
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):

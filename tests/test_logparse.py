@@ -15,7 +15,7 @@ import random
 import pytest
 from scaling import GROWTH_BOUND, growth_ratio
 
-from kvcalc.logparse import DIAGNOSES, LogReading, parse_log
+from kvcalc.logs.logparse import DIAGNOSES, LogReading, parse_log
 
 LOGS = pathlib.Path(__file__).parent / "data" / "logs"
 
@@ -351,7 +351,7 @@ EXPECTED: dict[str, tuple[str, dict[str, object]]] = {
         "vllm_version": "0.13.0+faa43dbf.nv26.01", "model": "huihui-ai/Huihui-gpt-oss-20b-mxfp4-abliterated-v2",
         "available_kv_gib": 12.94, "gpu_kv_cache_tokens": 282624, "max_concurrency": 54.44, "max_model_len": 8192,
         "tensor_parallel_size": 1, "pipeline_parallel_size": 1, "kv_cache_dtype": "auto"}),
-    # -- GB10 (unified memory) logs of the unified-memory fit (calc/estimates.py) --
+    # -- GB10 (unified memory) logs of the unified-memory fit (calc/budget/estimates.py) --
     "v0192rc1dev134_qwen36_35b_a3b_gb10_util095_131k_lmonly.log": ("started", {
         "vllm_version": "0.19.2rc1.dev134+gfe9c3d6c5", "model": "Qwen/Qwen3.6-35B-A3B", "max_model_len": 131072,
         "gpu_memory_utilization": 0.95, "enable_prefix_caching": False, "model_weights_gib": 64.69,

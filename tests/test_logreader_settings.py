@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from kvcalc.cli import main
-from kvcalc.diagnose import diagnose
-from kvcalc.logparse import parse_log
-from kvcalc.report import log_notes
+from kvcalc.faces.cli import main
+from kvcalc.faces.report import log_notes
+from kvcalc.logs.diagnose import diagnose
+from kvcalc.logs.logparse import parse_log
 
 LOGS = Path(__file__).parent / "data" / "logs"
 

@@ -1,6 +1,6 @@
 """``--enable-lora``: the adapter slots' GPU bytes, by hand from the copied configs and vllm/lora/layers/.
 
-Per wrapped linear layer (kvcalc.lora cites the files) the stacks hold ``max_loras × rank × (A's input + B's
+Per wrapped linear layer (kvcalc.budget.lora cites the files) the stacks hold ``max_loras × rank × (A's input + B's
 output)`` elements per slice, bf16 (the model dtype). Let ``n = max_loras × rank``.
 
 meta-llama/Llama-3.1-8B-Instruct (hidden 4096, 32 heads × 128, 8 KV heads, intermediate 14336, vocab 128256,
@@ -33,11 +33,11 @@ import pytest
 
 from kvcalc import plan, scenario_from_inputs
 from kvcalc.analysis import Verdict
-from kvcalc.budget import lora_estimate
-from kvcalc.cli import main
+from kvcalc.budget.lora import lora_slot_bytes
+from kvcalc.budget.memory import lora_estimate
 from kvcalc.errors import CalcError
-from kvcalc.lora import lora_slot_bytes
-from kvcalc.web import compute, localized_error
+from kvcalc.faces.cli import main
+from kvcalc.faces.web import compute, localized_error
 
 LLAMA = "meta-llama/Llama-3.1-8B-Instruct"
 
@@ -147,7 +147,7 @@ def test_cli_and_web_give_the_same_figures() -> None:
 
 
 def test_printed_commands_carry_only_the_lora_flags_given() -> None:
-    from kvcalc.report import serve_command
+    from kvcalc.faces.report import serve_command
 
     s = scenario_from_inputs(dict(model=LLAMA, gpu="H100-80GB", enable_lora=True, max_lora_rank=64))
     command = serve_command(s)

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
+from kvcalc.arch.model import LayerKind, ModelSpec, WeightQuant, normalize_config
 from kvcalc.catalog import find_model
 from kvcalc.errors import CalcError
-from kvcalc.model import LayerKind, ModelSpec, WeightQuant, normalize_config
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = ROOT / "scripts" / "model_configs"

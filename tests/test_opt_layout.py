@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 import pathlib
 
-from kvcalc import catalog, plan, scenario_from_inputs, weight_share
-from kvcalc.budget import weight_bytes
-from kvcalc.model import normalize_config
+from kvcalc import catalog, plan, scenario_from_inputs
+from kvcalc.arch.model import normalize_config
+from kvcalc.budget import weight_share
+from kvcalc.budget.memory import weight_bytes
 
 GIB = 2**30
 _CONFIG = pathlib.Path(__file__).parent.parent / "scripts" / "model_configs" / "facebook" / "opt-2.7b" / "config.json"

@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 
 from kvcalc import catalog
 from kvcalc.analysis import analyze
+from kvcalc.arch.model import ModelSpec, normalize_config
 from kvcalc.errors import CalcError
+from kvcalc.faces.report import build_report, result_dict
 from kvcalc.inputs import INPUT_KEYS, scenario_from_inputs
-from kvcalc.kv_spec import mamba_state_shapes
-from kvcalc.model import ModelSpec, normalize_config
-from kvcalc.report import build_report, result_dict
+from kvcalc.kv.kv_spec import mamba_state_shapes
 from kvcalc.verdict import Verdict, plan
 
 HUGE = str(1 << 50)  # 1 PiB per GPU (the input limit): every catalog model fits at any length

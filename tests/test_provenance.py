@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 
 from kvcalc import strings
-from kvcalc.cli import main
-from kvcalc.diagnose import diagnose, inputs_from_reading, merge_inputs, missing_inputs
+from kvcalc.faces.cli import main
+from kvcalc.faces.web import compute
 from kvcalc.inert_text import MAX_QUOTE_CHARS
-from kvcalc.logparse import parse_log
-from kvcalc.web import compute
+from kvcalc.logs.diagnose import diagnose, inputs_from_reading, merge_inputs, missing_inputs
+from kvcalc.logs.logparse import parse_log
 
 LOGS = Path(__file__).parent / "data" / "logs"
 SAMPLE_LOG = Path(__file__).resolve().parents[1] / "kvguide_macros" / "data" / "sample.log"

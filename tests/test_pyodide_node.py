@@ -2,7 +2,7 @@
 
 Builds the ``py3-none-any`` wheel, unpacks it into Pyodide (the npm package
 pinned in ``package-lock.json``) under Node, and runs every request of
-``tests/data/scenarios.json`` through ``kvcalc.web.compute`` there and here:
+``tests/data/scenarios.json`` through ``kvcalc.faces.web.compute`` there and here:
 the JSON must be identical, scenario by scenario. This is what makes the
 calculator in the page show the CLI's numbers.
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from kvcalc import web
+from kvcalc.faces import web
 
 REPO = Path(__file__).resolve().parent.parent
 SCENARIOS = REPO / "tests" / "data" / "scenarios.json"
@@ -82,7 +82,7 @@ def test_runtime_is_pyodide(pyodide_answers: dict) -> None:
     runtime = pyodide_answers["runtime"]
     assert runtime.startswith("cpython 3.14") and " emscripten " in runtime, runtime
     # imported from the unpacked wheel, not from this checkout
-    assert "/site-packages/kvcalc/web.py" in runtime, runtime
+    assert "/site-packages/kvcalc/faces/web.py" in runtime, runtime
 
 
 @pytest.mark.parametrize("scenario", _scenarios(), ids=lambda s: s["name"])

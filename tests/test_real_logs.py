@@ -93,10 +93,10 @@ import pytest
 
 from kvcalc import plan
 from kvcalc.deployment import Measured
-from kvcalc.diagnose import diagnose, inputs_from_reading
 from kvcalc.inputs import scenario_from_inputs
-from kvcalc.log_capacity import FitStatus, fit_capacity
-from kvcalc.logparse import parse_log
+from kvcalc.logs.diagnose import diagnose, inputs_from_reading
+from kvcalc.logs.log_capacity import FitStatus, fit_capacity
+from kvcalc.logs.logparse import parse_log
 from kvcalc.units import GiB
 from kvcalc.verdict import Verdict
 from kvcalc.versions import parse_version
@@ -306,7 +306,7 @@ RECOMPUTED: dict[str, Case] = {
         xfail="tokens: computed 180,816–181,040 at 8.11 ± 0.005 GiB, logged 178,880 (11,180 blocks: a worker "
               "with 8.02 GiB); before #25164 (0.11.1) each of the 4 workers printed its own capacity line from "
               "its own memory, so (inferred) the excerpt quotes the Available line of another worker than the capacity line"),
-    # -- DeepSeek-V4 (calc/deepseek_v4.py) -------------------------------------------------------
+    # -- DeepSeek-V4 (calc/kv/deepseek_v4.py) -------------------------------------------------------
     # vllm#44376, comment of 2026-06-03: LLM(tensor_parallel_size=2, max_model_len=30000, kv_cache_dtype="fp8",
     # block_size=256, enable_prefix_caching=True, gpu_memory_utilization=0.95) on 2x GH200, "[v0.22]" in the issue
     # title (the commenter's exact version is not shown); offline LLM on a >= 70 GiB GPU: 16,384 batched tokens.

@@ -11,13 +11,13 @@ import pytest
 from factories import model, plan_with, run
 
 from kvcalc import plan
-from kvcalc.budget import capture_ceiling
-from kvcalc.cli import main
+from kvcalc.arch.model import normalize_config
+from kvcalc.budget.estimates import cudagraph_capture_sizes
+from kvcalc.budget.memory import capture_ceiling
 from kvcalc.deployment import batch_defaults
 from kvcalc.errors import CalcError
-from kvcalc.estimates import cudagraph_capture_sizes
+from kvcalc.faces.cli import main
 from kvcalc.inputs import scenario_from_inputs
-from kvcalc.model import normalize_config
 from kvcalc.units import GiB
 from kvcalc.versions import LATEST_RELEASE, rules_for
 

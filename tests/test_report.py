@@ -16,7 +16,7 @@ import pytest
 
 from kvcalc import analyze, scenario_from_inputs
 from kvcalc.errors import CalcError
-from kvcalc.report import build_report, error_message, gib_gb, recommendation_dict, result_dict, serve_command
+from kvcalc.faces.report import build_report, error_message, gib_gb, recommendation_dict, result_dict, serve_command
 from kvcalc.units import GiB
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -365,7 +365,7 @@ def test_error_message_falls_back_to_the_core_text():
 # ---- report.py formats, it never plans --------------------------------------------------------------------
 
 def test_report_imports_no_planning_module():
-    tree = ast.parse((ROOT / "calc" / "report.py").read_text(encoding="utf-8"))
+    tree = ast.parse((ROOT / "calc" / "faces" / "report.py").read_text(encoding="utf-8"))
     imported: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):

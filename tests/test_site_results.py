@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kvcalc.web import compute
+from kvcalc.faces.web import compute
 from kvguide_macros import results, widget
 from kvguide_macros.sections import section_links, section_pages
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kvcalc.web import compute
+from kvcalc.faces.web import compute
 from kvguide_macros.sections import _ids, page_href, section_links, section_pages
 
 REPO = Path(__file__).resolve().parents[1]

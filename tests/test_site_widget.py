@@ -16,9 +16,9 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
+from kvcalc.faces.web import compute
 from kvcalc.inputs import INPUT_KEYS
-from kvcalc.kv_spec import MAMBA_DTYPES, MambaCacheMode
-from kvcalc.web import compute
+from kvcalc.kv.kv_spec import MAMBA_DTYPES, MambaCacheMode
 from kvguide_macros import widget
 from kvguide_macros.sections import section_pages
 from kvguide_macros.strings import t

@@ -1,7 +1,7 @@
 """``--speculative-config``: MTP layers in the KV plan and the weights, n-gram, and the refusals.
 
 Every expected figure is worked by hand from the copied configs (scripts/model_configs/, sources in its
-SOURCES.md) and vLLM's rules (kvcalc.speculative cites the files):
+SOURCES.md) and vLLM's rules (kvcalc.kv.speculative cites the files):
 
 * deepseek-ai/DeepSeek-V3: 61 MLA layers, ``num_nextn_predict_layers`` 1, ``kv_lora_rank`` 512 +
   ``qk_rope_head_dim`` 64 = 576 values per token per layer, bf16 KV → 1,152 B. With MTP: 61 + 1 = 62 layers
@@ -21,11 +21,11 @@ import pytest
 
 from kvcalc import plan, scenario_from_inputs
 from kvcalc.analysis import Verdict
-from kvcalc.budget import draft_weights_estimate
-from kvcalc.cli import main
+from kvcalc.budget.memory import draft_weights_estimate
 from kvcalc.errors import CalcError
+from kvcalc.faces.cli import main
+from kvcalc.faces.web import compute, localized_error
 from kvcalc.inputs import Scenario
-from kvcalc.web import compute, localized_error
 
 MTP3 = '{"method": "mtp", "num_speculative_tokens": 3}'
 GIB = 1 << 30
@@ -202,7 +202,7 @@ def test_web_compute_gives_the_cli_figures() -> None:
 
 
 def test_printed_commands_carry_the_speculative_config_unchanged() -> None:
-    from kvcalc.report import serve_command
+    from kvcalc.faces.report import serve_command
 
     s = scenario_from_inputs(dict(model="Qwen/Qwen3.5-9B", gpu="H100-80GB", speculative_config=MTP3))
     assert serve_command(s).endswith("--speculative-config '" + MTP3 + "'")

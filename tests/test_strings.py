@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from kvcalc.advice import RecCode
+from kvcalc.faces.web import compute
 from kvcalc.inputs import scenario_from_inputs
-from kvcalc.logparse import DIAGNOSES
+from kvcalc.logs.logparse import DIAGNOSES
 from kvcalc.strings import LANGS, STRINGS
-from kvcalc.web import compute
 
 CALC = Path(__file__).resolve().parents[1] / "calc"
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")

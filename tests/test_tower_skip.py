@@ -1,4 +1,4 @@
-"""vLLM's text-only mode (kvcalc.tower_skip): with every modality of the tower limited to 0, the vision tower and its
+"""vLLM's text-only mode (kvcalc.arch.tower_skip): with every modality of the tower limited to 0, the vision tower and its
 projector are not built, so "Model loading took" holds the checkpoint minus their bytes. Tower sizes are worked by
 hand below from the published shapes (per ViT block: q, k, v, o with biases 4h² + 4h, the MLP 2hi + h + i or
 3hi + h + i gated, two norms 4h; then patch embedding, position rows and the projector)."""
@@ -11,10 +11,10 @@ import pytest
 from factories import model as catalog_model
 
 from kvcalc import Deployment
-from kvcalc.budget import memory_budget, tower_loaded
+from kvcalc.arch.model import ModelSpec, normalize_config
+from kvcalc.arch.tower_skip import tower_skipped
+from kvcalc.budget.memory import memory_budget, tower_loaded
 from kvcalc.catalog import find_gpu
-from kvcalc.model import ModelSpec, normalize_config
-from kvcalc.tower_skip import tower_skipped
 from kvcalc.versions import rules_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,7 +72,7 @@ def test_tower_sizes_by_hand() -> None:
     ("llama4", "0.10.0", "0.10.1"), ("qwen3_vl_moe", "0.10.2", "0.11.0"), ("gemma3", "0.14.1", "0.15.0"),
     ("lfm2_vl", "0.14.1", "0.15.0")])
 def test_first_release_per_family(family: str, before: str, first: str) -> None:
-    # the tags' model files (kvcalc.tower_skip): #22299 in v0.10.1, #26000 in v0.11.0, #32641/#32650 in v0.15.0
+    # the tags' model files (kvcalc.arch.tower_skip): #22299 in v0.10.1, #26000 in v0.11.0, #32641/#32650 in v0.15.0
     modalities = ("image", "video") if family.startswith("qwen") else ("image",)
     off = frozenset(modalities)
     assert not tower_skipped(family, rules_for(before).version, modalities=modalities, disabled=off)
@@ -147,7 +147,7 @@ def test_language_model_only_in_a_pasted_log_limits_every_modality_to_0() -> Non
     # the same GB10 log's args echo: {'language_model_only': True, 'limit_mm_per_prompt': {'image': 0, 'audio': 0}}:
     # --language-model-only (0.17.0, #34120; vllm/config/multimodal.py get_limit_per_prompt returns 0 for every
     # modality) leaves video at 0 too, which the echoed limits alone do not say.
-    from kvcalc.logparse import parse_log
+    from kvcalc.logs.logparse import parse_log
     text = (ROOT / "tests/data/logs/v0192rc1dev134_qwen36_35b_a3b_gb10_util095_131k_lmonly.log").read_text(encoding="utf-8")
     assert "'language_model_only': True, 'limit_mm_per_prompt': {'image': 0, 'audio': 0}" in text
     limits = json.loads(str(parse_log(text).facts["limit_mm_per_prompt"]))

@@ -20,20 +20,21 @@ from pathlib import Path
 
 import pytest
 
-from kvcalc import web
+from kvcalc.faces import web
 
 REPO = Path(__file__).resolve().parent.parent
 TRIMMED = REPO / "docs" / "assets" / "pyodide" / "python_stdlib_kvcalc.zip"
 RUNNER = REPO / "tests" / "node" / "import_everything.mjs"
 #: Modules the browser never loads: the command line (argparse and friends stay out of the zip).
-CLI_ONLY = frozenset({"kvcalc.cli", "kvcalc.__main__"})
+CLI_ONLY = frozenset({"kvcalc.faces.cli", "kvcalc.__main__"})
 
 
 def _modules_and_imports() -> tuple[list[str], list[str]]:
     """(every kvcalc module but the CLI's, every stdlib module any of them imports anywhere)."""
     modules, imported = [], set()
-    for path in sorted((REPO / "calc").glob("*.py")):
-        name = "kvcalc" if path.stem == "__init__" else f"kvcalc.{path.stem}"
+    for path in sorted((REPO / "calc").rglob("*.py")):
+        parts = path.relative_to(REPO / "calc").with_suffix("").parts
+        name = ".".join(("kvcalc", *parts)).removesuffix(".__init__")
         if name in CLI_ONLY:
             continue
         modules.append(name)
@@ -48,7 +49,7 @@ def _modules_and_imports() -> tuple[list[str], list[str]]:
 
 def test_the_scan_sees_lazy_imports() -> None:
     modules, stdlib = _modules_and_imports()
-    assert "kvcalc.logparse" in modules and "kvcalc.web" in modules and "kvcalc.cli" not in modules
+    assert "kvcalc.logs.logparse" in modules and "kvcalc.faces.web" in modules and "kvcalc.faces.cli" not in modules
     assert "importlib" in stdlib   # data_files.py imports importlib.resources inside a function
     assert "argparse" not in stdlib   # only the CLI uses it
 

@@ -196,7 +196,7 @@ def test_human_sizes(text: str, expected: int) -> None:
 
 
 def test_binary_suffix_takes_no_decimals_and_the_log_reader_agrees() -> None:
-    from kvcalc.logparse import parse_log
+    from kvcalc.logs.logparse import parse_log
 
     with pytest.raises(CalcError) as info:
         parse_human_int("1.5G", field="kv_cache_memory_bytes")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kvcalc.validation import validation_rows, validation_summary
+from kvcalc.budget.validation import validation_rows, validation_summary
 from kvguide_macros.validation import summary_figures, validation_summary_table, validation_table
 
 LANGS = ("es", "zh", "en")

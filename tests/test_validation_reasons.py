@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from kvcalc.validation import excluded_logs
+from kvcalc.budget.validation import excluded_logs
 from kvguide_macros.validation import excluded_table
 from kvguide_macros.validation_reasons import REASONS, reason
 

@@ -315,7 +315,7 @@ def test_fixed_kv_cache_memory_bytes_skips_the_budget():
 
 
 def test_unknown_architecture_fails_loudly():
-    from kvcalc.model import normalize_config
+    from kvcalc.arch.model import normalize_config
     with pytest.raises(CalcError) as e:
         # Jamba is planned since issue 8; Zamba2's shared-attention layout is still refused by name.
         normalize_config({"model_type": "zamba2", "num_hidden_layers": 32, "num_attention_heads": 32, "hidden_size": 4096})

@@ -41,9 +41,9 @@ from __future__ import annotations
 
 import pytest
 
-from kvcalc import check
-from kvcalc.grouping import HMA_DISABLED_WARNING, Grouping, KVCacheGroup, get_kv_cache_groups, project_to_worker
-from kvcalc.kv_spec import (
+from kvcalc.kv import check
+from kvcalc.kv.grouping import HMA_DISABLED_WARNING, Grouping, KVCacheGroup, get_kv_cache_groups, project_to_worker
+from kvcalc.kv.kv_spec import (
     ChunkedLocalAttentionSpec,
     FullAttentionSpec,
     MambaSpec,
@@ -53,7 +53,7 @@ from kvcalc.kv_spec import (
     UniformTypeSpec,
     mergeable,
 )
-from kvcalc.planner import estimate_max_model_len, max_concurrency, max_memory_usage_bytes, num_blocks
+from kvcalc.kv.planner import estimate_max_model_len, max_concurrency, max_memory_usage_bytes, num_blocks
 from kvcalc.versions import rules_for
 
 GiB = 2**30
@@ -569,7 +569,7 @@ def mamba(*, num_speculative_blocks: int = 2) -> MambaSpec:
 
 
 def checked(version: str, whole: Grouping, worker: Grouping, length: int) -> int:
-    """What get_kv_cache_configs checks on one worker at ``version`` (kvcalc.check)."""
+    """What get_kv_cache_configs checks on one worker at ``version`` (kvcalc.kv.check)."""
     specs = {n: g.spec for g in worker.groups for n in g.layer_names}
     return check.needed_kv_bytes(rules_for(version), SizingContext(max_model_len=length, in_flight_tokens=2048),
                                  model_groups=whole, worker_groups=worker, reported_specs=specs, grouped_specs=specs)

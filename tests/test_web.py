@@ -1,4 +1,4 @@
-"""The browser's entry point ``kvcalc.web.compute``: JSON in, JSON out, never an exception.
+"""The browser's entry point ``kvcalc.faces.web.compute``: JSON in, JSON out, never an exception.
 
 The Web Worker calls it with whatever the page sends; a raise would kill the
 worker, and an error must come back localized with the field to highlight.
@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from kvcalc.analysis import analyze
-from kvcalc.cli import main
+from kvcalc.faces.cli import main
+from kvcalc.faces.report import result_dict
+from kvcalc.faces.web import compute
 from kvcalc.inputs import canonical_query, scenario_from_inputs
-from kvcalc.report import result_dict
-from kvcalc.web import compute
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_LOG = ROOT / "kvguide_macros" / "data" / "sample.log"
@@ -229,7 +229,7 @@ def test_log_action_fills_inputs_from_sample_log() -> None:
     # log's own 476,016 tokens = 29,751 × 16 (0.19: tokens = blocks × block size): "58.11" covers
     # 58.105–58.115 GiB = 62,389,768,684–62,400,506,101 B, and 29,751 blocks take 62,392,369,152–62,394,466,303 B
     # (29,751 × 2,097,152 up to 29,752 × 2,097,152 − 1). The log is recomputed at the byte figure in both
-    # nearest the midpoint, 62,394,466,303 B (kvcalc.log_capacity).
+    # nearest the midpoint, 62,394,466,303 B (kvcalc.logs.log_capacity).
     assert r["available_kv_bytes"] == 62_394_466_303
     assert r["num_gpu_blocks"] == 29_751
     assert r["gpu_kv_cache_tokens"] == 476_016

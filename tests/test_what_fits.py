@@ -17,7 +17,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from kvcalc import catalog
-from kvcalc.cli import main
+from kvcalc.faces.cli import main
 from kvguide_macros import what_fits
 
 REPO = Path(__file__).resolve().parent.parent

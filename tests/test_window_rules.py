@@ -1,4 +1,4 @@
-"""Sliding windows by release (``kvcalc.window_rules``): Qwen2Model's max_window_layers and a window
+"""Sliding windows by release (``kvcalc.arch.window_rules``): Qwen2Model's max_window_layers and a window
 whose layer_types have no sliding layer.
 
 Expected kinds are read off vLLM's source at each tag (aoshen02/vllm mirror; main = neuralmagic/vllm
@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import pytest
 
+from kvcalc.arch.model import LayerKind, normalize_config
+from kvcalc.arch.window_rules import windows_for_release
 from kvcalc.errors import CalcError
-from kvcalc.model import LayerKind, normalize_config
 from kvcalc.versions import rules_for
-from kvcalc.window_rules import windows_for_release
 
 FULL, SLIDING = LayerKind.FULL, LayerKind.SLIDING
 QWEN2 = {"model_type": "qwen2", "num_hidden_layers": 28, "num_attention_heads": 28, "num_key_value_heads": 4,

@@ -4,7 +4,7 @@
  * Messages in:  {type: "init", assets: "<absolute URL of the site's assets/>"}
  *               {type: "wasm", module: WebAssembly.Module | null, fast: boolean | null}
  *               (compiled by the page; `fast`: whether its download was fast enough for the snapshot)
- *               {type: "compute", id, request: "<JSON for kvcalc.web.compute>"}
+ *               {type: "compute", id, request: "<JSON for kvcalc.faces.web.compute>"}
  * Messages out: {type: "progress", stage, step, total}, {type: "ready", step, total, marks},
  *               {type: "bytes", loaded, total} (what the worker downloaded so far, and will),
  *               {type: "failed", message}, {type: "result", id, response: "<JSON>", marks}
@@ -238,7 +238,7 @@ async function boot(assets) {
   const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]")
   pyodide.unpackArchive(new Uint8Array(wheel), "wheel", { extractDir: sitePackages })
   mark("wheel-unpacked")
-  computeFn = pyodide.pyimport("kvcalc.web").compute
+  computeFn = pyodide.pyimport("kvcalc.faces.web").compute
   mark("core-imported")
   self.postMessage({ type: "ready", step: TOTAL_STEPS, total: TOTAL_STEPS, marks })
   marks = []

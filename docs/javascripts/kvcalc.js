@@ -3,7 +3,7 @@
  *
  * Mounted on every `[data-kvcalc-component="calculator"]` as soon as the script runs
  * (and again on Material's `document$`).
- * The arithmetic and every sentence come from the Python core (kvcalc.web.compute)
+ * The arithmetic and every sentence come from the Python core (kvcalc.faces.web.compute)
  * running in Pyodide inside a module Web Worker (kvcalc-worker.js), so the page
  * never freezes and the numbers are the CLI's. This file only moves form values
  * to the worker and places the report in the page: it fills the result's

@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 import pytest
 from playwright.sync_api import Page
 
-from kvcalc import web
+from kvcalc.faces import web
 
 PREFIX = {"es": "", "zh": "zh/", "en": "en/"}
 READY_TIMEOUT_MS = 60_000

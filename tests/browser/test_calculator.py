@@ -21,7 +21,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 import pytest
 from playwright.sync_api import Locator, Page
 
-from kvcalc import web
+from kvcalc.faces import web
 
 REPO = Path(__file__).resolve().parents[2]
 LANGS = ("es", "zh", "en")

@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import Locator, Page
 from test_calculator import LANGS, PREFIX, UPDATE_TIMEOUT_MS, cli_plan, field, open_log, result_of, wait_ready, widget
 
-from kvcalc import web
+from kvcalc.faces import web
 
 REPO = Path(__file__).resolve().parents[2]
 HYBRID = ("enable_prefix_caching", "mamba_cache_mode", "mamba_ssm_cache_dtype")

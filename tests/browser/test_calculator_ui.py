@@ -30,7 +30,7 @@ from test_calculator import (
     widget,
 )
 
-from kvcalc import web
+from kvcalc.faces import web
 
 REPO = Path(__file__).resolve().parents[2]
 AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"

@@ -10,7 +10,8 @@ import pytest
 from playwright.sync_api import Page
 from test_calculator import UPDATE_TIMEOUT_MS, field, wait_ready, wait_result, widget
 
-from kvcalc import catalog, web
+from kvcalc import catalog
+from kvcalc.faces import web
 from kvcalc.vllm_flags import parse_serve_command
 
 pytestmark = pytest.mark.usefixtures("page_is_clean")

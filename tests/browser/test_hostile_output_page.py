@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Page
 from test_calculator import UPDATE_TIMEOUT_MS, field, open_log, result_of, wait_ready, widget
 
-from kvcalc import web
+from kvcalc.faces import web
 from kvcalc.strings import STRINGS
 
 ROOT = Path(__file__).resolve().parents[2]

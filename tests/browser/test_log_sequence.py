@@ -19,7 +19,7 @@ from playwright.sync_api import Locator, Page
 from test_calculator import LANGS, PREFIX, UPDATE_TIMEOUT_MS, field, open_log, result_of, wait_ready, widget
 
 from kvcalc import strings as core_strings
-from kvcalc import web
+from kvcalc.faces import web
 from kvguide_macros.strings import t as site_t
 
 REPO = Path(__file__).resolve().parents[2]

@@ -25,6 +25,6 @@ for name in names:
         failed[name] = f"{type(error).__name__}: {error}"
 json.dumps(failed)
 `)
-const compute = pyodide.pyimport("kvcalc.web").compute
+const compute = pyodide.pyimport("kvcalc.faces.web").compute
 const answers = job.requests.map(request => compute(request))
 writeFileSync(outPath, JSON.stringify({ failed: JSON.parse(failed), answers }))

@@ -1,4 +1,4 @@
-// Run kvcalc.web.compute inside the real Pyodide runtime (node_modules/pyodide).
+// Run kvcalc.faces.web.compute inside the real Pyodide runtime (node_modules/pyodide).
 //
 //   node tests/node/run_scenarios.mjs <wheel> <requests.json> <answers.json>
 //
@@ -18,9 +18,9 @@ const pyodide = await loadPyodide()
 const site = pyodide.runPython("import site; site.getsitepackages()[0]")
 // A Node Buffer is rejected ("Unknown typed array type 'Buffer'"): wrap it.
 pyodide.unpackArchive(new Uint8Array(readFileSync(wheelPath)), "wheel", { extractDir: site })
-const compute = pyodide.pyimport("kvcalc.web").compute
+const compute = pyodide.pyimport("kvcalc.faces.web").compute
 const runtime = pyodide.runPython(
-  "import sys, kvcalc.web as w; f'{sys.implementation.name} {sys.version.split()[0]} {sys.platform} {w.__file__}'")
+  "import sys, kvcalc.faces.web as w; f'{sys.implementation.name} {sys.version.split()[0]} {sys.platform} {w.__file__}'")
 const answers = JSON.parse(readFileSync(requestsPath, "utf8")).map(({ name, request }) => {
   const started = performance.now()
   const response = compute(request)

@@ -1,0 +1,237 @@
+"""The no-log budget estimate against public logs that played no part in building it.
+
+``data/holdout.json`` records the protocol (decided 2026-12-01, before any of its rows was
+estimated): logs are grouped by source (a repository, a thread, a site, an author), every source
+that gave a row of ``data/validation.json`` is development, every other source is held out whole.
+This module estimates each held-out row exactly as the calculator would (catalog model and GPU,
+the release's rules, ``memory_budget``) and measures what a reader with a new log gets: the error
+of the available KV memory, whether the logged figure lies in the band, and whether the verdict at
+the log's ``max_model_len`` (fits / borderline / does not fit) would have been right.
+"""
+from __future__ import annotations
+
+import json
+import re
+import statistics
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any
+
+from ..analysis import BandVerdict, band_verdict, plan
+from ..budget.validation import ValidationRow, row_deployment, row_model, validation_row
+from ..data_files import read_data
+from ..deployment import Measured
+from ..inputs import Scenario
+from ..units import GiB
+
+__all__ = ["HeldOutRow", "HeldOutSummary", "Protocol", "heldout_rows", "heldout_summary", "protocol", "source_of",
+           "OVER_PROMISE_GIB", "DATA_CENTRE_GPUS", "TermResidual", "term_residuals", "MIN_TERM_ROWS", "term_row_counts"]
+
+OVER_PROMISE_GIB = 0.25
+"""An estimate above the logged figure by more than this promises memory vLLM will not give."""
+
+DATA_CENTRE_GPUS = frozenset({"H100-80GB", "H100-NVL", "H200", "B200", "B300", "GH200", "H20", "A100-40GB",
+                              "A100-80GB", "V100-32GB", "MI300X", "MI325X", "MI355X"})
+"""The rest (RTX cards, A10/A10G, A30, L4, L40S, T4, GB10) form the consumer and workstation subset."""
+
+
+_THREAD = re.compile(r"https://github\.com/([^/]+/[^/]+)/(?:issues|pull)/([0-9]+)")
+_REPO = re.compile(r"https://github\.com/([^/]+/[^/]+)/")
+_SITE = re.compile(r"https?://([^/]+)/")
+
+
+def source_of(url: str) -> str:
+    """The source a log's address belongs to under the protocol's rule: ``owner/repo#N`` for an issue or pull
+    request, ``owner/repo`` for a file in a repository, the host name for a web page."""
+    for pattern, fmt in ((_THREAD, "{}#{}"), (_REPO, "{}"), (_SITE, "{}")):
+        m = pattern.match(url)
+        if m:
+            return fmt.format(*m.groups())
+    return url
+
+
+@dataclass(frozen=True, kw_only=True)
+class Protocol:
+    """How the held-out rows were chosen (``data/holdout.json``)."""
+
+    decided: str
+    rule: str
+    development_sources: tuple[str, ...]
+    held_out_sources: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class HeldOutRow:
+    """One held-out log: the validation figures plus its source and the verdict check."""
+
+    row: ValidationRow
+    source: str
+    max_model_len: int
+    estimated_verdict: BandVerdict
+    """The calculator's answer from the estimate (over its band) at the log's ``max_model_len``."""
+    logged_fits: bool
+    """vLLM's start-up check with the logged available memory."""
+
+    @property
+    def consumer(self) -> bool:
+        return self.row.gpu not in DATA_CENTRE_GPUS
+
+    @property
+    def verdict_right(self) -> bool:
+        """``fits`` / ``does_not_fit`` agree with the logged outcome; ``borderline`` is right when the
+        logged figure lies inside the band the verdict warns about."""
+        if self.estimated_verdict == BandVerdict.BORDERLINE:
+            return self.row.in_band
+        return (self.estimated_verdict == BandVerdict.FITS) == self.logged_fits
+
+    @property
+    def over_promise(self) -> bool:
+        return self.row.error_gib > OVER_PROMISE_GIB
+
+
+@dataclass(frozen=True, kw_only=True)
+class HeldOutSummary:
+    """What the held-out rows (or a subset) measure."""
+
+    count: int
+    median_abs_error_pct: float | None
+    in_band: int
+    verdict_right: int
+    over_promise: int
+    """Rows whose estimate is above the logged figure by more than ``OVER_PROMISE_GIB``."""
+    above: int
+    """Rows whose estimate is above the logged figure (optimistic), of any size."""
+    below: int
+    worst_over_gib: float
+    """The largest estimate-minus-logged (0 when no row is above)."""
+    worst_over_pct: float
+    worst_under_pct: float
+    """The most negative error in % (0 when no row is below)."""
+
+
+Row = Mapping[str, Any]
+
+
+@lru_cache(maxsize=1)
+def _document() -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads(read_data("holdout.json"))
+    return doc
+
+
+def protocol() -> Protocol:
+    doc = _document()
+    return Protocol(decided=str(doc["decided"]), rule=str(doc["rule"]),
+                    development_sources=tuple(map(str, doc["development_sources"])),
+                    held_out_sources=tuple(map(str, doc["held_out_sources"])))
+
+
+def _held_out(row: Row) -> HeldOutRow:
+    model, dep = row_model(row), row_deployment(row)
+    length = int(row["max_model_len"])
+    dep = replace(dep, max_model_len=length)
+    estimated = plan(model, dep)
+    scenario = Scenario(model=model, deployment=dep, model_label=str(row["model"]))
+    logged = int(round(float(row["logged_available_gib"]) * GiB))
+    truth = plan(model, replace(dep, measured=Measured(available_kv_bytes=max(0, logged))))
+    return HeldOutRow(row=validation_row({**row, "split": "held_out"}), source=str(row["source"]),
+                      max_model_len=length, estimated_verdict=band_verdict(scenario, estimated),
+                      logged_fits=truth.fits)
+
+
+@lru_cache(maxsize=1)
+def heldout_rows() -> tuple[HeldOutRow, ...]:
+    """Every held-out log, sorted by file name."""
+    rows = tuple(_held_out(r) for r in _document()["rows"])
+    return tuple(sorted(rows, key=lambda h: h.row.file))
+
+
+def heldout_summary(rows: tuple[HeldOutRow, ...]) -> HeldOutSummary:
+    """The published figures of ``rows`` (an empty subset gives a count of 0 and no median)."""
+    errors = [r.row.error_pct for r in rows]
+    return HeldOutSummary(
+        count=len(rows),
+        median_abs_error_pct=statistics.median(abs(e) for e in errors) if rows else None,
+        in_band=sum(r.row.in_band for r in rows), verdict_right=sum(r.verdict_right for r in rows),
+        over_promise=sum(r.over_promise for r in rows), above=sum(r.row.error_gib > 0 for r in rows),
+        below=sum(r.row.error_gib < 0 for r in rows),
+        worst_over_gib=max([r.row.error_gib for r in rows if r.row.error_gib > 0], default=0.0),
+        worst_over_pct=max([e for e in errors if e > 0], default=0.0),
+        worst_under_pct=min([e for e in errors if e < 0], default=0.0))
+
+
+# --- per-term residuals ------------------------------------------------------------------------------
+
+MIN_TERM_ROWS = 5
+"""Fewer logs than this printing a term: its residual spread is not a band, and the page says so."""
+
+_TERMS = ("weights", "activation", "non_torch", "cudagraph")
+
+
+@dataclass(frozen=True, kw_only=True)
+class TermResidual:
+    """Estimate minus logged of one budget term over the rows whose log prints it (GiB per GPU)."""
+
+    term: str
+    rows: int
+    median_gib: float
+    p5_gib: float
+    """5th percentile (inclusive method); with fewer than two rows, the one residual."""
+    p95_gib: float
+
+    @property
+    def enough(self) -> bool:
+        return self.rows >= MIN_TERM_ROWS
+
+
+def _estimated_terms(row: Row) -> dict[str, float]:
+    from ..budget.memory import memory_budget
+    from ..deployment import batch_defaults
+
+    model, dep = row_model(row), row_deployment(row)
+    tokens, seqs = batch_defaults(dep)
+    b = memory_budget(model, dep, max_num_batched_tokens=tokens, max_num_seqs=seqs)
+    return {"weights": b.weights_bytes / GiB, "activation": b.activation_bytes / GiB,
+            "non_torch": b.non_torch_bytes / GiB, "cudagraph": b.cudagraph_bytes / GiB}
+
+
+def _percentiles(values: list[float]) -> tuple[float, float]:
+    if len(values) < 2:
+        return values[0], values[0]
+    cuts = statistics.quantiles(values, n=20, method="inclusive")
+    return cuts[0], cuts[-1]
+
+
+@lru_cache(maxsize=4)
+def term_residuals(split: str = "fit") -> tuple[TermResidual, ...]:
+    """Per estimated term, the residuals of ``split``'s rows of data/validation.json whose log prints the term."""
+    rows = [r for r in json.loads(read_data("validation.json"))["rows"] if r["split"] == split]
+    residuals: dict[str, list[float]] = {term: [] for term in _TERMS}
+    for row in rows:
+        logged: Mapping[str, float] = row.get("logged_breakdown_gib") or {}
+        wanted = [term for term in _TERMS if term in logged]
+        if not wanted:
+            continue
+        estimated = _estimated_terms(row)
+        for term in wanted:
+            residuals[term].append(estimated[term] - float(logged[term]))
+    out = []
+    for term in _TERMS:
+        values = residuals[term]
+        if not values:
+            continue
+        lo, hi = _percentiles(values)
+        out.append(TermResidual(term=term, rows=len(values), median_gib=statistics.median(values), p5_gib=lo, p95_gib=hi))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1)
+def term_row_counts() -> Mapping[str, int]:
+    """How many fit rows of data/validation.json print each term (cheap: no estimate is run)."""
+    counts = dict.fromkeys(_TERMS, 0)
+    for row in json.loads(read_data("validation.json"))["rows"]:
+        if row["split"] == "fit":
+            for term in row.get("logged_breakdown_gib") or {}:
+                if term in counts:
+                    counts[term] += 1
+    return counts
