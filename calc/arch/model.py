@@ -14,9 +14,10 @@ from enum import StrEnum
 
 from ..errors import CalcError
 from ..limits import MAX_DIM, MAX_LAYERS, MAX_LEN, shorten
-from .config_defaults import with_class_defaults
+from . import families
+from .families import LayerPattern, Rope, with_class_defaults
 from .opt_layout import OPT_MODEL_TYPE, opt_parameters, opt_unsplit_parameters
-from .qwen2_window import QWEN2_MAX_WINDOW_LAYERS, QWEN2_MODEL_TYPES, qwen2_types, refuse_partial_window
+from .qwen2_window import QWEN2_MAX_WINDOW_LAYERS, qwen2_types, refuse_partial_window
 from .rope_cache import RopeCache, rope_caches
 
 __all__ = ["LayerKind", "WeightQuant", "ModelSpec", "VisionSpec", "normalize_config", "MLA_MODEL_TYPES", "UNSUPPORTED_HYBRID_TYPES",
@@ -92,40 +93,19 @@ class MambaConfig:
     """``model_config.get_mamba_chunk_size()`` (``"all"`` mode alignment)."""
     supports_all_mode: bool = False
     """``SupportsMambaPrefixCaching``: ``--mamba-cache-mode all`` sticks (else falls back to align)."""
-# vllm/transformers_utils/model_arch_config_convertor.py ``is_deepseek_mla``
-MLA_MODEL_TYPES = frozenset({
-    "deepseek_v2", "deepseek_v3", "deepseek_v32", "deepseek_mtp", "kimi_k2", "kimi_vl", "kimi_linear",
-    "longcat_flash", "pangu_ultra_moe", "pangu_ultra_moe_mtp", "glm4_moe_lite", "glm_moe_dsa", "mistral_large_3",
-})
-
-# Mamba / linear-attention hybrids planned with MambaSpec layers (notes on vLLM 7cfb97e3, section 2.3).
-MAMBA_HYBRID_TYPES = frozenset({
-    "qwen3_next", "qwen3_5", "qwen3_5_moe", "qwen3_5_text", "qwen3_5_moe_text", "nemotron_h", "granitemoehybrid",
-    "jamba", "bamba", "lfm2", "lfm2_moe", "kimi_linear", "minimax", "minimax_text_01", "minimax_m1",
-})
+MLA_MODEL_TYPES = families.mla_types()
+"""Model types whose attention is MLA when the config sets ``kv_lora_rank`` (the family table)."""
+MAMBA_HYBRID_TYPES = families.types_of(families.Kind.HYBRID)
+"""Mamba / linear-attention hybrids planned with MambaSpec layers (the family table)."""
 # Stateful models whose layouts the notes do not cover (or only partly): refused by name rather
 # than silently treated as full attention.
 UNSUPPORTED_HYBRID_TYPES = frozenset({
     "falcon_h1", "mamba", "mamba2", "falcon_mamba", "zamba", "zamba2", "plamo2", "rwkv", "rwkv6", "rwkv7",
     "recurrent_gemma", "xlstm", "hunyuan_v1_dense_mamba", "olmo_hybrid", "bailing_moe_linear",
 })
-# Decoder model types the core plans with its own rules or from the catalog's and the tests' public configs
-# (every family test below, the catalog's text configs, calc/budget/alloc_slack.py and calc/arch/rope_cache.py's tables).
-# Any other model_type is planned as a standard decoder (ASSUMED_DECODER), with a note saying so.
-_DECODER_TYPES = frozenset({
-    "llama", "mistral", "mixtral", "ministral3", "qwen2", "qwen3", "qwen2_moe", "qwen3_moe", "gemma2", "gemma3",
-    "gemma3_text", "gemma3n", "gemma3n_text", "gemma4", "gemma4_text", "cohere2", "llama4", "llama4_text", "gpt_oss",
-    "phi", "phi3", "opt", "olmo3", "exaone4", "exaone4_5", "exaone4_5_text", "glm4_moe", "minimax_m2", "deepseek_v4",
-    "granite", "falcon", "RefinedWeb", "RefinedWebModel", "mpt", "dbrx", "gpt2", "gpt_bigcode", "starcoder2",
-    "gpt_neox", "bloom",
-    # multimodal wrappers whose text part is one of the above (estimates.py's encoder families)
-    "mistral3", "pixtral", "llava", "qwen2_vl", "qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe", "qwen3_vl_text",
-    "qwen3_vl_moe_text", "lfm2_vl",
-})
-KNOWN_MODEL_TYPES = _DECODER_TYPES | MLA_MODEL_TYPES | MAMBA_HYBRID_TYPES
-"""Every ``model_type`` the core plans by name."""
-_KNOWN_STEMS = frozenset("".join(ch for ch in mt.lower() if ch.isalnum()) for mt in KNOWN_MODEL_TYPES) | {
-    "qwen35", "qwen35moe", "lfm2vl", "deepseekv32", "nemotronh", "kimilinear", "granitemoehybrid", "exaone45"}
+KNOWN_MODEL_TYPES = frozenset(families.FAMILIES)
+"""Every ``model_type`` the core plans by name: the family table's rows. Any other is planned as a
+standard decoder (ASSUMED_DECODER), with a note saying so."""
 ASSUMED_DECODER = "standard decoder: full attention, gated MLP, rope"
 """What a model the core does not know is planned as (``ModelSpec.assumed``)."""
 # Encoder-only and encoder-decoder models: vLLM sizes their caches by other rules (no decoder KV check of
@@ -149,11 +129,8 @@ _DECODER_ARCH_SUFFIXES = ("ForCausalLM", "ForConditionalGeneration", "LMHeadMode
 _KNOWN_QUANT_METHODS = frozenset({"none", "fp8", "nvfp4", "modelopt", "modelopt_fp4", "mxfp4", "awq", "gptq",
                                   "awq_marlin", "gptq_marlin", "bitsandbytes", "compressed-tensors"})
 
-# Model types vLLM removed: (last release that serves them, removing PR).
-REMOVED_MODEL_TYPES = {
-    "bamba": ("0.23.0", "45990"),
-    "minimax": ("0.23.0", "45993"), "minimax_text_01": ("0.23.0", "45993"), "minimax_m1": ("0.23.0", "45993"),
-}
+REMOVED_MODEL_TYPES = {t: row.removed for t, row in families.FAMILIES.items() if row.removed}
+"""Model types vLLM removed: (last release that serves them, removing PR), from the family table."""
 
 _MIN_ROPE_FACTOR = 2.2250738585072014e-308  # sys.float_info.min: the smallest normal float
 _MAX_LAYERS = MAX_LAYERS  # far above any model; keeps a typo from allocating millions of layer specs
@@ -449,7 +426,9 @@ def _layer_kinds(text: Mapping[str, object], num_layers: int) -> tuple[tuple[Lay
     raw_window = _opt_number(text, "sliding_window", maximum=MAX_LEN)
     window = int(raw_window) if raw_window is not None and raw_window >= 1 else None
     layer_types = text.get("layer_types")
-    if mt in QWEN2_MODEL_TYPES:
+    row = families.family(mt)
+    pattern_rule = row.layer_pattern if row else LayerPattern.NONE
+    if pattern_rule == LayerPattern.QWEN2:
         return _qwen2_layer_kinds(text, num_layers, window)
     # a list in config.json, a tuple in a catalog entry (calc/catalog.py freezes lists): the same layers either way
     if isinstance(layer_types, (list, tuple)) and layer_types:
@@ -480,12 +459,12 @@ def _layer_kinds(text: Mapping[str, object], num_layers: int) -> tuple[tuple[Lay
                             field="config", key="attention_chunk_size")
         return tuple(kinds), (window if LayerKind.SLIDING in kinds else None), chunk
     # Configs without layer_types (transformers would derive them).
-    if mt in ("gemma2", "gpt_oss") and window:
+    if pattern_rule == LayerPattern.ALTERNATE and window:
         return tuple(LayerKind.SLIDING if i % 2 == 0 else LayerKind.FULL for i in range(num_layers)), window, None
-    if mt in ("gemma3", "gemma3_text", "cohere2") and window:
-        pattern = _int(text, "sliding_window_pattern", minimum=1) or (4 if mt == "cohere2" else 6)
+    if pattern_rule == LayerPattern.EVERY_NTH_FULL and window and row is not None:
+        pattern = _int(text, "sliding_window_pattern", minimum=1) or row.sliding_pattern
         return tuple(LayerKind.FULL if (i + 1) % pattern == 0 else LayerKind.SLIDING for i in range(num_layers)), window, None
-    if mt in ("llama4", "llama4_text"):
+    if pattern_rule == LayerPattern.CHUNKED:
         chunk = _int(text, "attention_chunk_size", minimum=1, maximum=MAX_LEN)
         if chunk:
             nope = text.get("no_rope_layers")
@@ -525,7 +504,8 @@ def _window_facts(text: Mapping[str, object], mt: str, num_layers: int,
     """``(qwen2_window, unused_window)`` of ModelSpec: the windows older releases apply differently."""
     raw = _opt_number(text, "sliding_window", maximum=MAX_LEN)
     window = int(raw) if raw is not None and raw >= 1 else None
-    if mt in QWEN2_MODEL_TYPES:
+    row = families.family(mt)
+    if row is not None and row.layer_pattern == LayerPattern.QWEN2:
         if window is None or not text.get("use_sliding_window", False):
             return None, None
         given = _int(text, "max_window_layers", maximum=MAX_LAYERS)
@@ -605,7 +585,8 @@ def _hybrid_layers(text: Mapping[str, object], mt: str, num_layers: int,
     layer (granite-4.0-micro: a granitemoehybrid config whose layers are all attention).
     """
     chunk = _chunk_size(text)  # read first: a bad chunk size is reported before any layer key
-    reader = _HYBRID_READERS.get(mt)
+    row = families.family(mt)
+    reader = _HYBRID_READERS.get(row.hybrid_reader) if row is not None else None
     found = reader(text, mt, num_layers, hidden, chunk) if reader is not None else None
     if found is None:
         return None
@@ -747,16 +728,15 @@ def _minimax_layers(text: Mapping[str, object], mt: str, num_layers: int, hidden
     return kinds, mamba
 
 
-# model_type -> its family's reader; every type in MAMBA_HYBRID_TYPES has one.
-_HYBRID_READERS = {
-    "qwen3_next": _gated_delta_net_layers, "qwen3_5": _gated_delta_net_layers, "qwen3_5_moe": _gated_delta_net_layers,
-    "qwen3_5_text": _gated_delta_net_layers, "qwen3_5_moe_text": _gated_delta_net_layers,
+# The family table's ``hybrid_reader`` -> the reader of that layer list; every hybrid row names one.
+_HYBRID_READERS: Mapping[str, Callable[[Mapping[str, object], str, int, int, int], _Hybrid | None]] = {
+    "gated_delta_net": _gated_delta_net_layers,
     "nemotron_h": _nemotron_h_layers,
-    "granitemoehybrid": _granite_bamba_layers, "bamba": _granite_bamba_layers,
+    "granite_bamba": _granite_bamba_layers,
     "jamba": _jamba_layers,
-    "lfm2": _lfm2_layers, "lfm2_moe": _lfm2_layers,
+    "lfm2": _lfm2_layers,
     "kimi_linear": _kimi_linear_layers,
-    "minimax": _minimax_layers, "minimax_text_01": _minimax_layers, "minimax_m1": _minimax_layers,
+    "minimax": _minimax_layers,
 }
 
 
@@ -766,7 +746,8 @@ def _derived_max_len(text: Mapping[str, object], mt: str) -> int:
                if (v := _opt_number(text, k, maximum=MAX_LEN)) is not None and v >= 1]
     derived = min(lengths) if lengths else 2048
     rope = text.get("rope_scaling") or text.get("rope_parameters")
-    if isinstance(rope, Mapping) and "gemma3" not in mt:
+    row = families.family(mt)
+    if isinstance(rope, Mapping) and not (row is not None and row.rope == Rope.TWO):
         if "full_attention" in rope and isinstance(rope["full_attention"], Mapping):
             rope = rope["full_attention"]
         rope_type = rope.get("rope_type") or rope.get("type")
@@ -967,43 +948,6 @@ def _count_parameters(text: Mapping[str, object], *, hidden: int, heads: int, kv
     return total + _embeddings(text, vocab=vocab, hidden=hidden), expert_params
 
 
-# Vision towers of catalog wrappers whose stored config keeps only the text part
-# (scripts/build_catalog.py writes ``wrapper_model_type``). Shapes from each family's
-# published vision_config: Gemma 3 = SigLIP-So400m (1152/4304, 27 layers, patch 14,
-# 896 px), Mistral 3.1 = Pixtral ViT (1024/4096, 24 layers, gated MLP, patch 14, 1540 px,
-# spatial merge 2), Llama 4 = 1408/5632, 34 layers, patch 14, 336 px (adapter 4096).
-_WRAPPER_VISION_CONFIGS: dict[str, dict[str, object]] = {
-    "gemma3": {"hidden_size": 1152, "intermediate_size": 4304, "num_hidden_layers": 27, "patch_size": 14,
-               "image_size": 896},
-    "mistral3": {"hidden_size": 1024, "intermediate_size": 4096, "num_hidden_layers": 24, "patch_size": 14,
-                 "image_size": 1540, "hidden_act": "silu", "spatial_merge_size": 2, "model_type": "pixtral"},
-    "llama4": {"hidden_size": 1408, "intermediate_size": 5632, "num_hidden_layers": 34, "patch_size": 14,
-               "image_size": 336, "vision_output_dim": 4096},
-}
-
-
-# Encoder profiling, and the weights of catalog wrappers without an exact total (_vision_parts; _TOWER_PENDING
-# excepted): towers of catalog wrappers whose stored config keeps only the text part, copied
-# from public checkpoint configs. Qwen2.5-VL-7B-Instruct ``vision_config``: 1280/3420, SiLU
-# gate, patch 14 × 2 frames, merge 2; Qwen3-VL 8B/30B-A3B (tests/data/configs): 1152/4304,
-# GELU, patch 16 × 2 frames, merge 2, deep-stack layers [8, 16, 24]; Qwen3.5/3.6: the same
-# tower without deep-stack outputs.
-# Depth and position rows from the copied configs: scripts/model_configs/Qwen/Qwen2.5-VL-7B-Instruct/config.json
-# (depth 32), Qwen3.5-9B/27B/122B-A10B/397B-A17B, Qwen3.6-27B/35B-A3B and the nvidia NVFP4 copies (depth 27,
-# num_position_embeddings 2304, no deep-stack; merger out_hidden_size = the text hidden_size in each).
-_QWEN3_TOWER: dict[str, object] = {"hidden_size": 1152, "intermediate_size": 4304, "patch_size": 16,
-                                   "temporal_patch_size": 2, "spatial_merge_size": 2, "depth": 27,
-                                   "num_position_embeddings": 2304}
-_ENCODER_ONLY_TOWERS: dict[str, dict[str, object]] = {
-    "qwen2_5_vl": {"hidden_size": 1280, "intermediate_size": 3420, "hidden_act": "silu", "patch_size": 14,
-                   "temporal_patch_size": 2, "spatial_merge_size": 2, "depth": 32},
-    "qwen3_vl": {**_QWEN3_TOWER, "deepstack_visual_indexes": [8, 16, 24]},
-    "qwen3_vl_moe": {**_QWEN3_TOWER, "deepstack_visual_indexes": [8, 16, 24]},
-    "qwen3_5": _QWEN3_TOWER,
-    "qwen3_5_moe": _QWEN3_TOWER,
-}
-
-
 def _vision_spec(config: Mapping[str, object], vision: Mapping[str, object]) -> VisionSpec | None:
     """The tower facts of a multimodal config: its ``vision_config``, else the wrapper's copied shape.
 
@@ -1015,7 +959,8 @@ def _vision_spec(config: Mapping[str, object], vision: Mapping[str, object]) -> 
     if not family:
         return None
     if not vision:
-        vision = _ENCODER_ONLY_TOWERS.get(family, {})
+        tower = families.tower_of(family)
+        vision = tower.copied_tower if tower else {}
 
     def n(key: str, default: int = 0) -> int:
         value = vision.get(key)
@@ -1035,17 +980,13 @@ def _vision_spec(config: Mapping[str, object], vision: Mapping[str, object]) -> 
         depth=n("depth") or n("num_hidden_layers"), num_position_embeddings=n("num_position_embeddings"))
 
 
-# Wrappers whose text model vLLM builds with MRoPE (their published text configs carry ``mrope_section``:
-# Qwen2.5-VL-7B [16, 24, 24], Qwen3-VL [24, 20, 20]; the catalog's flattened copies drop ``rope_scaling``).
-_MROPE_FAMILIES = frozenset({"qwen2_vl", "qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe"})
-
-
 def _mrope_max_position(text: Mapping[str, object], config: Mapping[str, object]) -> int:
     """vllm/model_executor/layers/rotary_embedding/__init__.py ``get_rope``: MRoPE when the rope scaling has
     ``mrope_section``; its cache is sized from ``max_position_embeddings``."""
     rope = text.get("rope_scaling") or text.get("rope_parameters")
     family = str(config.get("wrapper_model_type") or config.get("model_type") or "")
-    if not ((isinstance(rope, Mapping) and "mrope_section" in rope) or family in _MROPE_FAMILIES):
+    tower = families.tower_of(family)
+    if not ((isinstance(rope, Mapping) and "mrope_section" in rope) or (tower is not None and tower.mrope)):
         return 0
     value = _opt_number(text, "max_position_embeddings", maximum=MAX_LEN)
     return int(value) if value is not None and value >= 1 else 0
@@ -1186,7 +1127,9 @@ def _model_type(text: Mapping[str, object], config: Mapping[str, object]) -> str
         raise CalcError("encoder_model", f"{shorten(named)}: encoder-only and encoder-decoder models size their cache "
                         "by other rules in vLLM, which the calculator does not model", field="config",
                         model_type=shorten(named))
-    if mt in UNSUPPORTED_HYBRID_TYPES or (mt not in MAMBA_HYBRID_TYPES and (
+    row = families.family(mt)
+    hybrid_row = row is not None and row.kind == families.Kind.HYBRID
+    if mt in UNSUPPORTED_HYBRID_TYPES or (not hybrid_row and (
             "layers_block_type" in text or "hybrid_override_pattern" in text
             or any(_STATE_ARCH.search(a) for a in archs))):
         raise CalcError("unsupported_architecture",
@@ -1204,13 +1147,20 @@ def _architectures(config: Mapping[str, object], text: Mapping[str, object]) -> 
     return tuple(a[:128] for a in archs[:16] if isinstance(a, str))
 
 
+def _known_stems() -> frozenset[str]:
+    """The family table's model types as architecture stems (letters and digits, lower case), read at each
+    call so that a new row is known at once."""
+    return frozenset("".join(ch for ch in mt.lower() if ch.isalnum()) for mt in families.FAMILIES) | {
+    "qwen35", "qwen35moe", "lfm2vl", "deepseekv32", "nemotronh", "kimilinear", "granitemoehybrid", "exaone45"}
+
+
 def _known_architecture(arch: str) -> bool:
     """``LlamaForCausalLM``, ``GPTNeoXForCausalLM``, ``Qwen3VLForConditionalGeneration``: a decoder class whose
     name, before its head, spells a known model_type (letters and digits only, case-insensitively)."""
     for suffix in _DECODER_ARCH_SUFFIXES:
         if arch.endswith(suffix):
             stem = "".join(ch for ch in arch[: -len(suffix)].lower() if ch.isalnum())
-            return stem in _KNOWN_STEMS
+            return stem in _known_stems()
     return False
 
 
@@ -1218,10 +1168,10 @@ def _assumed(text: Mapping[str, object], config: Mapping[str, object], mt: str,
              quant: WeightQuant) -> tuple[tuple[str, str], ...]:
     """What the config names that the core does not know: planned as ``ASSUMED_DECODER``, said so in the result."""
     out: list[tuple[str, str]] = []
-    if mt not in KNOWN_MODEL_TYPES:
+    if families.family(mt) is None:
         out.append(("model_type", mt))
     wrapper = config.get("model_type")
-    if isinstance(wrapper, str) and wrapper != mt and wrapper not in KNOWN_MODEL_TYPES:
+    if isinstance(wrapper, str) and wrapper != mt and families.family(wrapper) is None:
         out.append(("model_type", wrapper[:128]))
     out += [("architectures", a) for a in _architectures(config, text) if not _known_architecture(a)]
     if quant.method not in _KNOWN_QUANT_METHODS:
@@ -1252,28 +1202,25 @@ def _vision_parts(config: Mapping[str, object], hidden: int, *,
     exact_total, exact_bytes = exact
     vision_cfg = config.get("vision_config")
     if not isinstance(vision_cfg, Mapping):
-        vision_cfg = _WRAPPER_VISION_CONFIGS.get(str(config.get("wrapper_model_type") or ""), {})
+        wrapper_tower = families.tower_of(str(config.get("wrapper_model_type") or ""))
+        vision_cfg = wrapper_tower.vision_config if wrapper_tower else {}
     spec = _vision_spec(config, vision_cfg)
-    # a catalog Qwen wrapper: its tower copied into _ENCODER_ONLY_TOWERS; vLLM builds it by default (qwen3_vl.py
-    # Qwen3_VisionTransformer, also in qwen3_5.py; v0.25.1), so it counts also where only the text model's
-    # parameters are known (issue 9: the budget must not over-promise). Not yet for _TOWER_PENDING.
-    family = spec.family if spec is not None else ""
+    # a catalog Qwen wrapper: its tower copied into the family table (Tower.copied_tower); vLLM builds it by
+    # default (qwen3_vl.py Qwen3_VisionTransformer, also in qwen3_5.py; v0.25.1), so it counts also where only
+    # the text model's parameters are known: the budget must not over-promise. Not for Tower.total_pending.
+    row = families.tower_of(spec.family if spec is not None else "")
+    pending = row is not None and row.total_pending
     tower = _count_vision_parameters(vision_cfg or (_qwen_tower_config(spec, hidden)
-                                                    if family not in _TOWER_PENDING or exact_total or exact_bytes
+                                                    if not pending or exact_total or exact_bytes
                                                     else {}), hidden)
     return (0 if exact_total else tower), tower, spec
 
 
-# Catalog wrappers whose counted total still leaves the tower out: Qwen2.5-VL-7B (tower 676,523,904 parameters,
-# 1.26 GiB) would move the 0.23.0 video-profile log check (tests/test_estimates.py) 0.94 GiB off, because the video
-# encoder run is estimated about 0.7 GiB too high; counted once that estimate is fixed by the source.
-_TOWER_PENDING = frozenset({"qwen2_5_vl"})
-
-
 def _qwen_tower_config(spec: VisionSpec | None, hidden: int) -> dict[str, object]:
-    """A copied Qwen tower (``_ENCODER_ONLY_TOWERS``) as a ``vision_config`` to count: its merger projects to the
+    """A copied Qwen tower (``Tower.copied_tower``) as a ``vision_config`` to count: its merger projects to the
     text width (``out_hidden_size`` equals the text ``hidden_size`` in every copied Qwen VL config); {} when none."""
-    tower = _ENCODER_ONLY_TOWERS.get(spec.family, {}) if spec is not None else {}
+    row = families.tower_of(spec.family) if spec is not None else None
+    tower = row.copied_tower if row is not None else {}
     return {**tower, "out_hidden_size": hidden} if tower.get("depth") else {}
 
 
@@ -1293,7 +1240,8 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
     layers, heads, hidden = _dimensions(text)
     vocab = _int(text, "vocab_size", minimum=1) or 32000
     inter = _int(text, "intermediate_size") or _int(text, "ffn_dim") or 4 * hidden
-    mla = mt in MLA_MODEL_TYPES and text.get("kv_lora_rank") is not None
+    row = families.family(mt)
+    mla = row is not None and row.mla and text.get("kv_lora_rank") is not None
     if mla:
         kv_lora = _int(text, "kv_lora_rank", required=True, minimum=1)
         rope = _int(text, "qk_rope_head_dim", required=True, minimum=0)
@@ -1303,7 +1251,8 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         window, chunk = None, None
     else:
         head, kv_heads = _head_size(text, hidden, heads), _grouped_kv_heads(text, heads)
-    hybrid = _hybrid_layers(text, mt, layers, hidden) if mt in MAMBA_HYBRID_TYPES else None
+    hybrid = _hybrid_layers(text, mt, layers, hidden) if row is not None and row.kind == families.Kind.HYBRID \
+        else None
     mamba: MambaConfig | None = None
     if hybrid is not None:
         kinds, mamba = hybrid

@@ -11,10 +11,8 @@ from collections.abc import Mapping
 
 from ..errors import CalcError
 
-__all__ = ["QWEN2_MODEL_TYPES", "QWEN2_MAX_WINDOW_LAYERS", "refuse_partial_window", "qwen2_types"]
+__all__ = ["QWEN2_MAX_WINDOW_LAYERS", "refuse_partial_window", "qwen2_types"]
 
-QWEN2_MODEL_TYPES = frozenset({"qwen2", "qwen3"})
-"""Model types built on vLLM's ``Qwen2Model`` (qwen3.py: ``Qwen3Model(Qwen2Model)``)."""
 QWEN2_MAX_WINDOW_LAYERS = 28
 """transformers ``Qwen2Config`` / ``Qwen3Config`` default ``max_window_layers``."""
 

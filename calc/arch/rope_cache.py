@@ -24,15 +24,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from .families import Rope, family
+
 __all__ = ["RopeCache", "rope_caches"]
 
 _SCALED_BY_FACTOR = frozenset({"linear", "dynamic"})
 _SCALED_FROM_ORIGINAL = frozenset({"yarn", "deepseek_yarn"})
-_FP32_ROPE_TYPES = frozenset({"gpt_oss"})
-_TWO_ROPE_TYPES = ("gemma3",)
 _ELEMENT_BYTES = 2
-_NO_ROPE_TYPES = frozenset({"opt", "gpt2", "gpt_bigcode", "bloom", "mpt", "jamba"})
-"""Learned or ALiBi positions (models/opt.py, gpt2.py, gpt_bigcode.py, bloom.py, mpt.py; jamba.py has no rope)."""
 
 
 @dataclass(frozen=True)
@@ -69,7 +67,9 @@ def _rows(rope: Mapping[str, object], max_position: int) -> int:
 def rope_caches(text: Mapping[str, object], model_type: str, rotary_head_size: int) -> tuple[RopeCache, ...]:
     """The distinct cos/sin caches of a text config (module docstring); () without a position limit."""
     max_position = _number(text, "max_position_embeddings")
-    if max_position is None or rotary_head_size <= 0 or model_type in _NO_ROPE_TYPES:
+    row = family(model_type)
+    kind = row.rope if row is not None else Rope.STANDARD
+    if max_position is None or rotary_head_size <= 0 or kind == Rope.NONE:
         return ()
     raw = text.get("rope_scaling") or text.get("rope_parameters")
     rope: Mapping[str, object] = raw if isinstance(raw, Mapping) else {}
@@ -77,10 +77,10 @@ def rope_caches(text: Mapping[str, object], model_type: str, rotary_head_size: i
         configs = [v for v in rope.values() if isinstance(v, Mapping)]
     else:
         configs = [rope]
-        if model_type.startswith(_TWO_ROPE_TYPES):
+        if kind == Rope.TWO:
             configs.append({"rope_type": "default"})
     factor = _number(text, "partial_rotary_factor") or _number(rope, "partial_rotary_factor") or 1.0
     rotary_dim = int(rotary_head_size * min(factor, 1.0))
-    elem = 4 if model_type in _FP32_ROPE_TYPES else _ELEMENT_BYTES
+    elem = 4 if kind == Rope.FP32 else _ELEMENT_BYTES
     distinct = {(_rows(c, int(max_position)), str(sorted(c.items()))) for c in configs}
     return tuple(RopeCache(rows=rows, rotary_dim=rotary_dim, element_bytes=elem) for rows, _ in sorted(distinct))

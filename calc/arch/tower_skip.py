@@ -18,23 +18,16 @@ Gemma 4 and EXAONE 4.5 also use ``_mark_tower_model``, but their towers are not 
 from __future__ import annotations
 
 from ..versions import first_release
+from .families import EVERY_RELEASE, tower_skip_pr
 
-__all__ = ["TOWER_SKIP_PR", "tower_skipped"]
-
-TOWER_SKIP_PR: dict[str, str | None] = {
-    "qwen2_vl": "22299", "qwen2_5_vl": "22299", "mistral3": "22299", "llama4": "22299",
-    "qwen3_vl": "26000", "qwen3_vl_moe": "26000",
-    "gemma3": "32641", "lfm2_vl": "32650",
-    "qwen3_5": None, "qwen3_5_moe": None,
-}
-"""Wrapper family → the PR from whose first release vLLM skips the tower (None: every release of the family)."""
+__all__ = ["tower_skipped"]
 
 
 def tower_skipped(family: str, version: tuple[int, ...] | None, *, modalities: tuple[str, ...] | None,
                   disabled: frozenset[str]) -> bool:
     """Whether vLLM builds no vision tower: every modality the tower takes (``modalities``) is limited to 0,
     and the release (None: the pinned main commit) has the family's rule."""
-    if family not in TOWER_SKIP_PR or not modalities or not set(modalities) <= disabled:
+    pr = tower_skip_pr(family)  # the family table's Tower.skip_pr
+    if pr is None or not modalities or not set(modalities) <= disabled:
         return False
-    pr = TOWER_SKIP_PR[family]
-    return pr is None or version is None or version[:3] >= first_release(pr)
+    return pr == EVERY_RELEASE or version is None or version[:3] >= first_release(pr)

@@ -17,6 +17,7 @@ quantized layouts: not counted (their slack falls in the load constant's band, e
 
 from __future__ import annotations
 
+from ..arch.families import Mlp, family
 from ..arch.model import LayerKind, ModelSpec
 from ..units import round_up
 
@@ -30,8 +31,6 @@ _ROUND_LARGE = 2 * _MIB  # kRoundLarge
 _ELEMENT_BYTES = 2
 _VOCAB_PADDING = 64
 """vllm/model_executor/layers/vocab_parallel_embedding.py ``DEFAULT_VOCAB_PADDING_SIZE``."""
-_PLAIN_MLP_TYPES = frozenset({"phi", "gpt2", "gpt_bigcode", "opt", "starcoder2", "falcon", "gpt_neox", "bloom", "mpt"})
-"""Models whose MLP is fc1 → activation → fc2 (no gate): models/phi.py, gpt2.py, opt.py, starcoder2.py …"""
 
 
 def padded_vocab(vocab_size: int) -> int:
@@ -54,7 +53,8 @@ def dense_weight_shapes(model: ModelSpec, tensor_parallel_size: int) -> tuple[in
     q_heads = model.num_attention_heads // tp
     kv_heads = max(1, model.total_num_kv_heads // tp)  # linear.py QKVParallelLinear replicates kv heads below TP
     d = model.head_size
-    mlp = (i * h, h * i) if model.model_type in _PLAIN_MLP_TYPES else (2 * i * h, h * i)
+    row = family(model.model_type)  # the family table's MLP shape: fc1 → fc2, or gate_up → down
+    mlp = (i * h, h * i) if row is not None and row.mlp == Mlp.PLAIN else (2 * i * h, h * i)
     return tuple(n * _ELEMENT_BYTES for n in ((q_heads + 2 * kv_heads) * d * h, h * q_heads * d, *mlp))
 
 

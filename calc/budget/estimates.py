@@ -48,6 +48,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from ..arch.families import tower_of
 from ..units import cdiv, round_up
 from . import encoder_tp
 
@@ -283,16 +284,13 @@ class EncoderItem:
         return self.budget_tokens or self.tokens
 
 
-_QWEN_FAMILIES = ("qwen2_vl", "qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe")
-_IMAGE_ONLY_FAMILIES = ("gemma3", "mistral3", "llama4", "lfm2_vl")
 
 
 def encoder_modalities(family: str) -> tuple[str, ...] | None:
     """The modalities a family's encoder takes (its processor's ``get_supported_mm_limits``: image and video for
     the Qwen VL models, image only for Gemma 3, Mistral 3, Llama 4, LFM2-VL); None when not known here."""
-    if family in _QWEN_FAMILIES:
-        return ("image", "video")
-    return ("image",) if family in _IMAGE_ONLY_FAMILIES else None
+    tower = tower_of(family)  # the family table's Tower.modalities
+    return tower.modalities if tower is not None else None
 
 
 def _largest(items: list[EncoderItem], disabled: frozenset[str]) -> EncoderItem | None:

@@ -26,6 +26,7 @@ MLA, Mamba, multimodal, tied-embedding and other layouts, the calculator refuses
 """
 from __future__ import annotations
 
+from ..arch.families import LoraLayout, family
 from ..arch.model import LayerKind, ModelSpec
 from ..deployment import MAX_LORA_RANKS, LoraSettings
 from ..errors import CalcError
@@ -33,11 +34,6 @@ from ..versions import RuleSet
 
 __all__ = ["LoraSettings", "MAX_LORA_RANKS", "lora_slot_bytes", "check_lora_supported"]
 
-# Model types whose vLLM class has Llama's packed layout (qkv_proj = q, k, v; gate_up_proj = gate, up) and
-# whether it lists embed_tokens / lm_head in ``embedding_modules`` (Qwen3: from #29816, RuleSet.qwen3_lora_embeddings).
-_LAYOUTS: dict[str, bool] = {
-    "llama": True, "granite": True, "qwen3": True, "qwen2": False, "gemma2": False, "gemma3_text": False,
-}
 
 
 def _refused(code: str, why: str, **params: object) -> CalcError:
@@ -45,8 +41,17 @@ def _refused(code: str, why: str, **params: object) -> CalcError:
     return CalcError(f"lora_{code}", f"--enable-lora is not modelled here: {why}", field="enable_lora", **params)
 
 
+def _layout(model_type: str) -> LoraLayout:
+    """The family table's LoRA layout (Llama's packed qkv_proj / gate_up_proj, with or without embeddings)."""
+    row = family(model_type)
+    return row.lora if row is not None else LoraLayout.NOT_READ
+
+
 def _embeddings_wrapped(model_type: str, rules: RuleSet) -> bool:
-    return _LAYOUTS[model_type] and (model_type != "qwen3" or rules.qwen3_lora_embeddings)
+    """``embedding_modules`` lists embed_tokens / lm_head (Qwen3: from #29816, RuleSet.qwen3_lora_embeddings)."""
+    layout = _layout(model_type)
+    return layout == LoraLayout.PACKED_EMBEDDINGS or (
+        layout == LoraLayout.PACKED_EMBEDDINGS_FROM_RULE and rules.qwen3_lora_embeddings)
 
 
 def check_lora_supported(model: ModelSpec, rules: RuleSet, *, pipeline_parallel_size: int) -> None:
@@ -56,7 +61,7 @@ def check_lora_supported(model: ModelSpec, rules: RuleSet, *, pipeline_parallel_
     if model.is_moe or model.is_mla or model.mamba is not None or model.vision is not None or model.vision_parameters:
         raise _refused("layout", "only dense text models with Llama's layer layout are sized (not MoE, MLA, Mamba or "
                        "multimodal)")
-    if model.model_type not in _LAYOUTS or any(k not in (LayerKind.FULL, LayerKind.SLIDING) for k in model.layer_kinds):
+    if _layout(model.model_type) == LoraLayout.NOT_READ or any(k not in (LayerKind.FULL, LayerKind.SLIDING) for k in model.layer_kinds):
         raise _refused("model_type", f"the LoRA layers of model type {model.model_type} are not read here",
                        model_type=model.model_type)
     if model.tie_word_embeddings and _embeddings_wrapped(model.model_type, rules):

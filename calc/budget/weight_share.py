@@ -24,6 +24,7 @@ All figures are parameters or integer bytes.
 
 from __future__ import annotations
 
+from ..arch.families import family, tower_of
 from ..arch.model import ModelSpec
 from ..versions import RuleSet
 from .alloc_slack import allocator_slack_bytes, padded_vocab
@@ -32,9 +33,6 @@ __all__ = ["replicated_parameters", "replicated_bytes", "tower_replicated_parame
            "load_buffer_bytes", "vocab_padding_bytes", "rope_cache_bytes", "load_extra_bytes"]
 
 _ELEMENT_BYTES = 2  # norms, routers and the vision tower stay 16-bit in quantized checkpoints too
-_QK_NORM_TYPES = ("qwen3",)
-"""Text model types with per-head ``q_norm`` / ``k_norm`` (qwen3.py, qwen3_moe.py: ``RMSNorm(head_dim)``)."""
-_QWEN3_TOWERS = frozenset({"qwen3_vl", "qwen3_vl_moe"})
 
 # vllm/model_executor/layers/rotary_embedding/mrope.py ``MRotaryEmbedding``: "We enlarge
 # max_position_embeddings to 4 times to get a larger the cos and sin cache" (rotary_embedding.py from
@@ -61,7 +59,7 @@ def tower_replicated_parameters(model: ModelSpec) -> int:
     and its fc2 bias (text width); each deep-stack merger's LayerNorm over h × m² and fc2 bias.
     """
     v = model.vision
-    if v is None or v.family not in _QWEN3_TOWERS or not v.hidden_size or not v.depth:
+    if v is None or not _qwen3_tower(v.family) or not v.hidden_size or not v.depth:
         return 0
     h, out, merged = v.hidden_size, model.hidden_size, v.hidden_size * v.spatial_merge_size ** 2
     embed = v.in_channels * v.temporal_patch_size * v.patch_size ** 2 * h + h
@@ -77,7 +75,8 @@ def replicated_parameters(model: ModelSpec, *, tower_loaded: bool = True) -> int
     kvcalc.tower_skip) and what a family adds (``ModelSpec.unsplit_parameters``: OPT's biases and learned
     positions, opt_layout.py)."""
     norms = (2 * model.num_layers + 1) * model.hidden_size
-    if model.model_type.startswith(_QK_NORM_TYPES):
+    row = family(model.model_type)
+    if row is not None and row.qk_norm:  # per-head q_norm / k_norm, RMSNorm(head_dim), on every rank
         norms += 2 * model.num_layers * model.head_size
     tower = tower_replicated_parameters(model) if tower_loaded else 0
     return norms + _router_parameters(model) + tower + model.unsplit_parameters
@@ -115,7 +114,7 @@ def load_buffer_bytes(model: ModelSpec, *, rules: RuleSet, max_num_batched_token
     if model.mrope_max_position and rules.mrope_enlarged_cache:
         total += (_MROPE_CACHE_FACTOR - 1) * model.mrope_max_position * model.head_size * _ELEMENT_BYTES
     v = model.vision
-    if tower_loaded and v is not None and v.family in _QWEN3_TOWERS and v.deepstack_layers:
+    if tower_loaded and v is not None and _qwen3_tower(v.family) and v.deepstack_layers:
         total += v.deepstack_layers * max(0, max_num_batched_tokens) * model.hidden_size * _ELEMENT_BYTES
     return total
 
@@ -143,3 +142,9 @@ def load_extra_bytes(model: ModelSpec, *, tensor_parallel_size: int, pipeline_pa
     the rotary caches, the vocabulary padding and the allocator's unsplit remainders (kvcalc.alloc_slack)."""
     kw = {"tensor_parallel_size": tensor_parallel_size, "pipeline_parallel_size": pipeline_parallel_size}
     return rope_cache_bytes(model) + vocab_padding_bytes(model, **kw) + allocator_slack_bytes(model, **kw)
+
+
+def _qwen3_tower(wrapper: str) -> bool:
+    """Qwen3-VL's tower (the family table's ``Tower.qwen3_tower``): qkv gathered, deep-stack mergers."""
+    tower = tower_of(wrapper)
+    return tower is not None and tower.qwen3_tower

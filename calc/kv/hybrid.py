@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass
 
 from .. import vllm_text
+from ..arch.families import family
 from ..arch.model import REMOVED_MODEL_TYPES, LayerKind, ModelSpec
 from ..deployment import Deployment
 from ..errors import CalcError
@@ -157,7 +158,8 @@ def plan_mamba(model: ModelSpec, dep: Deployment, *, max_model_len: int, num_spe
         raise CalcError("unsupported", vllm_text.HMA_PROMOTION_ERROR,
                         field="disable_hybrid_kv_cache_manager", model_type=model.model_type)
     lines: list[str] = []
-    if model.model_type == "nemotron_h" and dep.mamba_ssm_cache_dtype == "auto":
+    row = family(model.model_type)
+    if row is not None and row.nemotron_ssm_dtype and dep.mamba_ssm_cache_dtype == "auto":
         # NemotronHForCausalLMConfig.verify_and_update_config runs before the hybrid hook.
         lines.append(vllm_text.nemotron_h_ssm_dtype_line(m.ssm_dtype or "float32"))
     prefix, mode = _cache_mode(model, dep, lines)

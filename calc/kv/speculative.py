@@ -31,6 +31,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
+from ..arch.families import FAMILIES, family
 from ..arch.model import LayerKind, ModelSpec
 from ..deployment import SpeculativeConfig
 from ..errors import CalcError
@@ -48,11 +49,9 @@ MTP_ALIASES = frozenset({
 # The vLLM methods that need a draft checkpoint or that this calculator does not size (SpeculativeMethod).
 _NOT_MODELLED = frozenset({"eagle", "eagle3", "draft_model", "medusa", "mlp_speculator", "suffix", "custom_class",
                            "extract_hidden_states", "dflash", "dspark", "ngram_gpu"})
-# Target model types whose MTP module is read (each MTP layer = one full-attention decoder layer of the target):
-# deepseek_mtp.py (deepseek_v3, deepseek_v32), glm4_moe_mtp.py, glm4_moe_lite_mtp.py, qwen3_next_mtp.py,
-# qwen3_5_mtp.py.
-MTP_MODEL_TYPES = frozenset({"deepseek_v3", "deepseek_v32", "glm4_moe", "glm4_moe_lite", "qwen3_next", "qwen3_5",
-                             "qwen3_5_moe", "qwen3_5_text", "qwen3_5_moe_text"})
+MTP_MODEL_TYPES = frozenset(t for t, row in FAMILIES.items() if row.mtp)
+"""Target model types whose MTP module is read (the family table's ``mtp``: each MTP layer = one
+full-attention decoder layer of the target; deepseek_mtp.py, glm4_moe_mtp.py, qwen3_next_mtp.py, …)."""
 _KEYS = frozenset({"method", "num_speculative_tokens", "model", "prompt_lookup_max", "prompt_lookup_min",
                    "draft_tensor_parallel_size", "quantization", "max_model_len", "disable_padded_drafter_batch",
                    "enforce_eager", "revision", "code_revision", "parallel_drafting"})
@@ -125,11 +124,12 @@ def _check_mtp(model: ModelSpec, num: int | None, text: str) -> int:
         raise CalcError("spec_no_mtp_layers", f"speculative_config: {model.model_id} has no MTP layers "
                         "(num_nextn_predict_layers / mtp_num_hidden_layers is 0 or missing), so vLLM has none to load",
                         field="speculative_config", value=shorten(model.model_id))
-    if model.model_type not in MTP_MODEL_TYPES:
+    row = family(model.model_type)
+    if row is None or not row.mtp:
         raise _refused("model_type", "mtp", f"the MTP module of model type {model.model_type} is not read here",
                        model_type=model.model_type)
     n_predict = model.num_mtp_layers
-    if num is None and model.model_type == "qwen3_next":
+    if num is None and row.mtp_default_tokens:
         # the config has no num_nextn_predict_layers, so no n_predict to default to (vllm/config/speculative.py)
         raise CalcError("spec_tokens_missing", "speculative_config: num_speculative_tokens must be provided with "
                         "speculative model unless the draft model config contains an n_predict parameter.",
