@@ -16,8 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-__all__ = ["Kind", "Mlp", "Rope", "LayerPattern", "LoraLayout", "Tower", "Family", "FAMILIES", "family",
-           "types_of", "mla_types", "with_class_defaults", "tower_of", "tower_skip_pr", "EVERY_RELEASE"]
+__all__ = ["Kind", "KvHeads", "ParamLayout", "Mlp", "Rope", "LayerPattern", "LoraLayout", "Tower", "Family", "FAMILIES", "family",
+           "types_of", "row_of", "STANDARD_DECODER", "mla_types", "with_class_defaults", "tower_of", "tower_skip_pr", "EVERY_RELEASE"]
 
 
 class Kind(StrEnum):
@@ -27,6 +27,28 @@ class Kind(StrEnum):
     """Attention layers only (full, sliding, chunked), read from the config."""
     HYBRID = "hybrid"
     """Mamba / linear-attention layers beside attention, planned with ``MambaSpec`` layers."""
+    DEEPSEEK_V4 = "deepseek_v4"
+    """A sliding-window MLA cache on every layer plus compressed ones (kv/deepseek_v4.py)."""
+
+
+class KvHeads(StrEnum):
+    """Where the config keeps the KV head count (vllm ``ModelArchConfigConvertorBase.get_total_num_kv_heads``)."""
+
+    CONFIG = "config"
+    """``num_key_value_heads`` and its aliases."""
+    FALCON = "falcon"
+    """One KV head when ``multi_query`` is set without ``new_decoder_architecture``."""
+    ATTN_CONFIG = "attn_config"
+    """``attn_config.kv_n_heads`` when given (mpt.py, dbrx.py)."""
+
+
+class ParamLayout(StrEnum):
+    """How the parameter count is read from the config."""
+
+    STANDARD = "standard"
+    """Gated or plain MLP decoder layers, embeddings, norms."""
+    OPT = "opt"
+    """OPT's biases, LayerNorms and learned positions (arch/opt_layout.py)."""
 
 
 class Mlp(StrEnum):
@@ -126,6 +148,29 @@ class Family:
     """``sliding_window_pattern``'s class default for ``EVERY_NTH_FULL``."""
     hybrid_reader: str = ""
     """For ``Kind.HYBRID``: the name of the reader of its Mamba/attention layer list (arch/model.py)."""
+    kv_heads: KvHeads = KvHeads.CONFIG
+    """Where its KV head count is read."""
+    window_needs_flag: bool = False
+    """``sliding_window`` counts only with ``use_sliding_window`` (Qwen MoE configs carry both)."""
+    params: ParamLayout = ParamLayout.STANDARD
+    """How its parameters are counted."""
+    shared_experts: int = 0
+    """Shared experts per MoE layer when the config does not say (llama4.py ``Llama4MoE``: one)."""
+    per_layer_attention: bool = False
+    """Head size and KV heads per layer type (gemma4.py: ``per_layer_config`` / ``global_head_dim``)."""
+    ssm_dtype_key: str = ""
+    """The config key the SSM state dtype is read from (Qwen3.5's ``mamba_ssm_dtype``); "" for none."""
+    mamba_prefix_caching: bool = False
+    """``SupportsMambaPrefixCaching``: ``--mamba-cache-mode all`` sticks (else falls back to align)."""
+    attention_layers_key: str = ""
+    """The key listing a hybrid's attention layers when it has no per-layer list (Bamba's
+    ``attn_layer_indices``)."""
+    conv_dim_is_hidden: bool = False
+    """The short-conv state width is ``hidden_size`` (lfm2_moe.py), not ``conv_dim``."""
+    mtp_layers_key: str = "num_nextn_predict_layers"
+    """The config key with the MTP layer count (vllm/config/speculative.py ``hf_config_override``)."""
+    mtp_layers_default: int = 0
+    """MTP layers when that key is missing (qwen3_next_mtp.py: ``getattr(..., "num_nextn_predict_layers", 1)``)."""
     mtp: bool = False
     """Its MTP module is read (each MTP layer = one decoder layer of the target; ``*_mtp.py``)."""
     mtp_default_tokens: bool = False
@@ -184,6 +229,12 @@ _TOWER_SHAPES: Mapping[str, Mapping[str, object]] = {
     "qwen3_vl": {**_QWEN3_TOWER, "deepstack_visual_indexes": [8, 16, 24]},
     "qwen3_5": _QWEN3_TOWER,
 }
+# vllm/transformers_utils/configs/qwen3_5.py: the linear-attention defaults of Qwen3.5/3.6's config
+# class (Qwen3-Next's config requires the keys).
+_QWEN3_5_LINEAR: Mapping[str, object] = {
+    "linear_conv_kernel_dim": 4, "linear_num_key_heads": 16, "linear_num_value_heads": 32,
+    "linear_key_head_dim": 128, "linear_value_head_dim": 128,
+}
 _IMAGE = ("image",)
 _IMAGE_VIDEO = ("image", "video")
 
@@ -207,8 +258,8 @@ FAMILIES: Mapping[str, Family] = {
     **_rows("qwen2", vllm_file="qwen2.py", layer_pattern=LayerPattern.QWEN2, lora=LoraLayout.PACKED),
     **_rows("qwen3", vllm_file="qwen3.py", qk_norm=True, layer_pattern=LayerPattern.QWEN2,
             lora=LoraLayout.PACKED_EMBEDDINGS_FROM_RULE),
-    **_rows("qwen2_moe", vllm_file="qwen2_moe.py"),
-    **_rows("qwen3_moe", vllm_file="qwen3_moe.py", qk_norm=True),
+    **_rows("qwen2_moe", vllm_file="qwen2_moe.py", window_needs_flag=True),
+    **_rows("qwen3_moe", vllm_file="qwen3_moe.py", qk_norm=True, window_needs_flag=True),
     **_rows("gemma2", vllm_file="gemma2.py", layer_pattern=LayerPattern.ALTERNATE, lora=LoraLayout.PACKED),
     "gemma3": Family(vllm_file="gemma3_mm.py", rope=Rope.TWO, layer_pattern=LayerPattern.EVERY_NTH_FULL,
                      sliding_pattern=6, class_defaults=_GEMMA3_TEXT,
@@ -216,24 +267,25 @@ FAMILIES: Mapping[str, Family] = {
     "gemma3_text": Family(vllm_file="gemma3.py", rope=Rope.TWO, layer_pattern=LayerPattern.EVERY_NTH_FULL,
                           sliding_pattern=6, class_defaults=_GEMMA3_TEXT, lora=LoraLayout.PACKED),
     **_rows("gemma3n gemma3n_text", vllm_file="gemma3n.py", rope=Rope.TWO),
-    **_rows("gemma4 gemma4_text", vllm_file="gemma4.py"),
+    **_rows("gemma4 gemma4_text", vllm_file="gemma4.py", per_layer_attention=True),
     **_rows("cohere2", vllm_file="commandr.py", layer_pattern=LayerPattern.EVERY_NTH_FULL, sliding_pattern=4),
-    "llama4": Family(vllm_file="mllama4.py", layer_pattern=LayerPattern.CHUNKED,
+    "llama4": Family(vllm_file="mllama4.py", layer_pattern=LayerPattern.CHUNKED, shared_experts=1,
                      tower=Tower(modalities=_IMAGE, skip_pr="22299", vision_config=_TOWER_SHAPES["llama4"])),
-    "llama4_text": Family(vllm_file="llama4.py", layer_pattern=LayerPattern.CHUNKED),
+    "llama4_text": Family(vllm_file="llama4.py", layer_pattern=LayerPattern.CHUNKED, shared_experts=1),
     **_rows("gpt_oss", vllm_file="gpt_oss.py", rope=Rope.FP32, layer_pattern=LayerPattern.ALTERNATE),
     **_rows("phi", vllm_file="phi.py", mlp=Mlp.PLAIN),
     **_rows("phi3", vllm_file="phi3.py"),
-    **_rows("opt", vllm_file="opt.py", mlp=Mlp.PLAIN, rope=Rope.NONE, class_defaults=_OPT),
+    **_rows("opt", vllm_file="opt.py", mlp=Mlp.PLAIN, rope=Rope.NONE, class_defaults=_OPT,
+            params=ParamLayout.OPT),
     **_rows("olmo3", vllm_file="olmo2.py"),
     **_rows("exaone4 exaone4_5 exaone4_5_text", vllm_file="exaone4.py"),
     **_rows("glm4_moe", vllm_file="glm4_moe.py", mtp=True),
     **_rows("minimax_m2", vllm_file="minimax_m2.py"),
-    **_rows("deepseek_v4", vllm_file="deepseek_v4.py"),
+    **_rows("deepseek_v4", vllm_file="deepseek_v4.py", kind=Kind.DEEPSEEK_V4),
     **_rows("granite", vllm_file="granite.py", lora=LoraLayout.PACKED_EMBEDDINGS),
-    **_rows("falcon RefinedWeb RefinedWebModel", vllm_file="falcon.py", mlp=Mlp.PLAIN),
-    **_rows("mpt", vllm_file="mpt.py", mlp=Mlp.PLAIN, rope=Rope.NONE),
-    **_rows("dbrx", vllm_file="dbrx.py"),
+    **_rows("falcon RefinedWeb RefinedWebModel", vllm_file="falcon.py", mlp=Mlp.PLAIN, kv_heads=KvHeads.FALCON),
+    **_rows("mpt", vllm_file="mpt.py", mlp=Mlp.PLAIN, rope=Rope.NONE, kv_heads=KvHeads.ATTN_CONFIG),
+    **_rows("dbrx", vllm_file="dbrx.py", kv_heads=KvHeads.ATTN_CONFIG),
     **_rows("gpt2", vllm_file="gpt2.py", mlp=Mlp.PLAIN, rope=Rope.NONE),
     **_rows("gpt_bigcode", vllm_file="gpt_bigcode.py", mlp=Mlp.PLAIN, rope=Rope.NONE),
     **_rows("starcoder2", vllm_file="starcoder2.py", mlp=Mlp.PLAIN),
@@ -267,24 +319,37 @@ FAMILIES: Mapping[str, Family] = {
     **_rows("mistral_large_3", vllm_file="mistral_large_3.py", mla=True),
     # -- Mamba / linear-attention hybrids ---------------------------------------------------------------
     "qwen3_next": Family(vllm_file="qwen3_next.py", kind=Kind.HYBRID, hybrid_reader=_GDN, qk_norm=True, mtp=True,
-                         mtp_default_tokens=True),
+                         mtp_default_tokens=True, mtp_layers_default=1),
     **_rows("qwen3_5 qwen3_5_moe", vllm_file="qwen3_5.py", kind=Kind.HYBRID, hybrid_reader=_GDN, mtp=True,
-            qk_norm=True,
+            qk_norm=True, class_defaults=_QWEN3_5_LINEAR, ssm_dtype_key="mamba_ssm_dtype",
+            mtp_layers_key="mtp_num_hidden_layers",
             tower=Tower(modalities=_IMAGE_VIDEO, skip_pr=EVERY_RELEASE, copied_tower=_TOWER_SHAPES["qwen3_5"])),
     **_rows("qwen3_5_text qwen3_5_moe_text", vllm_file="qwen3_5.py", kind=Kind.HYBRID, hybrid_reader=_GDN,
-            mtp=True, qk_norm=True),
+            mtp=True, qk_norm=True, class_defaults=_QWEN3_5_LINEAR, ssm_dtype_key="mamba_ssm_dtype",
+            mtp_layers_key="mtp_num_hidden_layers"),
     **_rows("nemotron_h", vllm_file="nemotron_h.py", kind=Kind.HYBRID, hybrid_reader=_NEMO,
             nemotron_ssm_dtype=True),
-    **_rows("granitemoehybrid", vllm_file="granitemoehybrid.py", kind=Kind.HYBRID, hybrid_reader=_GRANITE),
-    **_rows("bamba", vllm_file="bamba.py", kind=Kind.HYBRID, hybrid_reader=_GRANITE, removed=("0.23.0", "45990")),
+    **_rows("granitemoehybrid", vllm_file="granitemoehybrid.py", kind=Kind.HYBRID, hybrid_reader=_GRANITE,
+            mamba_prefix_caching=True),
+    **_rows("bamba", vllm_file="bamba.py", kind=Kind.HYBRID, hybrid_reader=_GRANITE, removed=("0.23.0", "45990"),
+            attention_layers_key="attn_layer_indices"),
     **_rows("jamba", vllm_file="jamba.py", kind=Kind.HYBRID, hybrid_reader=_JAMBA, rope=Rope.NONE),
     **_rows("lfm2", vllm_file="lfm2.py", kind=Kind.HYBRID, hybrid_reader=_LFM2),
-    **_rows("lfm2_moe", vllm_file="lfm2_moe.py", kind=Kind.HYBRID, hybrid_reader=_LFM2),
+    **_rows("lfm2_moe", vllm_file="lfm2_moe.py", kind=Kind.HYBRID, hybrid_reader=_LFM2, conv_dim_is_hidden=True),
     **_rows("kimi_linear", vllm_file="kimi_linear.py", kind=Kind.HYBRID, hybrid_reader=_KIMI, mla=True),
     **_rows("minimax minimax_text_01 minimax_m1", vllm_file="minimax_text_01.py", kind=Kind.HYBRID,
             hybrid_reader=_MINIMAX, removed=("0.23.0", "45993")),
 }
 """model_type → its row."""
+
+
+STANDARD_DECODER = Family(vllm_file="llama.py")
+"""What a model type with no row is planned as: full attention, gated MLP, rope (Llama's layout)."""
+
+
+def row_of(model_type: str) -> Family:
+    """The row of ``model_type``, or ``STANDARD_DECODER`` for one the table does not know."""
+    return FAMILIES.get(model_type, STANDARD_DECODER)
 
 
 def family(model_type: str) -> Family | None:

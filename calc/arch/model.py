@@ -16,7 +16,7 @@ from ..errors import CalcError
 from ..limits import MAX_DIM, MAX_LAYERS, MAX_LEN, shorten
 from . import families
 from .families import LayerPattern, Rope, with_class_defaults
-from .opt_layout import OPT_MODEL_TYPE, opt_parameters, opt_unsplit_parameters
+from .opt_layout import opt_parameters, opt_unsplit_parameters
 from .qwen2_window import QWEN2_MAX_WINDOW_LAYERS, qwen2_types, refuse_partial_window
 from .rope_cache import RopeCache, rope_caches
 
@@ -381,12 +381,13 @@ def _dtype(text: Mapping[str, object], top: str | None) -> str:
 
 
 def _kv_heads(text: Mapping[str, object], num_heads: int) -> int:
-    mt = str(text.get("model_type") or "")
+    row = families.family(str(text.get("model_type") or ""))
+    rule = row.kv_heads if row is not None else families.KvHeads.CONFIG
     # vllm ModelArchConfigConvertorBase.get_total_num_kv_heads
-    if mt in ("falcon", "RefinedWeb", "RefinedWebModel") and not text.get("new_decoder_architecture") and text.get("multi_query"):
+    if rule == families.KvHeads.FALCON and not text.get("new_decoder_architecture") and text.get("multi_query"):
         return 1
     attn = text.get("attn_config")
-    if mt in ("mpt", "dbrx") and isinstance(attn, Mapping) and attn.get("kv_n_heads"):
+    if rule == families.KvHeads.ATTN_CONFIG and isinstance(attn, Mapping) and attn.get("kv_n_heads"):
         return _int(attn, "kv_n_heads", minimum=1) or num_heads
     for key in _KV_HEAD_KEYS:
         n = _int(text, key, minimum=1)
@@ -472,7 +473,7 @@ def _layer_kinds(text: Mapping[str, object], num_layers: int) -> tuple[tuple[Lay
                 nope = [int((i + 1) % 4 != 0) for i in range(num_layers)]
             # vllm/model_executor/models/llama4.py: RoPE layers use chunked local attention.
             return tuple(LayerKind.CHUNKED if nope[i] else LayerKind.FULL for i in range(num_layers)), None, chunk
-    if mt in ("qwen2_moe", "qwen3_moe") and not text.get("use_sliding_window", False):
+    if row is not None and row.window_needs_flag and not text.get("use_sliding_window", False):
         window = None  # Qwen configs carry sliding_window with use_sliding_window false: ignored
     if window:
         return (LayerKind.SLIDING,) * num_layers, window, None  # model-level window: every layer (Mistral-7B-v0.1)
@@ -601,20 +602,17 @@ def _gated_delta_net_layers(text: Mapping[str, object], mt: str, num_layers: int
     if kinds is None:
         interval = _positive(text, "full_attention_interval", 4)
         kinds = [LayerKind.FULL if (i + 1) % interval == 0 else LayerKind.MAMBA for i in range(num_layers)]
-    qwen35 = mt.startswith("qwen3_5")
-
-    def default(value: int) -> int | None:
-        """vllm/transformers_utils/configs/qwen3_5.py defaults (Qwen3-Next's config requires the keys)."""
-        return value if qwen35 else None
-
+    row = families.family(mt)
+    ssm_key = row.ssm_dtype_key if row is not None else ""
+    # the linear-attention keys' defaults are the config class's (the family table's class_defaults)
     mamba = MambaConfig(
-        mixer=MambaMixer.GDN, conv_kernel=_positive(text, "linear_conv_kernel_dim", default(4)),
-        num_k_heads=_positive(text, "linear_num_key_heads", default(16)),
-        num_v_heads=_positive(text, "linear_num_value_heads", default(32)),
-        head_k_dim=_positive(text, "linear_key_head_dim", default(128)),
-        head_v_dim=_positive(text, "linear_value_head_dim", default(128)),
+        mixer=MambaMixer.GDN, conv_kernel=_positive(text, "linear_conv_kernel_dim"),
+        num_k_heads=_positive(text, "linear_num_key_heads"),
+        num_v_heads=_positive(text, "linear_num_value_heads"),
+        head_k_dim=_positive(text, "linear_key_head_dim"),
+        head_v_dim=_positive(text, "linear_value_head_dim"),
         # Qwen3_5ForConditionalGenerationConfig: ssm state from mamba_ssm_dtype; Qwen3-Next has no such hook.
-        ssm_dtype=_ssm_dtype(text, "mamba_ssm_dtype") if qwen35 else None, chunk_size=chunk)
+        ssm_dtype=_ssm_dtype(text, ssm_key) if ssm_key else None, chunk_size=chunk)
     return kinds, mamba
 
 
@@ -647,8 +645,9 @@ def _nemotron_h_layers(text: Mapping[str, object], mt: str, num_layers: int, hid
 def _granite_bamba_layers(text: Mapping[str, object], mt: str, num_layers: int, hidden: int, chunk: int) -> _Hybrid | None:
     """Granite 4.0 and Bamba (granitemoehybrid.py, bamba.py): Mamba2 layers with ``mamba_*`` keys;
     Bamba lists its attention layers in ``attn_layer_indices``."""
-    if mt == "bamba":
-        attn = text.get("attn_layer_indices")
+    row = families.family(mt)
+    if row is not None and row.attention_layers_key:
+        attn = text.get(row.attention_layers_key)
         attn_idx = set(attn) if isinstance(attn, (list, tuple)) else set()
         kinds = [LayerKind.FULL if i in attn_idx else LayerKind.MAMBA for i in range(num_layers)]
     else:
@@ -662,7 +661,8 @@ def _granite_bamba_layers(text: Mapping[str, object], mt: str, num_layers: int, 
         mixer=MambaMixer.MAMBA2, intermediate_size=_positive(text, "mamba_expand", 2) * hidden,
         n_groups=_positive(text, "mamba_n_groups", 1), num_heads=_positive(text, "mamba_n_heads"),
         head_dim=_positive(text, "mamba_d_head"), state_size=_positive(text, "mamba_d_state"),
-        conv_kernel=_positive(text, "mamba_d_conv"), chunk_size=chunk, supports_all_mode=mt == "granitemoehybrid")
+        conv_kernel=_positive(text, "mamba_d_conv"), chunk_size=chunk,
+        supports_all_mode=row is not None and row.mamba_prefix_caching)
     return kinds, mamba
 
 
@@ -689,7 +689,8 @@ def _lfm2_layers(text: Mapping[str, object], mt: str, num_layers: int, hidden: i
             raise CalcError("config_missing_key", "config.json has no 'layer_types'", field="config", key="layer_types")
         kinds = [LayerKind.FULL if i in set(full) else LayerKind.MAMBA for i in range(num_layers)]
     mamba = MambaConfig(mixer=MambaMixer.SHORT_CONV, conv_kernel=_positive(text, "conv_L_cache"),
-                        conv_dim=hidden if mt == "lfm2_moe" else _positive(text, "conv_dim", hidden), chunk_size=chunk)
+                        conv_dim=hidden if families.row_of(mt).conv_dim_is_hidden else _positive(text, "conv_dim", hidden),
+                        chunk_size=chunk)
     return kinds, mamba
 
 
@@ -929,8 +930,9 @@ def _count_parameters(text: Mapping[str, object], *, hidden: int, heads: int, kv
     experts = _count(text, "num_experts") or _count(text, "num_local_experts") or _count(text, "n_routed_experts")
     moe_inter = _count(text, "moe_intermediate_size") or inter
     shared = _count(text, "n_shared_experts")
-    if str(text.get("model_type") or "").startswith("llama4") and experts:
-        shared = shared or 1  # vllm/model_executor/models/llama4.py Llama4MoE: one shared expert per MoE layer
+    row = families.family(str(text.get("model_type") or ""))
+    if row is not None and row.shared_experts and experts:
+        shared = shared or row.shared_experts  # llama4.py Llama4MoE: one shared expert per MoE layer
     shared_inter = _count(text, "shared_expert_intermediate_size")
     is_moe_layer = _moe_layer_test(text, experts)
     routed = experts * 3 * hidden * moe_inter
@@ -1046,7 +1048,7 @@ def _v4_expert_quant(text: Mapping[str, object], mt: str, quant: WeightQuant) ->
     """DeepSeek-V4 checkpoints keep fp8 for the dense layers and ``expert_dtype`` (fp4) for the experts
     (vllm/models/deepseek_v4/quant_config.py). transformers drops ``expert_dtype`` from catalog entries, so an
     fp8 deepseek_v4 config without it is taken as the published checkpoint (fp4 experts)."""
-    if mt == "deepseek_v4" and quant.method == "fp8" and text.get("expert_dtype", "fp4") == "fp4":
+    if (families.row_of(mt).kind == families.Kind.DEEPSEEK_V4) and quant.method == "fp8" and text.get("expert_dtype", "fp4") == "fp4":
         return replace(quant, experts_fp4=True)
     return quant
 
@@ -1058,7 +1060,7 @@ _V4_LAYER_TYPE_RATIO = {"sliding_attention": 0, "compressed_sparse_attention": 4
 def _compress_ratios(text: Mapping[str, object], mt: str, num_layers: int) -> tuple[int, ...]:
     """DeepSeek-V4 (vllm/models/deepseek_v4/attention.py): layer ``i`` uses ``max(1, compress_ratios[i])``;
     entries past ``num_hidden_layers`` belong to MTP/draft layers, which the calculator does not plan."""
-    if mt != "deepseek_v4":
+    if families.row_of(mt).kind != families.Kind.DEEPSEEK_V4:
         return ()
     raw = text.get("compress_ratios")
     types = text.get("layer_types")
@@ -1095,7 +1097,7 @@ def _gemma4_layer_attention(text: Mapping[str, object], mt: str, kinds: tuple[La
     = ``head_size``). transformers ≥ 5.15 writes the result as ``per_layer_config`` (layer index → its
     ``head_dim`` / ``num_key_value_heads``), which vLLM then reads as is.
     """
-    if not mt.startswith("gemma4"):
+    if not families.row_of(mt).per_layer_attention:
         return ()
     per_layer = text.get("per_layer_config")
     wanted: dict[int, tuple[int, int]] = {}
@@ -1257,17 +1259,17 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
     if hybrid is not None:
         kinds, mamba = hybrid
         window, chunk = None, None
-    elif mt == "deepseek_v4":
+    elif row is not None and row.kind == families.Kind.DEEPSEEK_V4:
         # Every layer keeps a sliding-window MLA cache, plus compressed ones (deepseek_v4.py).
         kinds, window, chunk = (LayerKind.MLA,) * layers, _int(text, "sliding_window", required=True, minimum=1), None
     elif not mla:
         kinds, window, chunk = _layer_kinds(text, layers)
     qwen2_window, unused_window = (_window_facts(text, mt, layers, kinds) if hybrid is None and not mla
-                                   and mt != "deepseek_v4" else (None, None))
+                                   and families.row_of(mt).kind != families.Kind.DEEPSEEK_V4 else (None, None))
     counted, expert_params = _count_parameters(text, hidden=hidden, heads=heads, kv_heads=kv_heads, head=head,
                                                layers=layers, vocab=vocab, inter=inter, mla=mla, kinds=kinds, mamba=mamba)
     unsplit = 0
-    if mt == OPT_MODEL_TYPE:  # no gate, biases, LayerNorms, learned positions (opt_layout.py)
+    if row is not None and row.params == families.ParamLayout.OPT:  # no gate, biases, LayerNorms, learned positions
         counted = opt_parameters(text, hidden=hidden, layers=layers, vocab=vocab, ffn=inter)
         unsplit = opt_unsplit_parameters(text, hidden=hidden, layers=layers)
     experts_per_tok = _int(text, "num_experts_per_tok") or 0
@@ -1280,10 +1282,10 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         num_parameters=num_parameters if num_parameters else counted, num_expert_parameters=expert_params,
         quant=_v4_expert_quant(text, mt, _quant(text)), is_moe=expert_params > 0, num_experts_per_tok=experts_per_tok, mamba=mamba,
         vision_parameters=vision, vision=vision_spec, checkpoint_bytes=checkpoint_bytes, kv_shared_layers=_kv_shared_layers(text, layers),
-        indexer_head_size=_indexer_head_size(text, mla or mt == "deepseek_v4"),
+        indexer_head_size=_indexer_head_size(text, mla or (families.row_of(mt).kind == families.Kind.DEEPSEEK_V4)),
         layer_attention=_gemma4_layer_attention(text, mt, kinds, head, kv_heads),
         compress_ratios=_compress_ratios(text, mt, layers),
-        index_head_dim=(_int(text, "index_head_dim") or 0) if mt == "deepseek_v4" else 0,
+        index_head_dim=(_int(text, "index_head_dim") or 0) if (families.row_of(mt).kind == families.Kind.DEEPSEEK_V4) else 0,
         moe_intermediate_size=(_int(text, "moe_intermediate_size") or 0) if expert_params else 0,
         tie_word_embeddings=bool(text.get("tie_word_embeddings") or config.get("tie_word_embeddings")),
         mrope_max_position=_mrope_max_position(text, config),
@@ -1310,10 +1312,11 @@ MAX_MTP_LAYERS = 64  # a config's MTP layer count (each becomes a KV layer); rea
 def _num_mtp_layers(text: Mapping[str, object], mt: str) -> int:
     """vllm/config/speculative.py ``hf_config_override``: Qwen3.5/3.6 read ``mtp_num_hidden_layers``, the others
     ``num_nextn_predict_layers`` (Qwen3-Next's config names it so too)."""
-    key = "mtp_num_hidden_layers" if mt.startswith("qwen3_5") else "num_nextn_predict_layers"
+    row = families.family(mt)
+    key = row.mtp_layers_key if row is not None else "num_nextn_predict_layers"
     value = _int(text, key, maximum=MAX_MTP_LAYERS)
-    if value is None and mt == "qwen3_next":
-        return 1  # qwen3_next_mtp.py: getattr(config, "num_nextn_predict_layers", 1)
+    if value is None and row is not None:
+        return row.mtp_layers_default  # qwen3_next_mtp.py: getattr(config, "num_nextn_predict_layers", 1)
     return value or 0
 
 
