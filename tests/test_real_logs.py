@@ -82,6 +82,18 @@ string parses; the diagnosis is the expected one).
 | v072_deepseek_coder_v2_lite_l40s_cpuoffload30_util045_100k_v0.log | not in the catalog; stops before KV sizing |
 | v0111dev_opt27b_4xa30_tp4_util08_debug.log | model (OPT-2.7B) and GPU (A30) not in the catalog; kept for its DEBUG non-torch figure at TP 4 (tests/test_estimates.py) |
 | v0xx_dev_mistral_small4_119b_awq_2xl40s_tp2_util082_32k_mla.log | not in the catalog (Mistral-Small-4); dev build |
+| r19_v0271_qwen25_0p5b_4090wsl_util085_2k_nvcc_missing.log | model not in the catalog (Qwen2.5-0.5B-Instruct): no verbatim public copy of its config.json was found |
+| r19_v0271_qwen25_0p5b_4090wsl_util085_2k_flashinfer_jit.log | model not in the catalog (Qwen2.5-0.5B-Instruct), as above |
+| r19_v0280_qwen38_27b_w4a16_3090_fp8kv_align_131k.log | model not in the catalog (Qwen3.8-27B); no available figure |
+| r19_v0271_qwen38_27b_nvfp4_gb10_fp8kv_917k_free_memory.log | stops at the free-memory check, before the KV cache is sized |
+| r19_v0271_qwen38_27b_gb10_util092_786k.log | model not in the catalog (Qwen3.8-27B) |
+| r19_v0271_qwen38_27b_gb10_32k_block784_ninja_missing.log | model not in the catalog (Qwen3.8-27B); fails before the KV cache is sized |
+| r19_v0271_qwen38_27b_gb10_32k_started.log | model not in the catalog (Qwen3.8-27B) |
+| r19_v0291_gemma4_e2b_mi300x_32k.log | model not in the catalog (gemma-4-E2B-it); ROCm (MI300X) |
+| r19_v0291rc1_qwen38_27b_fp8_gb10_hidden_state_block800.log | no KV figures (block-size lines only) |
+| r19_v0290_mtp3_kv_cache_memory_bytes_98k_summary.log | model not named; MTP speculative decoding |
+| r19_v0290_kv_cache_memory_bytes_200k_summary.log | model not named |
+| r19_v0281dev_opt125m_cpu_2k.log | CPU backend (128-token blocks, VLLM_CPU_KVCACHE_SPACE); facebook/opt-125m not in the catalog |
 """
 from __future__ import annotations
 
@@ -318,6 +330,21 @@ RECOMPUTED: dict[str, Case] = {
         "kv_cache_too_small", model="deepseek-ai/DeepSeek-V4-Flash",
         inputs={"vllm_version": "0.22.0", "tensor_parallel_size": "2", "kv_cache_dtype": "fp8", "block_size": "256",
                 "max_num_batched_tokens": "16384"}),
+    # -- vLLM 0.27-0.31 (issue-19 corpus) --------------------------------------------------------------
+    # Llama-3.1-8B-Instruct on 0.31.0 (A100, every setting default: 131,072): 32 layers x 16 x 2 x 8 x 128 x 2 =
+    # 2,097,152 B per block; 56.21 ± 0.005 GiB x 512 = 28,776.96-28,782.08 -> 28,776-28,782 blocks (logged 460,496 =
+    # 28,781 x 16); 460,496 / 131,072 = 3.51x (logged). Version from the note's docker tag.
+    "r19_v0310_llama31_8b_a100_defaults_131k.log": Case(
+        "started", model="meta-llama/Llama-3.1-8B-Instruct", inputs={"vllm_version": "0.31.0", "gpu": "A100-80GB"}),
+    # Qwen2.5-7B-Instruct-AWQ (the catalog's Qwen2.5-7B-Instruct layers and heads, int4 weights) on 0.31.0, H200:
+    # 28 x 16 x 2 x 4 x 128 x 2 = 917,504 B; 34.79 ± 0.005 GiB x 1,073,741,824 / 917,504 = 40,707.4-40,719.1 ->
+    # 40,707-40,719 blocks (logged 651,504 = 40,719 x 16); 651,504 / 4,096 = 159.06x (logged)
+    "r19_v0310_qwen25_7b_awq_h200_4k.log": Case(
+        "started", model="Qwen/Qwen2.5-7B-Instruct", inputs={"gpu": "H200"}),
+    # Qwen2.5-1.5B-Instruct in fp16 on 0.28.1rc1 (a Turing fork with its own attention kernel; KV sizing upstream's):
+    # 28 x 16 x 2 x 2 x 128 x 2 = 458,752 B; 17.36 ± 0.005 GiB x 1,073,741,824 / 458,752 = 40,620.6-40,644.0 ->
+    # 40,620-40,644 blocks (logged 650,208 = 40,638 x 16); 650,208 / 4,096 = 158.74x (logged)
+    "r19_v0281rc1_qwen25_1p5b_tu102_fp16_eager_4k.log": Case("started", model="Qwen/Qwen2.5-1.5B-Instruct"),
     # the held-out logs (calc/data/holdout.json): defaults, so the log states every setting
     "v092_qwen3_8b_a100_40gb_defaults_40k.log": Case("started"),
     "v0191_qwen3_8b_a100_40gb_defaults_40k.log": Case("started"),
@@ -386,6 +413,18 @@ NOT_RECOMPUTED: dict[str, str] = {
     "v0102_qwen2vl_2b_rtx4080_wsl_util08_4k.log": "started",
     "v072_deepseek_coder_v2_lite_l40s_cpuoffload30_util045_100k_v0.log": "unknown",
     "v0xx_dev_mistral_small4_119b_awq_2xl40s_tp2_util082_32k_mla.log": "started",
+    "r19_v0271_qwen25_0p5b_4090wsl_util085_2k_nvcc_missing.log": "engine_failed",
+    "r19_v0271_qwen25_0p5b_4090wsl_util085_2k_flashinfer_jit.log": "engine_failed",
+    "r19_v0280_qwen38_27b_w4a16_3090_fp8kv_align_131k.log": "started",
+    "r19_v0271_qwen38_27b_nvfp4_gb10_fp8kv_917k_free_memory.log": "free_memory_below_utilization",
+    "r19_v0271_qwen38_27b_gb10_util092_786k.log": "started",
+    "r19_v0271_qwen38_27b_gb10_32k_block784_ninja_missing.log": "engine_failed",
+    "r19_v0271_qwen38_27b_gb10_32k_started.log": "started",
+    "r19_v0291_gemma4_e2b_mi300x_32k.log": "started",
+    "r19_v0291rc1_qwen38_27b_fp8_gb10_hidden_state_block800.log": "unknown",
+    "r19_v0290_mtp3_kv_cache_memory_bytes_98k_summary.log": "started",
+    "r19_v0290_kv_cache_memory_bytes_200k_summary.log": "started",
+    "r19_v0281dev_opt125m_cpu_2k.log": "started",
 }
 
 # The figures compared: capacity facts of the log against the core's own printed lines.

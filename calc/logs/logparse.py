@@ -295,6 +295,7 @@ _FREE_STARTUP = re.compile(
     r"Free memory on device \(" + _F + "/" + _F + r" GiB\) on startup\. Desired GPU memory utilization is \("
     + _F + ", " + _F + r" GiB\)"
 )
+_STARTUP_SUMMARY = "on startup. Desired GPU memory utilization is ("
 _SUGGEST = re.compile(r"--kv-cache-memory=(\d+)")
 _CURRENT_KV = re.compile(r"Current kv cache memory in use is " + _F + r" GiB")
 _MODEL_LOADING = re.compile(r"(?:Model loading took|Loading model weights took) " + _F + r" ?(?:GiB|GB)")
@@ -473,15 +474,17 @@ def _drop_long_numbers(literal: str) -> str:
 def _read_non_default_args(line: str, facts: _Facts) -> None:
     start = line.find("{", line.find("non-default args"))
     end = line.rfind("}")
-    if start < 0 or end <= start or end - start > 20000:
+    if start < 0:
         return
+    if end <= start or end - start > 20000:
+        end = start  # no closing brace in reach: only the scalar pairs of the cut echo are read
     literal = _drop_long_numbers(line[start:end + 1])
     if not python_literal_ok(literal):  # before the parser: deep nesting kills Pyodide's C stack
         return
     try:
         args = ast.literal_eval(literal)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError, OverflowError):
-        return
+        args = _cut_args(line[start:start + 20000])
     if not isinstance(args, dict):
         return
     if args.get("language_model_only") is True:
@@ -490,6 +493,33 @@ def _read_non_default_args(line: str, facts: _Facts) -> None:
         name = _ARG_KEYS.get(str(key))
         if name is not None:
             facts.put(name, _typed(name, raw), line, _P_ARGS)
+
+
+# One token of a Python ``repr``: a quoted string (escapes kept), a bracket or separator, or a bare scalar.
+# The alternatives start with disjoint characters and none nests a quantifier: linear.
+_REPR_TOKEN = re.compile(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"|[{}\[\]():,]|[^\s,:'\"{}\[\]()]{1,64}")
+_OPEN, _CLOSE = "{[(", "}])"
+
+
+def _cut_args(text: str) -> dict[str, object]:
+    """The top-level ``'key': scalar`` pairs of a ``non-default args`` echo cut before its closing brace.
+
+    A console, a log collector or a paste often cuts this long line (one quoted in a public report ends in
+    ``'cudagr``); the settings before the cut are still vLLM's own, so they are read. A pair counts only
+    when a separator follows its value, so a value cut in the middle is never read."""
+    tokens = [m.group() for m in _REPR_TOKEN.finditer(text)]
+    pairs: dict[str, object] = {}
+    depth = 0
+    for k, token in enumerate(tokens):
+        if token in _OPEN:
+            depth += 1
+        elif token in _CLOSE:
+            depth -= 1
+        elif (depth == 1 and 0 < k < len(tokens) - 3 and tokens[k - 1] in ("{", ",") and token[0] == "'"
+              and tokens[k + 1] == ":" and tokens[k + 3] in (",", "}") and tokens[k + 2] not in _OPEN):
+            value = tokens[k + 2]
+            pairs[token[1:-1]] = {"True": True, "False": False, "None": None}.get(value, value)
+    return pairs
 
 
 def _language_model_only_limits(given: object) -> dict[str, int]:
@@ -1190,6 +1220,9 @@ def _read_lines(lines: list[str], indices: list[int], *, read_args: bool = True)
         seen.add(line)
         _read_version_and_args(line, out.facts, read_args=read_args)
         _read_memory_lines(line, out.facts)
+        if _STARTUP_SUMMARY in line and _FREE_STARTUP.search(line) is None:
+            # the summary wrapped by a terminal or a post, mid-sentence ("is (0.9,⏎172.52 GiB)")
+            _read_usage_summary(_window(lines, i)[1], out.facts)
         _read_hybrid_layout(line, out.facts)
         _read_worker_prefix(line, out.facts)
         if out.started is None and _STARTED_RE.search(line):
