@@ -76,6 +76,11 @@ def test_hybrid_layout_lines() -> None:
     assert (facts["hybrid_attention_block_size"], facts["mamba_page_padding_pct"]) == (528, 0.76)
     # llmd_v019_gemma3_27b_h100.log: "Add 8 padding layers, may waste at most 15.38% KV cache memory"
     assert parse_log(_log("llmd_v019_gemma3_27b_h100.log")).facts["num_padding_layers"] == 8
+    # r19_v03xx_gdn_hybrid_mtp3_5090_kv5gib_groups.log (RTX 5090, 2026-10-03): "Add 3 padding layers, …" and
+    # "kv cache group sizes [2848, 2848, 2848, 2848]", one block size per group, as printed
+    facts = parse_log(_log("r19_v03xx_gdn_hybrid_mtp3_5090_kv5gib_groups.log")).facts
+    assert (facts["num_padding_layers"], facts["kv_cache_group_block_sizes"]) == (3, "2848, 2848, 2848, 2848")
+    assert "kv_cache_group_block_sizes" not in parse_log("kv cache group sizes [2848, 2848").facts  # cut: not read
 
 
 def test_cut_args_echo_keeps_the_settings_before_the_cut() -> None:

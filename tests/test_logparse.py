@@ -450,6 +450,10 @@ EXPECTED: dict[str, tuple[str, dict[str, object]]] = {
     "r19_v0281dev_opt125m_cpu_2k.log": ("started", {
         "vllm_version": "0.28.1.dev202608260651", "dtype": "bfloat16", "max_model_len": 2048,
         "enable_prefix_caching": False, "max_num_seqs": 1, "gpu_kv_cache_tokens": 29056, "max_concurrency": 14.19}),
+    "r19_v03xx_gdn_hybrid_mtp3_5090_kv5gib_groups.log": ("started", {
+        "model_weights_gib": 19.84, "hybrid_attention_block_size": 2848, "available_kv_gib": 5.0,
+        "kv_cache_memory_fixed": True, "num_padding_layers": 3, "gpu_kv_cache_tokens": 202950, "max_model_len": 131072,
+        "max_concurrency": 1.55, "kv_cache_group_block_sizes": "2848, 2848, 2848, 2848", "cudagraph_gib": 0.2}),
 }
 
 

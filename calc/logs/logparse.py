@@ -99,6 +99,8 @@ FACT_KEYS: tuple[str, ...] = (
     "tensor_parallel_size_at_least", "pipeline_parallel_size_at_least", "world_size_at_least",
     "hybrid_attention_block_size", "mamba_page_padding_pct", "num_padding_layers",
     "mamba_cache_blocks",
+    # the block size of each KV cache group, as recent releases print them once the groups are formed
+    "kv_cache_group_block_sizes",
 )
 
 
@@ -136,7 +138,7 @@ _ANCHORS: tuple[str, ...] = (
     "concurrency", "out of memory", "OutOfMemory", "version", "GPU 0:",
     "max_num_", "Defaulting", "api_server", "init engine",
     "EngineCore failed", "initialization failed", "process failed", "Free memory", "LLM engine (v",
-    "Worker_", "VllmWorker", "Setting attention block size", "padding layers", "Padding mamba page",
+    "Worker_", "VllmWorker", "Setting attention block size", "padding layers", "Padding mamba page", "kv cache group sizes",
     "Mamba cache blocks", "auto-fit", "load_model", "load_weights", "model_loader",
     "load model", "weights took", "loading took", "LLM(", "command:", "args:", "create_weights", "initialize_model",
 )
@@ -844,6 +846,8 @@ _WORKER_RANK = re.compile(r"\(VllmWorker(?:Process)? rank=(\d{1,5})")
 _ATTN_BLOCK = re.compile(r"Setting attention block size to (\d{1,9}) tokens")
 _MAMBA_PAD = re.compile(r"Padding mamba page size by (\d{1,4}(?:\.\d{1,6})?)%")
 _PADDING_LAYERS = re.compile(r"Add (\d{1,6}) padding layers")
+# "kv cache group sizes [2848, 2848, 2848, 2848]": a Python list, one block size per group; at most 64 are read.
+_GROUP_SIZES = re.compile(r"kv cache group sizes \[((?:\d{1,7}, ){0,63}\d{1,7})\]")
 # vllm/config/compilation.py (#38270): the hybrid's state blocks cap the decode batch.
 _MAMBA_BLOCKS_ERR = re.compile(r"max_num_seqs \((\d{1,9})\) exceeds available Mamba cache blocks \((\d{1,12})\)")
 
@@ -872,6 +876,9 @@ def _read_hybrid_layout(line: str, facts: _Facts) -> None:
     m = _MAMBA_PAD.search(line) if "Padding mamba" in line else None
     if m:
         facts.put("mamba_page_padding_pct", _num(m.group(1)), line, _P_LOG)
+    m = _GROUP_SIZES.search(line) if "kv cache group sizes" in line else None
+    if m:
+        facts.put("kv_cache_group_block_sizes", m.group(1), line, _P_LOG)
     m = _PADDING_LAYERS.search(line) if "padding layers" in line else None
     if m:
         facts.put("num_padding_layers", _int(m.group(1)), line, _P_LOG)
