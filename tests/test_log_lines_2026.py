@@ -83,6 +83,21 @@ def test_hybrid_layout_lines() -> None:
     assert "kv_cache_group_block_sizes" not in parse_log("kv cache group sizes [2848, 2848").facts  # cut: not read
 
 
+def test_both_kv_cache_memory_suggestions_and_the_initial_free_memory() -> None:
+    # r19_v0271_qwen25_0p5b_4090wsl_util085_2k_nvcc_missing.log (0.27.1): "Replace gpu_memory_utilization config with
+    # `--kv-cache-memory=19468210074` (18.13 GiB) to fit into requested memory, or `--kv-cache-memory=21679683072`
+    # (20.19 GiB) to fully utilize gpu memory": both byte counts, each under its own fact
+    line = _line("r19_v0271_qwen25_0p5b_4090wsl_util085_2k_nvcc_missing.log", "to fully utilize gpu memory")
+    facts = parse_log(line).facts
+    assert (facts["suggested_kv_cache_memory_bytes"], facts["full_kv_cache_memory_bytes"]) == (19_468_210_074,
+                                                                                             21_679_683_072)
+    # 21,679,683,072 B / 2**30 = 20.19 GiB, the figure in the parenthesis
+    assert round(facts["full_kv_cache_memory_bytes"] / 2**30, 2) == 20.19
+    # r19_v03xx_gdn_hybrid_mtp3_5090_kv5gib_groups.log: "Initial free memory 30.16 GiB, reserved 5.0 GiB memory for KV
+    # Cache as specified by kv_cache_memory_bytes config and skipped memory profiling."
+    facts = parse_log(_line("r19_v03xx_gdn_hybrid_mtp3_5090_kv5gib_groups.log", "Initial free memory")).facts
+    assert (facts["free_memory_gib"], facts["available_kv_gib"], facts["kv_cache_memory_fixed"]) == (30.16, 5.0, True)
+
 def test_cut_args_echo_keeps_the_settings_before_the_cut() -> None:
     # r19_v0280_qwen38_27b_w4a16_3090_fp8kv_align_131k.log (0.28.0, one RTX 3090): the saved echo ends in
     # "'cudagraph_num_of_warmups': 0, 'cudagr" with no closing brace; every top-level pair before it is vLLM's

@@ -396,19 +396,19 @@ EXPECTED: dict[str, tuple[str, dict[str, object]]] = {
         "max_num_batched_tokens": 8192, "model_weights_gib": 2.98, "available_kv_gib": 17.36,
         "gpu_kv_cache_tokens": 650208, "max_concurrency": 158.74, "free_memory_gib": 23.3, "total_gpu_memory_gib": 23.47,
         "requested_memory_gib": 21.12, "consumed_memory_gib": 3.25, "activation_peak_gib": 0.5, "cudagraph_gib": 0.0,
-        "suggested_kv_cache_memory_bytes": 18485812532}),
+        "suggested_kv_cache_memory_bytes": 18485812532, "full_kv_cache_memory_bytes": 20830611968}),
     "r19_v0271_qwen25_0p5b_4090wsl_util085_2k_nvcc_missing.log": ("engine_failed", {
         "vllm_version": "0.27.1", "model": "Qwen/Qwen2.5-0.5B-Instruct", "max_model_len": 2048,
         "gpu_memory_utilization": 0.85, "model_weights_gib": 0.93, "available_kv_gib": 18.65,
         "gpu_kv_cache_tokens": 1629520, "cudagraph_gib": 0.37, "free_memory_gib": 22.45, "total_gpu_memory_gib": 23.99,
         "requested_memory_gib": 20.39, "consumed_memory_gib": 1.49, "activation_peak_gib": 0.25,
-        "suggested_kv_cache_memory_bytes": 19468210074}),
+        "suggested_kv_cache_memory_bytes": 19468210074, "full_kv_cache_memory_bytes": 21679683072}),
     "r19_v0271_qwen25_0p5b_4090wsl_util085_2k_flashinfer_jit.log": ("engine_failed", {
         "vllm_version": "0.27.1", "model": "Qwen/Qwen2.5-0.5B-Instruct", "max_model_len": 2048,
         "gpu_memory_utilization": 0.85, "model_weights_gib": 0.93, "available_kv_gib": 18.65,
         "gpu_kv_cache_tokens": 1629520, "cudagraph_gib": 0.18, "free_memory_gib": 22.45, "total_gpu_memory_gib": 23.99,
         "requested_memory_gib": 20.39, "consumed_memory_gib": 1.49, "activation_peak_gib": 0.25,
-        "suggested_kv_cache_memory_bytes": 19674042266}),
+        "suggested_kv_cache_memory_bytes": 19674042266, "full_kv_cache_memory_bytes": 21885515264}),
     # the args echo is cut mid-dict ('cudagr'): the settings before the cut are read
     "r19_v0280_qwen38_27b_w4a16_3090_fp8kv_align_131k.log": ("started", {
         "vllm_version": "0.28.0", "max_model_len": 131072, "gpu_memory_utilization": 0.96, "kv_cache_dtype": "fp8",
@@ -425,7 +425,7 @@ EXPECTED: dict[str, tuple[str, dict[str, object]]] = {
         "gpu_memory_utilization_without_cudagraph_profiling": 0.9038, "gpu_kv_cache_tokens": 820013,
         "max_concurrency": 1.04, "cudagraph_gib": 0.94, "free_memory_gib": 112.26, "total_gpu_memory_gib": 119.63,
         "requested_memory_gib": 110.06, "consumed_memory_gib": 55.99, "activation_peak_gib": 3.78,
-        "suggested_kv_cache_memory_bytes": 52830620611}),
+        "suggested_kv_cache_memory_bytes": 52830620611, "full_kv_cache_memory_bytes": 55188796928}),
     "r19_v0271_qwen38_27b_gb10_32k_block784_ninja_missing.log": ("engine_failed", {
         "vllm_version": "0.27.1", "max_model_len": 32768, "enable_prefix_caching": False, "model_weights_gib": 51.1,
         "hybrid_attention_block_size": 784, "mamba_page_padding_pct": 0.13}),
@@ -442,16 +442,18 @@ EXPECTED: dict[str, tuple[str, dict[str, object]]] = {
     "r19_v0291rc1_qwen38_27b_fp8_gb10_hidden_state_block800.log": ("unknown", {
         "vllm_version": "0.29.1rc1.dev533+g1ea7c63f4", "hybrid_attention_block_size": 800}),
     "r19_v0290_mtp3_kv_cache_memory_bytes_98k_summary.log": ("started", {
-        "vllm_version": "0.29.0", "available_kv_gib": 1.62, "kv_cache_memory_fixed": True, "gpu_kv_cache_tokens": 112347,
+        "vllm_version": "0.29.0", "free_memory_gib": 31.17, "available_kv_gib": 1.62, "kv_cache_memory_fixed": True,
+        "gpu_kv_cache_tokens": 112347,
         "max_model_len": 98304, "max_concurrency": 1.14}),
     "r19_v0290_kv_cache_memory_bytes_200k_summary.log": ("started", {
-        "vllm_version": "0.29.0", "available_kv_gib": 3.0, "kv_cache_memory_fixed": True, "gpu_kv_cache_tokens": 236090,
+        "vllm_version": "0.29.0", "free_memory_gib": 31.17, "available_kv_gib": 3.0, "kv_cache_memory_fixed": True,
+        "gpu_kv_cache_tokens": 236090,
         "max_model_len": 200000, "max_concurrency": 1.18}),
     "r19_v0281dev_opt125m_cpu_2k.log": ("started", {
         "vllm_version": "0.28.1.dev202608260651", "dtype": "bfloat16", "max_model_len": 2048,
         "enable_prefix_caching": False, "max_num_seqs": 1, "gpu_kv_cache_tokens": 29056, "max_concurrency": 14.19}),
     "r19_v03xx_gdn_hybrid_mtp3_5090_kv5gib_groups.log": ("started", {
-        "model_weights_gib": 19.84, "hybrid_attention_block_size": 2848, "available_kv_gib": 5.0,
+        "model_weights_gib": 19.84, "hybrid_attention_block_size": 2848, "free_memory_gib": 30.16, "available_kv_gib": 5.0,
         "kv_cache_memory_fixed": True, "num_padding_layers": 3, "gpu_kv_cache_tokens": 202950, "max_model_len": 131072,
         "max_concurrency": 1.55, "kv_cache_group_block_sizes": "2848, 2848, 2848, 2848", "cudagraph_gib": 0.2}),
 }

@@ -101,6 +101,8 @@ FACT_KEYS: tuple[str, ...] = (
     "mamba_cache_blocks",
     # the block size of each KV cache group, as recent releases print them once the groups are formed
     "kv_cache_group_block_sizes",
+    # the start-up summary's second --kv-cache-memory: the KV cache that would use the whole free memory
+    "full_kv_cache_memory_bytes",
 )
 
 
@@ -267,6 +269,9 @@ _CP_MULTIPLY = re.compile(
     r"Multiplying the GPU KV cache size by the cp_world_size (\d+) \(pcp_world_size (\d+) \* dcp_world_size (\d+)\)"
 )
 _RESERVED_FIXED = re.compile(r"reserved " + _F + r" GiB memory for KV Cache as specified by kv_cache_memory_bytes")
+# The same line's first figure: the free memory vLLM measured before it loaded anything (gpu_worker.py, when
+# kv_cache_memory_bytes skips the profiling): "Initial free memory 30.16 GiB, reserved 5.0 GiB memory for …"
+_INITIAL_FREE = re.compile(r"Initial free memory " + _F + r" GiB, reserved ")
 
 # Memory breakdown ---------------------------------------------------------- #
 _WEIGHTS_TAKE = re.compile(r"model weights take\s+" + _F + r" ?GiB")
@@ -299,6 +304,8 @@ _FREE_STARTUP = re.compile(
 )
 _STARTUP_SUMMARY = "on startup. Desired GPU memory utilization is ("
 _SUGGEST = re.compile(r"--kv-cache-memory=(\d+)")
+# The summary's second suggestion: "or `--kv-cache-memory=21679683072` (20.19 GiB) to fully utilize gpu memory"
+_SUGGEST_FULL = re.compile(r"or `--kv-cache-memory=(\d{1,20})` \(" + _F + r" GiB\) to fully utilize gpu memory")
 _CURRENT_KV = re.compile(r"Current kv cache memory in use is " + _F + r" GiB")
 _MODEL_LOADING = re.compile(r"(?:Model loading took|Loading model weights took) " + _F + r" ?(?:GiB|GB)")
 _GRAPH_TOOK = re.compile(r"Graph capturing finished in \d+ secs?, took " + _F + r" GiB")
@@ -645,6 +652,9 @@ def _read_usage_summary(line: str, facts: _Facts) -> None:
         m = _SUGGEST.search(line)
         if m:
             facts.put("suggested_kv_cache_memory_bytes", _int(m.group(1)), line, _P_LOG)
+        m = _SUGGEST_FULL.search(line)
+        if m:
+            facts.put("full_kv_cache_memory_bytes", _int(m.group(1)), line, _P_LOG)
     _put_figures(facts, line, _CURRENT_KV.search(line), "available_kv_gib")
 
 
@@ -658,6 +668,7 @@ def _read_weights_and_graphs(line: str, facts: _Facts) -> None:
     if m:
         _put_figures(facts, line, m, "available_kv_gib")
         facts.put("kv_cache_memory_fixed", True, line, _P_LOG)
+        _put_figures(facts, line, _INITIAL_FREE.search(line), "free_memory_gib")
 
 
 def _read_utilization(line: str, facts: _Facts) -> None:
