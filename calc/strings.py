@@ -311,6 +311,8 @@ EN: dict[str, str] = {
     "diag.cuda_out_of_memory_startup": "CUDA out of memory at start-up",
     "verdict.cuda_out_of_memory_startup.title": "CUDA ran out of memory at start-up",
     "verdict.cuda_out_of_memory_startup.summary": "vLLM ran out of memory before it finished starting: while loading the weights, in the profiling run or while capturing CUDA graphs. The fixes below depend on where it stopped.",
+    "fact.kv_cache_group_block_sizes": "Block size of each KV cache group (tokens)",
+    "fact.full_kv_cache_memory_bytes": "--kv-cache-memory that vLLM suggests to use all free memory",
 }
 
 ES: dict[str, str] = {
@@ -608,6 +610,8 @@ ES: dict[str, str] = {
     "diag.cuda_out_of_memory_startup": "CUDA sin memoria al arrancar",
     "verdict.cuda_out_of_memory_startup.title": "CUDA se quedó sin memoria al arrancar",
     "verdict.cuda_out_of_memory_startup.summary": "vLLM se quedó sin memoria antes de terminar de arrancar: al cargar los pesos, en la pasada de perfilado o al capturar los grafos CUDA. Las soluciones de abajo dependen de dónde se detuvo.",
+    "fact.kv_cache_group_block_sizes": "Tamaño de bloque de cada grupo de caché KV (tokens)",
+    "fact.full_kv_cache_memory_bytes": "--kv-cache-memory que vLLM sugiere para usar toda la memoria libre",
 }
 
 ZH: dict[str, str] = {
@@ -905,6 +909,8 @@ ZH: dict[str, str] = {
     "diag.cuda_out_of_memory_startup": "启动时 CUDA 显存不足",
     "verdict.cuda_out_of_memory_startup.title": "启动时 CUDA 显存不足",
     "verdict.cuda_out_of_memory_startup.summary": "vLLM 在启动完成之前就耗尽了显存：加载权重时、profiling 时或捕获 CUDA Graph 时。下面的办法取决于它停在哪一步。",
+    "fact.kv_cache_group_block_sizes": "每个 KV 缓存组的块大小（token）",
+    "fact.full_kv_cache_memory_bytes": "vLLM 建议的用满全部空闲显存的 --kv-cache-memory",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}

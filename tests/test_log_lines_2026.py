@@ -76,7 +76,60 @@ def test_hybrid_layout_lines() -> None:
     assert (facts["hybrid_attention_block_size"], facts["mamba_page_padding_pct"]) == (528, 0.76)
     # llmd_v019_gemma3_27b_h100.log: "Add 8 padding layers, may waste at most 15.38% KV cache memory"
     assert parse_log(_log("llmd_v019_gemma3_27b_h100.log")).facts["num_padding_layers"] == 8
+    # r19_v03xx_gdn_hybrid_mtp3_5090_kv5gib_groups.log (RTX 5090, 2026-10-03): "Add 3 padding layers, …" and
+    # "kv cache group sizes [2848, 2848, 2848, 2848]", one block size per group, as printed
+    facts = parse_log(_log("r19_v03xx_gdn_hybrid_mtp3_5090_kv5gib_groups.log")).facts
+    assert (facts["num_padding_layers"], facts["kv_cache_group_block_sizes"]) == (3, "2848, 2848, 2848, 2848")
+    assert "kv_cache_group_block_sizes" not in parse_log("kv cache group sizes [2848, 2848").facts  # cut: not read
 
+
+def test_both_kv_cache_memory_suggestions_and_the_initial_free_memory() -> None:
+    # r19_v0271_qwen25_0p5b_4090wsl_util085_2k_nvcc_missing.log (0.27.1): "Replace gpu_memory_utilization config with
+    # `--kv-cache-memory=19468210074` (18.13 GiB) to fit into requested memory, or `--kv-cache-memory=21679683072`
+    # (20.19 GiB) to fully utilize gpu memory": both byte counts, each under its own fact
+    line = _line("r19_v0271_qwen25_0p5b_4090wsl_util085_2k_nvcc_missing.log", "to fully utilize gpu memory")
+    facts = parse_log(line).facts
+    assert (facts["suggested_kv_cache_memory_bytes"], facts["full_kv_cache_memory_bytes"]) == (19_468_210_074,
+                                                                                             21_679_683_072)
+    # 21,679,683,072 B / 2**30 = 20.19 GiB, the figure in the parenthesis
+    assert round(facts["full_kv_cache_memory_bytes"] / 2**30, 2) == 20.19
+    # r19_v03xx_gdn_hybrid_mtp3_5090_kv5gib_groups.log: "Initial free memory 30.16 GiB, reserved 5.0 GiB memory for KV
+    # Cache as specified by kv_cache_memory_bytes config and skipped memory profiling."
+    facts = parse_log(_line("r19_v03xx_gdn_hybrid_mtp3_5090_kv5gib_groups.log", "Initial free memory")).facts
+    assert (facts["free_memory_gib"], facts["available_kv_gib"], facts["kv_cache_memory_fixed"]) == (30.16, 5.0, True)
+
+def test_cut_args_echo_keeps_the_settings_before_the_cut() -> None:
+    # r19_v0280_qwen38_27b_w4a16_3090_fp8kv_align_131k.log (0.28.0, one RTX 3090): the saved echo ends in
+    # "'cudagraph_num_of_warmups': 0, 'cudagr" with no closing brace; every top-level pair before it is vLLM's
+    line = _line("r19_v0280_qwen38_27b_w4a16_3090_fp8kv_align_131k.log", "non-default args")
+    facts = parse_log(line).facts
+    assert (facts["gpu_memory_utilization"], facts["kv_cache_dtype"], facts["enable_prefix_caching"],
+            facts["mamba_cache_mode"], facts["mamba_ssm_cache_dtype"], facts["max_num_batched_tokens"],
+            facts["max_num_seqs"], facts["max_model_len"]) == (0.96, "fp8", True, "align", "float16", 2048, 64, 131072)
+    # 'language_model_only': True before the cut: no encoder profile, as for a whole echo
+    assert facts["limit_mm_per_prompt"] == '{"image": 0, "video": 0}'
+
+
+def test_cut_args_echo_never_reads_a_cut_value_or_a_nested_key() -> None:
+    # a value without the separator after it may itself be cut ("'max_num_seqs': 6" of 64): not read; a key of a
+    # nested dict (the compilation config's 'mode') is not a setting of the echo
+    line = ("INFO non-default args: {'model': 'Qwen/Qwen3-8B', 'compilation_config': {'mode': 3, "
+            "'max_num_seqs': 2}, 'max_model_len': 8192, 'max_num_seqs': 6")
+    assert parse_log(line).facts == {"model": "Qwen/Qwen3-8B", "max_model_len": 8192}
+    # a string cut before its closing quote is not a value either
+    assert parse_log("INFO non-default args: {'max_model_len': 4096, 'model': 'Qwen/Qw").facts == {"max_model_len": 4096}
+
+
+def test_wrapped_startup_summary_is_read() -> None:
+    # r19_v0291_gemma4_e2b_mi300x_32k.log (0.29.1, MI300X): the post wraps the summary mid-figure,
+    # "Desired GPU memory utilization is (0.9,⏎172.52 GiB). Actual usage is 11.88 GiB … 5.59 GiB for peak⏎activation,
+    # and 3.9 GiB for CUDAGraph memory."
+    facts = parse_log(_log("r19_v0291_gemma4_e2b_mi300x_32k.log")).facts
+    assert (facts["free_memory_gib"], facts["total_gpu_memory_gib"], facts["gpu_memory_utilization"],
+            facts["requested_memory_gib"], facts["consumed_memory_gib"], facts["activation_peak_gib"],
+            facts["cudagraph_gib"]) == (191.36, 191.69, 0.9, 172.52, 11.88, 5.59, 3.9)
+    # and it stays the INFO summary, not the fatal free-memory check
+    assert parse_log(_log("r19_v0291_gemma4_e2b_mi300x_32k.log")).diagnosis == "started"
 
 def test_mamba_blocks_error() -> None:
     # v2026_ci_qwen35_b200_mamba_blocks_below_max_num_seqs.log (vLLM #38632)

@@ -381,6 +381,81 @@ EXPECTED: dict[str, tuple[str, dict[str, object]]] = {
         "vllm_version": "0.10.2", "tensor_parallel_size": 2, "max_model_len": 262144, "max_num_batched_tokens": 8192,
         "available_kv_gib": 44.59, "gpu_kv_cache_tokens": 973760, "max_concurrency": 14.77, "total_gpu_memory_gib": 139.81,
         "gpu_memory_utilization": 0.9, "activation_peak_gib": 5.58, "non_torch_gib": 1.38}),
+    # vLLM 0.27-0.31 logs (sources.json): every figure each prints, read off the log by hand
+    "r19_v0310_llama31_8b_a100_defaults_131k.log": ("started", {
+        "model_weights_gib": 15.0, "gpu_kv_cache_tokens": 460496, "max_model_len": 131072, "max_concurrency": 3.51,
+        "free_memory_gib": 78.84, "total_gpu_memory_gib": 79.25, "gpu_memory_utilization": 0.92,
+        "requested_memory_gib": 72.91, "consumed_memory_gib": 15.26, "activation_peak_gib": 1.44, "cudagraph_gib": 0.23,
+        "available_kv_gib": 56.21}),
+    "r19_v0310_qwen25_7b_awq_h200_4k.log": ("started", {
+        "vllm_version": "0.31.0", "model": "Qwen/Qwen2.5-7B-Instruct-AWQ", "model_weights_gib": 5.38,
+        "available_kv_gib": 34.79, "gpu_kv_cache_tokens": 651504, "max_model_len": 4096, "max_concurrency": 159.06}),
+    "r19_v0281rc1_qwen25_1p5b_tu102_fp16_eager_4k.log": ("started", {
+        "vllm_version": "0.28.1rc1.dev50+gcac8a75a7.d20260828", "dtype": "float16", "max_model_len": 4096,
+        "enable_prefix_caching": False, "gpu_memory_utilization": 0.9, "enforce_eager": True,
+        "max_num_batched_tokens": 8192, "model_weights_gib": 2.98, "available_kv_gib": 17.36,
+        "gpu_kv_cache_tokens": 650208, "max_concurrency": 158.74, "free_memory_gib": 23.3, "total_gpu_memory_gib": 23.47,
+        "requested_memory_gib": 21.12, "consumed_memory_gib": 3.25, "activation_peak_gib": 0.5, "cudagraph_gib": 0.0,
+        "suggested_kv_cache_memory_bytes": 18485812532, "full_kv_cache_memory_bytes": 20830611968}),
+    "r19_v0271_qwen25_0p5b_4090wsl_util085_2k_nvcc_missing.log": ("engine_failed", {
+        "vllm_version": "0.27.1", "model": "Qwen/Qwen2.5-0.5B-Instruct", "max_model_len": 2048,
+        "gpu_memory_utilization": 0.85, "model_weights_gib": 0.93, "available_kv_gib": 18.65,
+        "gpu_kv_cache_tokens": 1629520, "cudagraph_gib": 0.37, "free_memory_gib": 22.45, "total_gpu_memory_gib": 23.99,
+        "requested_memory_gib": 20.39, "consumed_memory_gib": 1.49, "activation_peak_gib": 0.25,
+        "suggested_kv_cache_memory_bytes": 19468210074, "full_kv_cache_memory_bytes": 21679683072}),
+    "r19_v0271_qwen25_0p5b_4090wsl_util085_2k_flashinfer_jit.log": ("engine_failed", {
+        "vllm_version": "0.27.1", "model": "Qwen/Qwen2.5-0.5B-Instruct", "max_model_len": 2048,
+        "gpu_memory_utilization": 0.85, "model_weights_gib": 0.93, "available_kv_gib": 18.65,
+        "gpu_kv_cache_tokens": 1629520, "cudagraph_gib": 0.18, "free_memory_gib": 22.45, "total_gpu_memory_gib": 23.99,
+        "requested_memory_gib": 20.39, "consumed_memory_gib": 1.49, "activation_peak_gib": 0.25,
+        "suggested_kv_cache_memory_bytes": 19674042266, "full_kv_cache_memory_bytes": 21885515264}),
+    # the args echo is cut mid-dict ('cudagr'): the settings before the cut are read
+    "r19_v0280_qwen38_27b_w4a16_3090_fp8kv_align_131k.log": ("started", {
+        "vllm_version": "0.28.0", "max_model_len": 131072, "gpu_memory_utilization": 0.96, "kv_cache_dtype": "fp8",
+        "enable_prefix_caching": True, "mamba_ssm_cache_dtype": "float16", "mamba_cache_mode": "align",
+        "max_num_batched_tokens": 2048, "max_num_seqs": 64, "quantization": "compressed-tensors",
+        "gpu_kv_cache_tokens": 215112, "max_concurrency": 1.64}),
+    "r19_v0271_qwen38_27b_nvfp4_gb10_fp8kv_917k_free_memory.log": ("free_memory_below_utilization", {
+        "vllm_version": "0.27.1", "max_model_len": 917504, "kv_cache_dtype": "fp8", "quantization": "compressed-tensors",
+        "free_memory_gib": 65.74, "total_gpu_memory_gib": 119.63, "gpu_memory_utilization": 0.92,
+        "requested_memory_gib": 110.06}),
+    "r19_v0271_qwen38_27b_gb10_util092_786k.log": ("started", {
+        "vllm_version": "0.27.1", "max_model_len": 786432, "enable_prefix_caching": False, "gpu_memory_utilization": 0.92,
+        "model_weights_gib": 51.35, "cudagraph_estimate_gib": 1.94, "available_kv_gib": 50.29,
+        "gpu_memory_utilization_without_cudagraph_profiling": 0.9038, "gpu_kv_cache_tokens": 820013,
+        "max_concurrency": 1.04, "cudagraph_gib": 0.94, "free_memory_gib": 112.26, "total_gpu_memory_gib": 119.63,
+        "requested_memory_gib": 110.06, "consumed_memory_gib": 55.99, "activation_peak_gib": 3.78,
+        "suggested_kv_cache_memory_bytes": 52830620611, "full_kv_cache_memory_bytes": 55188796928}),
+    "r19_v0271_qwen38_27b_gb10_32k_block784_ninja_missing.log": ("engine_failed", {
+        "vllm_version": "0.27.1", "max_model_len": 32768, "enable_prefix_caching": False, "model_weights_gib": 51.1,
+        "hybrid_attention_block_size": 784, "mamba_page_padding_pct": 0.13}),
+    "r19_v0271_qwen38_27b_gb10_32k_started.log": ("started", {
+        "vllm_version": "0.27.1", "max_model_len": 32768, "enable_prefix_caching": False, "mamba_page_padding_pct": 0.13,
+        "cudagraph_estimate_gib": 1.56, "available_kv_gib": 51.7, "gpu_memory_utilization": 0.92,
+        "gpu_memory_utilization_without_cudagraph_profiling": 0.907, "gpu_kv_cache_tokens": 786432,
+        "max_concurrency": 24.0}),
+    # the start-up summary wrapped over three lines by the article's author
+    "r19_v0291_gemma4_e2b_mi300x_32k.log": ("started", {
+        "available_kv_gib": 155.04, "gpu_kv_cache_tokens": 9026017, "max_model_len": 32768, "max_concurrency": 275.45,
+        "free_memory_gib": 191.36, "total_gpu_memory_gib": 191.69, "gpu_memory_utilization": 0.9,
+        "requested_memory_gib": 172.52, "consumed_memory_gib": 11.88, "activation_peak_gib": 5.59, "cudagraph_gib": 3.9}),
+    "r19_v0291rc1_qwen38_27b_fp8_gb10_hidden_state_block800.log": ("unknown", {
+        "vllm_version": "0.29.1rc1.dev533+g1ea7c63f4", "hybrid_attention_block_size": 800}),
+    "r19_v0290_mtp3_kv_cache_memory_bytes_98k_summary.log": ("started", {
+        "vllm_version": "0.29.0", "free_memory_gib": 31.17, "available_kv_gib": 1.62, "kv_cache_memory_fixed": True,
+        "gpu_kv_cache_tokens": 112347,
+        "max_model_len": 98304, "max_concurrency": 1.14}),
+    "r19_v0290_kv_cache_memory_bytes_200k_summary.log": ("started", {
+        "vllm_version": "0.29.0", "free_memory_gib": 31.17, "available_kv_gib": 3.0, "kv_cache_memory_fixed": True,
+        "gpu_kv_cache_tokens": 236090,
+        "max_model_len": 200000, "max_concurrency": 1.18}),
+    "r19_v0281dev_opt125m_cpu_2k.log": ("started", {
+        "vllm_version": "0.28.1.dev202608260651", "dtype": "bfloat16", "max_model_len": 2048,
+        "enable_prefix_caching": False, "max_num_seqs": 1, "gpu_kv_cache_tokens": 29056, "max_concurrency": 14.19}),
+    "r19_v03xx_gdn_hybrid_mtp3_5090_kv5gib_groups.log": ("started", {
+        "model_weights_gib": 19.84, "hybrid_attention_block_size": 2848, "free_memory_gib": 30.16, "available_kv_gib": 5.0,
+        "kv_cache_memory_fixed": True, "num_padding_layers": 3, "gpu_kv_cache_tokens": 202950, "max_model_len": 131072,
+        "max_concurrency": 1.55, "kv_cache_group_block_sizes": "2848, 2848, 2848, 2848", "cudagraph_gib": 0.2}),
 }
 
 

@@ -82,9 +82,21 @@ string parses; the diagnosis is the expected one).
 | v072_deepseek_coder_v2_lite_l40s_cpuoffload30_util045_100k_v0.log | not in the catalog; stops before KV sizing |
 | v0111dev_opt27b_4xa30_tp4_util08_debug.log | model (OPT-2.7B) and GPU (A30) not in the catalog; kept for its DEBUG non-torch figure at TP 4 (tests/test_estimates.py) |
 | v0xx_dev_mistral_small4_119b_awq_2xl40s_tp2_util082_32k_mla.log | not in the catalog (Mistral-Small-4); dev build |
+| r19_v0271_qwen25_0p5b_4090wsl_util085_2k_nvcc_missing.log | model not in the catalog (Qwen2.5-0.5B-Instruct): no verbatim public copy of its config.json was found |
+| r19_v0271_qwen25_0p5b_4090wsl_util085_2k_flashinfer_jit.log | model not in the catalog (Qwen2.5-0.5B-Instruct), as above |
+| r19_v0280_qwen38_27b_w4a16_3090_fp8kv_align_131k.log | model not in the catalog (Qwen3.8-27B); no available figure |
+| r19_v0271_qwen38_27b_nvfp4_gb10_fp8kv_917k_free_memory.log | stops at the free-memory check, before the KV cache is sized |
+| r19_v0271_qwen38_27b_gb10_32k_block784_ninja_missing.log | model not in the catalog (Qwen3.8-27B); fails before the KV cache is sized |
+| r19_v0291_gemma4_e2b_mi300x_32k.log | model not in the catalog (gemma-4-E2B-it); ROCm (MI300X) |
+| r19_v0291rc1_qwen38_27b_fp8_gb10_hidden_state_block800.log | no KV figures (block-size lines only) |
+| r19_v0290_mtp3_kv_cache_memory_bytes_98k_summary.log | model not named; MTP speculative decoding |
+| r19_v0290_kv_cache_memory_bytes_200k_summary.log | model not named |
+| r19_v03xx_gdn_hybrid_mtp3_5090_kv5gib_groups.log | model not named; MTP speculative decoding; version not printed |
+| r19_v0281dev_opt125m_cpu_2k.log | CPU backend (128-token blocks, VLLM_CPU_KVCACHE_SPACE); facebook/opt-125m not in the catalog |
 """
 from __future__ import annotations
 
+import ast
 import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -102,6 +114,17 @@ from kvcalc.verdict import Verdict
 from kvcalc.versions import parse_version
 
 LOGS = Path(__file__).parent / "data" / "logs"
+_QWEN36_27B = Path(__file__).parent.parent / "scripts" / "model_configs" / "Qwen" / "Qwen3.6-27B" / "config.json"
+
+
+def _config_with_log_overrides(name: str) -> str:
+    """Qwen3.6-27B's public config.json with the ``hf_overrides`` the log's own args echo states (vLLM merges
+    them into the config before sizing anything, vllm/config/model.py): the config that log ran."""
+    line = next(x for x in (LOGS / name).read_text(encoding="utf-8").splitlines() if "non-default args" in x)
+    overrides = ast.literal_eval(line[line.index("{"):])["hf_overrides"]
+    config = json.loads(_QWEN36_27B.read_text(encoding="utf-8"))
+    config["text_config"]["rope_parameters"].update(overrides["text_config"]["rope_parameters"])
+    return json.dumps(config)
 
 
 @dataclass(frozen=True)
@@ -318,6 +341,38 @@ RECOMPUTED: dict[str, Case] = {
         "kv_cache_too_small", model="deepseek-ai/DeepSeek-V4-Flash",
         inputs={"vllm_version": "0.22.0", "tensor_parallel_size": "2", "kv_cache_dtype": "fp8", "block_size": "256",
                 "max_num_batched_tokens": "16384"}),
+    # -- vLLM 0.27-0.31 (issue-19 corpus) --------------------------------------------------------------
+    # Llama-3.1-8B-Instruct on 0.31.0 (A100, every setting default: 131,072): 32 layers x 16 x 2 x 8 x 128 x 2 =
+    # 2,097,152 B per block; 56.21 ± 0.005 GiB x 512 = 28,776.96-28,782.08 -> 28,776-28,782 blocks (logged 460,496 =
+    # 28,781 x 16); 460,496 / 131,072 = 3.51x (logged). Version from the note's docker tag.
+    "r19_v0310_llama31_8b_a100_defaults_131k.log": Case(
+        "started", model="meta-llama/Llama-3.1-8B-Instruct", inputs={"vllm_version": "0.31.0", "gpu": "A100-80GB"}),
+    # Qwen2.5-7B-Instruct-AWQ (the catalog's Qwen2.5-7B-Instruct layers and heads, int4 weights) on 0.31.0, H200:
+    # 28 x 16 x 2 x 4 x 128 x 2 = 917,504 B; 34.79 ± 0.005 GiB x 1,073,741,824 / 917,504 = 40,707.4-40,719.1 ->
+    # 40,707-40,719 blocks (logged 651,504 = 40,719 x 16); 651,504 / 4,096 = 159.06x (logged)
+    "r19_v0310_qwen25_7b_awq_h200_4k.log": Case(
+        "started", model="Qwen/Qwen2.5-7B-Instruct", inputs={"gpu": "H200"}),
+    # Qwen2.5-1.5B-Instruct in fp16 on 0.28.1rc1 (a Turing fork with its own attention kernel; KV sizing upstream's):
+    # 28 x 16 x 2 x 2 x 128 x 2 = 458,752 B; 17.36 ± 0.005 GiB x 1,073,741,824 / 458,752 = 40,620.6-40,644.0 ->
+    # 40,620-40,644 blocks (logged 650,208 = 40,638 x 16); 650,208 / 4,096 = 158.74x (logged)
+    "r19_v0281rc1_qwen25_1p5b_tu102_fp16_eager_4k.log": Case("started", model="Qwen/Qwen2.5-1.5B-Instruct"),
+    # Qwen3.8-27B in bf16 on a GB10 (0.27.1, prefix caching off) paired with the catalog's Qwen3.6-27B: two public
+    # notes diff the two config.json files and find only transformers_version different (find_string hit ids
+    # 62135068519 and 60780498258). 64 layers, 16 full attention + 48 GDN -> 3 GDN groups + 1 attention group of 16.
+    # GDN page: conv 3 x (2 x 16 x 128 + 48 x 128 = 10,240) x 2 B = 61,440 + temporal 48 x 128 x 128 x 4 B
+    # (mamba_ssm_dtype float32) = 3,145,728 -> 3,207,168 B; attention 4 KV heads x 256 x 2 x 2 B = 4,096 B per token
+    # -> block 16 x cdiv(3,207,168, 16 x 4,096) = 16 x 49 = 784 tokens (logged), page 784 x 4,096 = 3,211,264 B,
+    # mamba padded by 4,096 / 3,207,168 = 0.13% (logged). Block id 16 x 3,211,264 = 51,380,224 B.
+    # 51.7 ± 0.005 GiB = 55,507,083,592-55,517,821,009 B -> 1,080 blocks; per request cdiv(32,768, 784) = 42 + 3 x 1
+    # = 45 -> 1,080 / 45 = 24.00x (logged), int(24 x 32,768) = 786,432 tokens (logged)
+    "r19_v0271_qwen38_27b_gb10_32k_started.log": Case("started", model="Qwen/Qwen3.6-27B", inputs={"gpu": "GB10"}),
+    # Same host at 786,432 with YaRN factor 3 (--hf-overrides in the log's args echo, merged into the config:
+    # derived maximum 3 x 262,144 = 786,432). 50.29 ± 0.005 GiB = 53,993,107,620-54,003,845,038 B -> 1,050-1,051
+    # blocks; per request cdiv(786,432, 784) = 1,004 + 3 = 1,007 -> 1,050 / 1,007 = 1.04x,
+    # int(1,050 / 1,007 x 786,432) = 820,013 tokens (logged; 1,051 blocks would print 820,794)
+    "r19_v0271_qwen38_27b_gb10_util092_786k.log": Case(
+        "started", inputs={"gpu": "GB10",
+                           "config": _config_with_log_overrides("r19_v0271_qwen38_27b_gb10_util092_786k.log")}),
     # the held-out logs (calc/data/holdout.json): defaults, so the log states every setting
     "v092_qwen3_8b_a100_40gb_defaults_40k.log": Case("started"),
     "v0191_qwen3_8b_a100_40gb_defaults_40k.log": Case("started"),
@@ -386,6 +441,17 @@ NOT_RECOMPUTED: dict[str, str] = {
     "v0102_qwen2vl_2b_rtx4080_wsl_util08_4k.log": "started",
     "v072_deepseek_coder_v2_lite_l40s_cpuoffload30_util045_100k_v0.log": "unknown",
     "v0xx_dev_mistral_small4_119b_awq_2xl40s_tp2_util082_32k_mla.log": "started",
+    "r19_v0271_qwen25_0p5b_4090wsl_util085_2k_nvcc_missing.log": "engine_failed",
+    "r19_v0271_qwen25_0p5b_4090wsl_util085_2k_flashinfer_jit.log": "engine_failed",
+    "r19_v0280_qwen38_27b_w4a16_3090_fp8kv_align_131k.log": "started",
+    "r19_v0271_qwen38_27b_nvfp4_gb10_fp8kv_917k_free_memory.log": "free_memory_below_utilization",
+    "r19_v0271_qwen38_27b_gb10_32k_block784_ninja_missing.log": "engine_failed",
+    "r19_v0291_gemma4_e2b_mi300x_32k.log": "started",
+    "r19_v0291rc1_qwen38_27b_fp8_gb10_hidden_state_block800.log": "unknown",
+    "r19_v0290_mtp3_kv_cache_memory_bytes_98k_summary.log": "started",
+    "r19_v0290_kv_cache_memory_bytes_200k_summary.log": "started",
+    "r19_v0281dev_opt125m_cpu_2k.log": "started",
+    "r19_v03xx_gdn_hybrid_mtp3_5090_kv5gib_groups.log": "started",
 }
 
 # The figures compared: capacity facts of the log against the core's own printed lines.
@@ -513,3 +579,17 @@ def test_corpus_mix() -> None:
     assert kinds.count("mla") + ("llmd_v019_deepseek_v2_lite_h100.log" in rows) >= 4
     large = [f for f, row in rows.items() if (row.get("tp") or 1) >= 4 or (row.get("pp") or 1) >= 2]
     assert len(large + ["llmd_v019_llama31_8b_h100_pp2.log", "v1_qwen3_235b_fp8_h100_tp4_capacity.log"]) >= 4
+
+
+def test_hybrid_layout_lines_of_a_start_that_failed_before_sizing() -> None:
+    """r19_v0271_qwen38_27b_gb10_32k_block784_ninja_missing.log stops before the KV cache is sized (no ninja for
+    torch.compile), but its two layout lines depend on the config alone: the core prints the same two lines
+    (784 = 16 x cdiv(3,207,168, 16 x 4,096), padding 4,096 / 3,207,168 = 0.13%, worked in RECOMPUTED above)."""
+    name = "r19_v0271_qwen38_27b_gb10_32k_block784_ninja_missing.log"
+    reading = _read(name)
+    inputs = {**inputs_from_reading(reading), "model": "Qwen/Qwen3.6-27B", "gpu": "GB10"}
+    scenario = scenario_from_inputs(inputs)
+    core = parse_log("\n".join(plan(scenario.model, scenario.deployment).vllm_lines)).facts
+    for key in ("hybrid_attention_block_size", "mamba_page_padding_pct"):
+        assert core[key] == reading.facts[key], key
+    assert (reading.facts["hybrid_attention_block_size"], reading.facts["mamba_page_padding_pct"]) == (784, 0.13)

@@ -34,7 +34,7 @@ FACT_LABELS: dict[str, str] = {
         "consumed_memory_gib", "peak_torch_memory_gib", "cudagraph_estimate_gib", "suggested_kv_cache_memory_bytes",
         "oom_tried_to_allocate_mib", "tensor_parallel_size_at_least", "pipeline_parallel_size_at_least",
         "world_size_at_least", "hybrid_attention_block_size", "mamba_page_padding_pct", "num_padding_layers",
-        "mamba_cache_blocks")},
+        "mamba_cache_blocks", "kv_cache_group_block_sizes", "full_kv_cache_memory_bytes")},
 }
 
 # Facts that are vLLM engine arguments (vllm/engine/arg_utils.py): shown with their flag.
@@ -46,7 +46,7 @@ _FLAGS = frozenset({
 })
 _TOKENS = frozenset({"gpu_kv_cache_tokens", "max_model_len", "derived_max_model_len", "estimated_max_model_len",
                      "max_num_batched_tokens", "hybrid_attention_block_size"})
-_BYTES = frozenset({"kv_cache_memory_bytes", "suggested_kv_cache_memory_bytes"})
+_BYTES = frozenset({"kv_cache_memory_bytes", "suggested_kv_cache_memory_bytes", "full_kv_cache_memory_bytes"})
 
 
 @dataclass(frozen=True, kw_only=True)

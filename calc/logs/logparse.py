@@ -99,6 +99,10 @@ FACT_KEYS: tuple[str, ...] = (
     "tensor_parallel_size_at_least", "pipeline_parallel_size_at_least", "world_size_at_least",
     "hybrid_attention_block_size", "mamba_page_padding_pct", "num_padding_layers",
     "mamba_cache_blocks",
+    # the block size of each KV cache group, as recent releases print them once the groups are formed
+    "kv_cache_group_block_sizes",
+    # the start-up summary's second --kv-cache-memory: the KV cache that would use the whole free memory
+    "full_kv_cache_memory_bytes",
 )
 
 
@@ -136,7 +140,7 @@ _ANCHORS: tuple[str, ...] = (
     "concurrency", "out of memory", "OutOfMemory", "version", "GPU 0:",
     "max_num_", "Defaulting", "api_server", "init engine",
     "EngineCore failed", "initialization failed", "process failed", "Free memory", "LLM engine (v",
-    "Worker_", "VllmWorker", "Setting attention block size", "padding layers", "Padding mamba page",
+    "Worker_", "VllmWorker", "Setting attention block size", "padding layers", "Padding mamba page", "kv cache group sizes",
     "Mamba cache blocks", "auto-fit", "load_model", "load_weights", "model_loader",
     "load model", "weights took", "loading took", "LLM(", "command:", "args:", "create_weights", "initialize_model",
 )
@@ -265,6 +269,9 @@ _CP_MULTIPLY = re.compile(
     r"Multiplying the GPU KV cache size by the cp_world_size (\d+) \(pcp_world_size (\d+) \* dcp_world_size (\d+)\)"
 )
 _RESERVED_FIXED = re.compile(r"reserved " + _F + r" GiB memory for KV Cache as specified by kv_cache_memory_bytes")
+# The same line's first figure: the free memory vLLM measured before it loaded anything (gpu_worker.py, when
+# kv_cache_memory_bytes skips the profiling): "Initial free memory 30.16 GiB, reserved 5.0 GiB memory for …"
+_INITIAL_FREE = re.compile(r"Initial free memory " + _F + r" GiB, reserved ")
 
 # Memory breakdown ---------------------------------------------------------- #
 _WEIGHTS_TAKE = re.compile(r"model weights take\s+" + _F + r" ?GiB")
@@ -295,7 +302,10 @@ _FREE_STARTUP = re.compile(
     r"Free memory on device \(" + _F + "/" + _F + r" GiB\) on startup\. Desired GPU memory utilization is \("
     + _F + ", " + _F + r" GiB\)"
 )
+_STARTUP_SUMMARY = "on startup. Desired GPU memory utilization is ("
 _SUGGEST = re.compile(r"--kv-cache-memory=(\d+)")
+# The summary's second suggestion: "or `--kv-cache-memory=21679683072` (20.19 GiB) to fully utilize gpu memory"
+_SUGGEST_FULL = re.compile(r"or `--kv-cache-memory=(\d{1,20})` \(" + _F + r" GiB\) to fully utilize gpu memory")
 _CURRENT_KV = re.compile(r"Current kv cache memory in use is " + _F + r" GiB")
 _MODEL_LOADING = re.compile(r"(?:Model loading took|Loading model weights took) " + _F + r" ?(?:GiB|GB)")
 _GRAPH_TOOK = re.compile(r"Graph capturing finished in \d+ secs?, took " + _F + r" GiB")
@@ -473,15 +483,17 @@ def _drop_long_numbers(literal: str) -> str:
 def _read_non_default_args(line: str, facts: _Facts) -> None:
     start = line.find("{", line.find("non-default args"))
     end = line.rfind("}")
-    if start < 0 or end <= start or end - start > 20000:
+    if start < 0:
         return
+    if end <= start or end - start > 20000:
+        end = start  # no closing brace in reach: only the scalar pairs of the cut echo are read
     literal = _drop_long_numbers(line[start:end + 1])
     if not python_literal_ok(literal):  # before the parser: deep nesting kills Pyodide's C stack
         return
     try:
         args = ast.literal_eval(literal)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError, OverflowError):
-        return
+        args = _cut_args(line[start:start + 20000])
     if not isinstance(args, dict):
         return
     if args.get("language_model_only") is True:
@@ -490,6 +502,33 @@ def _read_non_default_args(line: str, facts: _Facts) -> None:
         name = _ARG_KEYS.get(str(key))
         if name is not None:
             facts.put(name, _typed(name, raw), line, _P_ARGS)
+
+
+# One token of a Python ``repr``: a quoted string (escapes kept), a bracket or separator, or a bare scalar.
+# The alternatives start with disjoint characters and none nests a quantifier: linear.
+_REPR_TOKEN = re.compile(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"|[{}\[\]():,]|[^\s,:'\"{}\[\]()]{1,64}")
+_OPEN, _CLOSE = "{[(", "}])"
+
+
+def _cut_args(text: str) -> dict[str, object]:
+    """The top-level ``'key': scalar`` pairs of a ``non-default args`` echo cut before its closing brace.
+
+    A console, a log collector or a paste often cuts this long line (one quoted in a public report ends in
+    ``'cudagr``); the settings before the cut are still vLLM's own, so they are read. A pair counts only
+    when a separator follows its value, so a value cut in the middle is never read."""
+    tokens = [m.group() for m in _REPR_TOKEN.finditer(text)]
+    pairs: dict[str, object] = {}
+    depth = 0
+    for k, token in enumerate(tokens):
+        if token in _OPEN:
+            depth += 1
+        elif token in _CLOSE:
+            depth -= 1
+        elif (depth == 1 and 0 < k < len(tokens) - 3 and tokens[k - 1] in ("{", ",") and token[0] == "'"
+              and tokens[k + 1] == ":" and tokens[k + 3] in (",", "}") and tokens[k + 2] not in _OPEN):
+            value = tokens[k + 2]
+            pairs[token[1:-1]] = {"True": True, "False": False, "None": None}.get(value, value)
+    return pairs
 
 
 def _language_model_only_limits(given: object) -> dict[str, int]:
@@ -613,6 +652,9 @@ def _read_usage_summary(line: str, facts: _Facts) -> None:
         m = _SUGGEST.search(line)
         if m:
             facts.put("suggested_kv_cache_memory_bytes", _int(m.group(1)), line, _P_LOG)
+        m = _SUGGEST_FULL.search(line)
+        if m:
+            facts.put("full_kv_cache_memory_bytes", _int(m.group(1)), line, _P_LOG)
     _put_figures(facts, line, _CURRENT_KV.search(line), "available_kv_gib")
 
 
@@ -626,6 +668,7 @@ def _read_weights_and_graphs(line: str, facts: _Facts) -> None:
     if m:
         _put_figures(facts, line, m, "available_kv_gib")
         facts.put("kv_cache_memory_fixed", True, line, _P_LOG)
+        _put_figures(facts, line, _INITIAL_FREE.search(line), "free_memory_gib")
 
 
 def _read_utilization(line: str, facts: _Facts) -> None:
@@ -814,6 +857,8 @@ _WORKER_RANK = re.compile(r"\(VllmWorker(?:Process)? rank=(\d{1,5})")
 _ATTN_BLOCK = re.compile(r"Setting attention block size to (\d{1,9}) tokens")
 _MAMBA_PAD = re.compile(r"Padding mamba page size by (\d{1,4}(?:\.\d{1,6})?)%")
 _PADDING_LAYERS = re.compile(r"Add (\d{1,6}) padding layers")
+# "kv cache group sizes [2848, 2848, 2848, 2848]": a Python list, one block size per group; at most 64 are read.
+_GROUP_SIZES = re.compile(r"kv cache group sizes \[((?:\d{1,7}, ){0,63}\d{1,7})\]")
 # vllm/config/compilation.py (#38270): the hybrid's state blocks cap the decode batch.
 _MAMBA_BLOCKS_ERR = re.compile(r"max_num_seqs \((\d{1,9})\) exceeds available Mamba cache blocks \((\d{1,12})\)")
 
@@ -842,6 +887,9 @@ def _read_hybrid_layout(line: str, facts: _Facts) -> None:
     m = _MAMBA_PAD.search(line) if "Padding mamba" in line else None
     if m:
         facts.put("mamba_page_padding_pct", _num(m.group(1)), line, _P_LOG)
+    m = _GROUP_SIZES.search(line) if "kv cache group sizes" in line else None
+    if m:
+        facts.put("kv_cache_group_block_sizes", m.group(1), line, _P_LOG)
     m = _PADDING_LAYERS.search(line) if "padding layers" in line else None
     if m:
         facts.put("num_padding_layers", _int(m.group(1)), line, _P_LOG)
@@ -1190,6 +1238,9 @@ def _read_lines(lines: list[str], indices: list[int], *, read_args: bool = True)
         seen.add(line)
         _read_version_and_args(line, out.facts, read_args=read_args)
         _read_memory_lines(line, out.facts)
+        if _STARTUP_SUMMARY in line and _FREE_STARTUP.search(line) is None:
+            # the summary wrapped by a terminal or a post, mid-sentence ("is (0.9,⏎172.52 GiB)")
+            _read_usage_summary(_window(lines, i)[1], out.facts)
         _read_hybrid_layout(line, out.facts)
         _read_worker_prefix(line, out.facts)
         if out.started is None and _STARTED_RE.search(line):
