@@ -184,6 +184,48 @@ def is_spanish_paragraph(text: str) -> bool:
     return hits >= SPANISH_MIN_HITS and hits >= SPANISH_MIN_SHARE * len(words)
 
 
+#: Frequent English function words that are not Spanish words ("a", "no", "me", "he" left out), so
+#: that model ids, flags and numbers count as words but never as English.
+ENGLISH_WORDS = frozenset(
+    ["the", "is", "are", "of", "and", "to", "with", "which", "that", "this", "for", "from", "by", "be", "on", "at",
+     "you", "your", "it", "its", "when", "has", "have", "not", "was", "were", "will", "can", "does", "than", "into",
+     "only", "what", "how", "why", "if", "or", "an", "as", "there", "they", "their", "but", "all", "more", "these",
+     "those", "would", "should", "then", "one", "each", "so", "do", "any", "it's", "don't", "doesn't"]
+)
+_ENGLISH_WORD = re.compile(r"[a-z][a-z'-]*")
+ENGLISH_MIN_HITS = 3
+ENGLISH_MIN_SHARE = 0.2
+#: Quoted text (a log line, an issue's title) is the source's language, not the page's.
+_QUOTED = re.compile(r"«[^»]*»|“[^”]*”|\"[^\"]*\"|‘[^’]*’")
+
+
+def is_english_paragraph(text: str) -> bool:
+    """True when a paragraph's Latin-script words are mostly English prose."""
+    words = _ENGLISH_WORD.findall(text.lower())
+    hits = sum(1 for w in words if w in ENGLISH_WORDS)
+    return hits >= ENGLISH_MIN_HITS and hits >= ENGLISH_MIN_SHARE * len(words)
+
+
+def wrong_language(text: str, lang: str) -> str | None:
+    """The language a block of a ``lang`` page is written in when it is not ``lang``, else None.
+
+    Quotations are left out first: vLLM's English lines and an issue's title quoted in Chinese or
+    Spanish prose are the source's words. Code is left out by the caller.
+    """
+    text = _QUOTED.sub(" ", text)
+    if lang == "zh":
+        if is_chinese_paragraph(text):
+            return None
+        if is_spanish_paragraph(text):
+            return "es"
+        return "en" if is_english_paragraph(text) else None
+    if is_chinese_paragraph(text):
+        return "zh"
+    if lang == "es":
+        return "en" if is_english_paragraph(text) and not is_spanish_paragraph(text) else None
+    return "es" if is_spanish_paragraph(text) else None
+
+
 @pytest.mark.parametrize(
     ("text", "chinese", "spanish"),
     [
@@ -209,6 +251,35 @@ def is_spanish_paragraph(text: str) -> bool:
 def test_language_detectors(text: str, chinese: bool, spanish: bool) -> None:
     assert is_chinese_paragraph(text) is chinese
     assert is_spanish_paragraph(text) is spanish
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "wrong"),
+    [
+        # The validation page's reason left in English on the Chinese page.
+        ("The weights are read from the checkpoint index, so the estimate is only as good as the profile.",
+         "zh", "en"),
+        ("权重取自检查点索引，因此估计的准确度取决于分析运行。", "zh", None),
+        # Chinese prose quoting vLLM's English line is Chinese.
+        ("日志最后一行是 “Cannot auto-fit max_model_len: not enough GPU memory available to serve even a "
+         "single token”，说明权重之后没有空间。", "zh", None),
+        # A model id, a command, a GPU label: no language.
+        ("meta-llama/Llama-3.1-8B-Instruct", "zh", None),
+        ("NVIDIA RTX PRO 6000 Blackwell · 94.97 GiB", "es", None),
+        ("vllm serve Qwen/Qwen3-8B --max-model-len 20368", "en", None),
+        # English prose on the Spanish page, Spanish prose on the English page.
+        ("Lower the context length until one request fits in the cache, then raise it again.", "es", "en"),
+        ("Reduzca la longitud de contexto hasta que quepa una petición en la caché.", "en", "es"),
+        # A Spanish sentence citing an English issue title by its quoted title is Spanish.
+        ("#16118 «[Feature]: Estimate max-model-len when the KV cache memory is not enough»: el origen de "
+         "la frase del error.", "es", None),
+        ("La memoria de la GPU se llena con la caché KV cuando la longitud de contexto es grande.", "es", None),
+        ("GPU memory fills with the KV cache when the context length is long.", "en", None),
+        ("当上下文长度很大、并发很高时，显存会被 KV 缓存占满。", "en", "zh"),
+    ],
+)
+def test_wrong_language_detector(text: str, lang: str, wrong: str | None) -> None:
+    assert wrong_language(text, lang) == wrong
 
 
 # ---------------------------------------------------------------------------
@@ -527,7 +598,15 @@ def test_macro_tables_equal_core_output(site: BuiltSite, lang: str) -> None:
 # ---------------------------------------------------------------------------
 
 _PROSE_TAGS = ("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th")
-_NOT_PROSE = frozenset({"code", "pre", "script", "style", "kbd", "samp"})
+#: Every block a reader reads as a sentence or a label, on the whole page (navigation, header, footer,
+#: the calculator's form and its build-time result included).
+_BLOCK_TAGS = (*_PROSE_TAGS, "caption", "figcaption", "summary", "label", "legend", "option", "button", "dt", "dd",
+               "blockquote", "title")
+#: Attributes a reader sees or hears (a placeholder, a screen reader's label, a tooltip).
+_TEXT_ATTRS = ("placeholder", "aria-label", "title", "alt", "data-label")
+_NOT_PROSE = frozenset({"code", "pre", "script", "style", "kbd", "samp", "textarea"})
+#: Every page of the guide (the tree is the same in every language), and the 404 page at the root.
+ALL_PAGES = tuple(sorted(p.name for p in (DOCS / "es").glob("*.md")))
 
 
 def _prose(node: Node) -> list[str]:
@@ -540,14 +619,48 @@ def _prose(node: Node) -> list[str]:
     return out
 
 
+def _blocks(root: Node) -> list[str]:
+    """The page's text blocks outside code, and its readable attributes."""
+    out = []
+    for element in root.iter():
+        if element.tag in _BLOCK_TAGS and not any(a.tag in _NOT_PROSE for a in _ancestors(element)):
+            text = normalize_space(element.text(_NOT_PROSE))
+            if text:
+                out.append(text)
+        out.extend(normalize_space(element.attrs[a]) for a in _TEXT_ATTRS if element.attrs.get(a))
+    return out
+
+
+def _ancestors(node: Node) -> list[Node]:
+    out = []
+    while node.parent is not None:
+        node = node.parent
+        out.append(node)
+    return out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("page", ALL_PAGES)
+def test_no_block_in_another_language(site: BuiltSite, lang: str, page: str) -> None:
+    """No paragraph, list item, cell, heading or label of one language's page written in another."""
+    wrong = [f"[{w}] {t}" for t in _blocks(site.page(lang, page)) if (w := wrong_language(t, lang))]
+    assert not wrong, f"/{PREFIX[lang]}{page}: blocks in another language:\n" + "\n".join(sorted(set(wrong)))
+
+
+def test_no_block_in_another_language_on_the_404_page(site: BuiltSite) -> None:
+    root = parse_html((site.root / "404.html").read_text(encoding="utf-8"))
+    wrong = [t for t in _blocks(root) if wrong_language(t, "es")]
+    assert not wrong, wrong
+
+
 @pytest.mark.parametrize("lang", ("es", "en"))
-@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize("page", ALL_PAGES)
 def test_no_chinese_paragraph_in_spanish_or_english(site: BuiltSite, lang: str, page: str) -> None:
     wrong = [t for t in _prose(article_of(site.page(lang, page))) if is_chinese_paragraph(t)]
     assert not wrong, f"/{PREFIX[lang]}{page}: Chinese text:\n" + "\n".join(wrong)
 
 
-@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize("page", ALL_PAGES)
 def test_no_spanish_paragraph_in_chinese(site: BuiltSite, page: str) -> None:
     wrong = [t for t in _prose(article_of(site.page("zh", page))) if is_spanish_paragraph(t)]
     assert not wrong, f"/zh/{page}: Spanish text:\n" + "\n".join(wrong)
