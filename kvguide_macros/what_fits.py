@@ -242,7 +242,8 @@ def matrix_html(lang: str, *, page_url: str) -> str:
         f'<fieldset class="kvfit-filter"><legend>{_e(t(lang, "fits.filter"))}</legend>{chips}'
         f'<button type="button" class="kvfit-all" data-kvfit-all>{_e(t(lang, "fits.all"))}</button>'
         f'<button type="button" class="kvfit-all" data-kvfit-none>{_e(t(lang, "fits.none"))}</button></fieldset>'
+        f'<div class="kvfit-scroll" role="region" tabindex="0" aria-label="{_e(t(lang, "fits.caption"))}">'
         f'<table class="kvfit-table"><caption>{_e(t(lang, "fits.caption"))}</caption>'
         f'<thead><tr><th scope="col">{_e(t(lang, "fits.model"))}</th>{head}</tr></thead>'
-        f'<tbody>{"".join(rows)}</tbody></table></div>'
+        f'<tbody>{"".join(rows)}</tbody></table></div></div>'
     )

@@ -7,6 +7,8 @@ starts. The page itself is checked for the size budget and for its links' query 
 
 from __future__ import annotations
 
+import functools
+import html
 import io
 import json
 import random
@@ -44,24 +46,113 @@ def test_the_matrix_is_at_least_30_models_by_12_gpus_from_the_catalog() -> None:
         assert required in what_fits.FIT_GPUS
 
 
-@pytest.mark.parametrize(("model", "gpu", "dtype"), SAMPLE, ids=["|".join(c) for c in SAMPLE])
-def test_a_cell_is_what_kvcalc_plan_prints(model: str, gpu: str, dtype: str) -> None:
-    c = what_fits.cell(model, gpu, dtype)
+#: Statuses in which the weights, or the weights and the runtime memory, leave the KV cache nothing.
+NO_ROOM = ("weights_exceed_gpu", "no_memory", "auto_fit_failed")
+_ROW = re.compile(r'<tr data-kvfit-model="([^"]+)">(.*?)</tr>', re.S)
+_TD = re.compile(r'<td data-kvfit-gpu="([^"]+)"[^>]*>(.*?)</td>', re.S)
+_LINE = re.compile(r'<span class="kvfit-line" data-kvfit-dtype="([^"]+)">(.*?)</span>(?=<span class="kvfit-line"|$)',
+                   re.S)
+_TP = re.compile(r'<span class="kvfit-tp">TP (\d+)</span>')
+_LINK = re.compile(r'<a href="([^"]+)" data-kvfit-kind="([a-z]+)">([^<]*)</a>')
+_BAND = re.compile(r'<span class="kvfit-band">([^<]*)</span>')
+_NUMBER = re.compile(r"\d[\d,.\u00a0\u202f ]*\d|\d")
+
+
+@functools.cache
+def rendered(lang: str) -> dict[tuple[str, str, str], dict[str, str | int | None]]:
+    """The matrix as the page shows it, read back from the macro's HTML: one entry per cell line."""
+    page_html = what_fits.matrix_html(lang, page_url=f"{'' if lang == 'es' else lang + '/'}what-fits/")
+    out: dict[tuple[str, str, str], dict[str, str | int | None]] = {}
+    for model, row in _ROW.findall(page_html):
+        for gpu, td in _TD.findall(row):
+            for dtype, line in _LINE.findall(td):
+                link = _LINK.search(line)
+                assert link is not None, (model, gpu, dtype, line)
+                tp = _TP.search(line)
+                band = _BAND.search(line)
+                out[(html.unescape(model), html.unescape(gpu), dtype)] = {
+                    "href": html.unescape(link.group(1)), "kind": link.group(2), "text": html.unescape(link.group(3)),
+                    "tp": int(tp.group(1)) if tp else 1, "band": html.unescape(band.group(1)) if band else None}
+    return out
+
+
+def figures(text: str) -> list[int]:
+    """The integers a cell's text shows, in any of the three locales' grouping (34,928 / 34 928 / 34.928)."""
+    return [int(re.sub(r"\D", "", n)) for n in _NUMBER.findall(text)]
+
+
+def test_the_rendered_matrix_has_every_cell_in_every_language() -> None:
+    for lang in ("es", "zh", "en"):
+        assert set(rendered(lang)) == set(ALL_CELLS), lang
+
+
+#: The 50 sampled cells, each read from one language's page (es, zh, en in turn).
+SAMPLE_LANG = [(("es", "zh", "en")[i % 3], *c) for i, c in enumerate(SAMPLE)]
+
+
+@pytest.mark.parametrize(("lang", "model", "gpu", "dtype"), SAMPLE_LANG, ids=["|".join(c) for c in SAMPLE_LANG])
+def test_a_rendered_cell_is_what_kvcalc_plan_prints(lang: str, model: str, gpu: str, dtype: str) -> None:
+    """The figure, the TP, the kind of answer and the band as the page shows them, against the CLI's JSON."""
+    shown = rendered(lang)[(model, gpu, dtype)]
+    tp = shown["tp"]
+    assert isinstance(tp, int) and isinstance(shown["text"], str) and isinstance(shown["href"], str)
     data = cli_plan("--model", model, "--gpu", gpu, "--max-model-len", "auto", "--kv-cache-dtype", dtype,
-                    "--tensor-parallel-size", str(c.tensor_parallel_size))
-    assert data["status"] == c.status
-    assert data["tensor_parallel_size"] == c.tensor_parallel_size
-    if c.fits or c.mamba_blocks is not None:
-        assert data["max_model_len"] == c.max_model_len
-    if c.mamba_blocks is not None:
-        assert data["num_gpu_blocks"] == c.mamba_blocks
-    # the link opens the same scenario: planning the link's query at its fixed length gives the same verdict
-    q = c.query()
+                    "--tensor-parallel-size", str(tp))
+    assert data["tensor_parallel_size"] == tp
+    if shown["kind"] == "weights":
+        assert data["status"] in NO_ROOM, data["status"]
+    elif shown["kind"] == "mamba":
+        # vLLM's Mamba check: max_num_seqs above the state blocks; the cell names the length and the blocks
+        assert data["status"] == "mamba_blocks_below_max_num_seqs"
+        length, blocks = figures(shown["text"])
+        assert (length, blocks) == (data["max_model_len"], data["num_gpu_blocks"])
+        assert data["max_num_seqs"] > blocks
+    else:
+        assert data["status"] == "fits"
+        assert figures(shown["text"]) == [data["max_model_len"]]
+        # "full": the model's whole context; otherwise auto-fit cut it
+        assert (shown["kind"] == "full") == (data["max_model_len"] >= data["derived_max_model_len"])
+    # the band is shown exactly where the CLI calls the verdict borderline, its edges around the figure
+    assert (shown["band"] is not None) == (data["verdict"] == "borderline"), (shown, data["verdict"])
+    if shown["band"] is not None and shown["kind"] != "weights":
+        # "low to high", or "may not start; up to high" when the pessimistic edge does not start
+        edges = figures(shown["band"])
+        assert len(edges) in (1, 2) and edges[-1] >= data["max_model_len"], edges
+        if len(edges) == 2:
+            assert edges[0] <= data["max_model_len"], edges
+    # the link is the calculator's query for this scenario
+    parts = urlsplit(shown["href"])
+    assert parts.path.endswith("calculator/") and parts.fragment == "calculator"
+    q = {k: v[0] for k, v in parse_qs(parts.query).items()}
+    expected = {"model": model, "gpu": gpu}
+    if data["status"] not in NO_ROOM:
+        expected["max_model_len"] = str(data["max_model_len"])
+    if dtype != "auto":
+        expected["kv_cache_dtype"] = dtype
+    if tp > 1:
+        expected["tensor_parallel_size"] = str(tp)
+    assert q == expected
+    # planning the link's query at its fixed length gives the same answer
     if "max_model_len" in q:
-        again = cli_plan("--model", q["model"], "--gpu", q["gpu"], "--max-model-len", q["max_model_len"],
-                         "--kv-cache-dtype", q.get("kv_cache_dtype", "auto"),
-                         "--tensor-parallel-size", q.get("tensor_parallel_size", "1"))
-        assert again["status"] == c.status and again["max_model_len"] == c.max_model_len
+        again = cli_plan("--model", model, "--gpu", gpu, "--max-model-len", q["max_model_len"],
+                         "--kv-cache-dtype", dtype, "--tensor-parallel-size", str(tp))
+        assert again["status"] == data["status"] and again["max_model_len"] == data["max_model_len"]
+    # a smaller TP leaves the KV cache no room (or does not divide the model)
+    for smaller in (1, 2, 4):
+        if smaller >= tp:
+            break
+        out, err = io.StringIO(), io.StringIO()
+        code = main(["plan", "--model", model, "--gpu", gpu, "--max-model-len", "auto", "--kv-cache-dtype", dtype,
+                     "--tensor-parallel-size", str(smaller), "--json"], stdout=out, stderr=err)
+        if code != 2:
+            assert json.loads(out.getvalue())["status"] in NO_ROOM, (smaller, tp)
+
+
+def test_the_sample_covers_every_kind_of_cell() -> None:
+    """The 50 cells hold a full context, an auto-fit cut, a TP above 1 and a "weights do not fit"."""
+    kinds = {rendered(lang)[(m, g, d)]["kind"] for lang, m, g, d in SAMPLE_LANG}
+    tps = {rendered(lang)[(m, g, d)]["tp"] for lang, m, g, d in SAMPLE_LANG}
+    assert {"full", "fits", "weights"} <= kinds and max(tps) > 1, (kinds, tps)
 
 
 @pytest.mark.parametrize(("model", "gpu", "dtype"), SAMPLE[:20], ids=["|".join(c) for c in SAMPLE[:20]])
