@@ -107,6 +107,7 @@ def test_a_cells_link_reproduces_its_scenario(page: Page, model: str, gpu: str, 
     row = page.locator(f'tr[data-kvfit-model="{model}"]')
     link = row.locator(f'td[data-kvfit-gpu="{gpu}"] [data-kvfit-dtype="{dtype}"] a')
     shown = link.inner_text()
+    kind = link.get_attribute("data-kvfit-kind")
     href = link.get_attribute("href") or ""
     query = dict(parse_qsl(urlsplit(href).query))
     link.click()
@@ -118,5 +119,18 @@ def test_a_cells_link_reproduces_its_scenario(page: Page, model: str, gpu: str, 
                            timeout=READY_TIMEOUT_MS)
     result = json.loads(root.get_attribute("data-kvcalc-result") or "null")
     assert result == cli_plan(query)
+    # what the reader sees: the verdict's kind, and the cell's figure in the verdict and the key figures
+    verdict = root.locator('[data-kvcalc-out="verdict"]')
+    seen = " ".join(root.locator('[data-kvcalc-out="verdict"], [data-kvcalc-out="figures"]').all_inner_texts())
     if "max_model_len" in query:
-        assert f"{result['max_model_len']:,}" in shown
+        figure = f"{result['max_model_len']:,}"
+        assert figure in shown and figure in seen, (shown, seen)
+    if kind == "mamba":  # the KV check passes, the Mamba state pool stops vLLM: the same blocks on both pages
+        blocks = f"{result['num_gpu_blocks']:,}"
+        assert result["status"] == "mamba_blocks_below_max_num_seqs" and blocks in shown and blocks in seen
+        assert verdict.get_attribute("data-kvcalc-kind") not in ("fits", "borderline"), seen
+    elif kind in ("full", "fits"):
+        assert verdict.get_attribute("data-kvcalc-kind") in ("fits", "borderline"), seen
+    else:  # "weights do not fit": the calculator does not start either
+        assert result["status"] in ("weights_exceed_gpu", "no_memory", "auto_fit_failed")
+        assert verdict.get_attribute("data-kvcalc-kind") not in ("fits", "borderline"), seen
