@@ -62,6 +62,7 @@ test-core: venv node_modules lint web-assets
 bench: venv site
 	$(PY) bench/core_bench.py
 	$(PY) bench/web_bench.py
+	$(PY) bench/page_size_bench.py
 
 # Re-record what the core answers for the behaviour corpus (tests/test_behaviour.py); read
 # `$(PY) scripts/record_behaviour.py --diff` first: the changed cases are the review of the change.
