@@ -456,6 +456,28 @@ EXPECTED: dict[str, tuple[str, dict[str, object]]] = {
         "model_weights_gib": 19.84, "hybrid_attention_block_size": 2848, "free_memory_gib": 30.16, "available_kv_gib": 5.0,
         "kv_cache_memory_fixed": True, "num_padding_layers": 3, "gpu_kv_cache_tokens": 202950, "max_model_len": 131072,
         "max_concurrency": 1.55, "kv_cache_group_block_sizes": "2848, 2848, 2848, 2848", "cudagraph_gib": 0.2}),
+    # the 2026-12-02 held-out batch (dennislee22/vLLM-benchmarking, 0.10.1.1 on A100): each value is printed in the
+    # log; where the log's own 140-column wrap splits the args line, its flags are not read from it
+    "h20-v01011_qwen2_7b_a100_80gb_util025_16k.log": ("started", {
+        "vllm_version": "0.10.1.1", "model": "Qwen2-7B-Instruct", "max_model_len": 16384, "max_num_batched_tokens": 2048,
+        "model_weights_gib": 14.2488, "available_kv_gib": 5.01, "gpu_kv_cache_tokens": 93872, "max_concurrency": 5.73}),
+    "h20-v01011_qwen2_7b_a100_80gb_util05_16k.log": ("started", {
+        "vllm_version": "0.10.1.1", "model": "Qwen2-7B-Instruct", "max_model_len": 16384, "max_num_batched_tokens": 2048,
+        "model_weights_gib": 14.2488, "available_kv_gib": 24.83, "gpu_kv_cache_tokens": 464848, "max_concurrency": 28.37}),
+    "h20-v01011_qwen2_7b_2xa100_80gb_tp2_util025_16k.log": ("started", {
+        "vllm_version": "0.10.1.1", "model": "Qwen2-7B-Instruct", "max_model_len": 16384, "tensor_parallel_size": 2,
+        "gpu_memory_utilization": 0.25, "model_weights_gib": 7.1217, "available_kv_gib": 12.02,
+        "gpu_kv_cache_tokens": 450192, "max_concurrency": 27.48, "num_gpu_blocks": 28137}),
+    "h20-v01011_qwen2_7b_2xa100_80gb_tp2_util05_16k.log": ("started", {
+        "vllm_version": "0.10.1.1", "model": "Qwen2-7B-Instruct", "max_model_len": 16384, "model_weights_gib": 7.1217,
+        "available_kv_gib": 31.83, "gpu_kv_cache_tokens": 1192160, "max_concurrency": 72.76}),
+    "h20-v01011_qwen2_7b_2xa100_40gb_tp2_2nodes_util05_16k.log": ("started", {
+        "vllm_version": "0.10.1.1", "model": "Qwen2-7B-Instruct", "max_model_len": 16384, "model_weights_gib": 7.1217,
+        "available_kv_gib": 11.03, "gpu_kv_cache_tokens": 412944, "max_concurrency": 25.2}),
+    "h20-v01011_gpt_oss_120b_4xa100_80gb_tp4_4nodes_util08_16k.log": ("started", {
+        "vllm_version": "0.10.1.1", "model": "gpt-oss-120b", "max_model_len": 16384, "tensor_parallel_size": 4,
+        "gpu_memory_utilization": 0.8, "quantization": "mxfp4", "model_weights_gib": 17.2217, "available_kv_gib": 45.32,
+        "gpu_kv_cache_tokens": 2640144, "max_concurrency": 284.25, "num_gpu_blocks": 330018}),
 }
 
 

@@ -377,6 +377,16 @@ RECOMPUTED: dict[str, Case] = {
     "v092_qwen3_8b_a100_40gb_defaults_40k.log": Case("started"),
     "v0191_qwen3_8b_a100_40gb_defaults_40k.log": Case("started"),
     "v0102_qwen3_next_80b_2xh200_tp2_defaults_262k.log": Case("started", model="Qwen/Qwen3-Next-80B-A3B-Instruct"),
+    # the 2026-12-02 held-out batch (dennislee22/vLLM-benchmarking): Qwen2-7B-Instruct is the catalog's Qwen2-7B
+    # (same tensors: 14.2488 GiB loaded); the flags its wrapped args line hides are the ones that line shows
+    "h20-v01011_qwen2_7b_a100_80gb_util025_16k.log": Case("started", model="Qwen/Qwen2-7B"),
+    "h20-v01011_qwen2_7b_a100_80gb_util05_16k.log": Case("started", model="Qwen/Qwen2-7B"),
+    "h20-v01011_qwen2_7b_2xa100_80gb_tp2_util025_16k.log": Case("started", model="Qwen/Qwen2-7B"),
+    "h20-v01011_qwen2_7b_2xa100_80gb_tp2_util05_16k.log": Case("started", model="Qwen/Qwen2-7B",
+                                                              inputs={"tensor_parallel_size": "2"}),
+    "h20-v01011_qwen2_7b_2xa100_40gb_tp2_2nodes_util05_16k.log": Case("started", model="Qwen/Qwen2-7B",
+                                                                     inputs={"tensor_parallel_size": "2"}),
+    "h20-v01011_gpt_oss_120b_4xa100_80gb_tp4_4nodes_util08_16k.log": Case("started", model="openai/gpt-oss-120b"),
 }
 
 # Every other log: the diagnosis its lines give (the reasons are in the table above).
