@@ -176,6 +176,21 @@ REASONS: dict[str, tuple[str, str, str]] = {
         'Gemma-4-26B-A4B en una GB10 (0.20.0, 0,8, 8k, compilación en frío de 18,6 s en ambas): no se modela el perfilado de vídeo del codificador para Gemma 4 (encoder_profile «unknown»), así que las activaciones no se distinguen del término de memoria unificada; las dos ejecuciones (la misma disposición KV: 177 440 tokens en 40,61 GiB y 192 368 en 44,03, 4369 por GiB) dejan 121,69 × 0,8 − 48,5 − grafos − disponible = 6,55 y 3,91 GiB de activaciones más memoria ajena a PyTorch, e imprimen estimaciones de grafos CUDA de 1,69 y 0,91 GiB',
         'GB10 上的 Gemma-4-26B-A4B（0.20.0、0.8、8k，两次冷编译都是 18.6 s）：Gemma 4 编码器的视频显存分析未建模（encoder_profile 为 “unknown”），因此激活无法与统一内存项区分开；两次运行（KV 布局相同：40.61 GiB 放 177,440 个 token，44.03 GiB 放 192,368 个，每 GiB 4,369 个）按 121.69 × 0.8 − 48.5 − CUDA Graph − 可用显存 算出的激活加 PyTorch 之外显存分别为 6.55 和 3.91 GiB，打印的 CUDA Graph 估算值分别为 1.69 和 0.91 GiB',
     ),
+    'KevinHuang8/Augment_QA vllm.log, ShanghaoLi0913/memory-aware_RLHF vllm.log, emocat17/GraphRAG vllm.log, LzyFischer/MemSuit vllm_server.log, amdgoose/arno_vllm_chat vllm_server.log, giyushino/ModelMerging logs/vllm_server*.log, benyucong/neo4j-graphrag-python logs/vllm.out (not vendored)': (
+        "catalog models, but no line of the source names the GPU (where a total is printed, 23.65 and 79.18 GiB, it is no catalog GPU's), so the held-out estimate could not be made without guessing the GPU; left out before any estimate",
+        'modelos del catálogo, pero ninguna línea de la fuente nombra la GPU (donde se imprime un total, 23,65 y 79,18 GiB, no es el de ninguna GPU del catálogo), así que la estimación no podía hacerse sin adivinar la GPU; se descartaron antes de estimar nada',
+        '模型在目录中，但来源中没有任何一行写明 GPU（打印了总显存的，23.65 和 79.18 GiB，不对应目录中任何 GPU），不猜 GPU 就无法做留出估算；在任何估算之前即已剔除',
+    ),
+    'DaisukeTakai/eval_dataset vllm_judge.log (not vendored)': (
+        "Qwen3-235B-A22B-FP8 on 8 x H100 with --enable-expert-parallel: expert parallelism is not modelled by the estimate; left out before any estimate (the same source's Qwen3-32B log is held out)",
+        'Qwen3-235B-A22B-FP8 en 8 × H100 con --enable-expert-parallel: la estimación no modela el paralelismo de expertos; se descartó antes de estimar nada (el registro de Qwen3-32B de la misma fuente está entre los reservados)',
+        '8 × H100 上开启 --enable-expert-parallel 的 Qwen3-235B-A22B-FP8：估算未对专家并行建模；在任何估算之前即已剔除（同一来源的 Qwen3-32B 日志属于留出集）',
+    ),
+    'trietnguyeminh/Submission---EXACT--IJCNN vllm_server*.log and 2215860382/VedioSifter train_run_20260421_065709.log (not vendored)': (
+        "Qwen3-8B on Kaggle's 2 x T4 with --enable-lora and adapters of unstated rank, and Qwen3-4B as the colocated rollout engine of a verl trainer (sleep mode, the trainer's own tensors on the GPU): neither set-up is one the estimate takes; left out before any estimate",
+        'Qwen3-8B en las 2 × T4 de Kaggle con --enable-lora y adaptadores de rango no indicado, y Qwen3-4B como motor de rollout compartido con un entrenador verl (modo sleep, los tensores del propio entrenador en la GPU): ninguna de las dos configuraciones es de las que admite la estimación; se descartaron antes de estimar nada',
+        'Kaggle 2 × T4 上带 --enable-lora、适配器秩未说明的 Qwen3-8B，以及作为 verl 训练器同卡 rollout 引擎的 Qwen3-4B（sleep 模式，训练器自己的张量也在 GPU 上）：两种配置都不在估算可接受的范围内；在任何估算之前即已剔除',
+    ),
 }
 
 

@@ -478,6 +478,39 @@ EXPECTED: dict[str, tuple[str, dict[str, object]]] = {
         "vllm_version": "0.10.1.1", "model": "gpt-oss-120b", "max_model_len": 16384, "tensor_parallel_size": 4,
         "gpu_memory_utilization": 0.8, "quantization": "mxfp4", "model_weights_gib": 17.2217, "available_kv_gib": 45.32,
         "gpu_kv_cache_tokens": 2640144, "max_concurrency": 284.25, "num_gpu_blocks": 330018}),
+    # the second 2026-12-02 held-out batch (leadawon/LAMBO on 4x RTX 3090, Zzsf11/VideoCuttingAgent on H100,
+    # DaisukeTakai/eval_dataset on 8x H100); each value is printed in the log
+    "h20-v0190_qwen35_9b_4x3090_tp4_32k.log": ("cuda_out_of_memory", {
+        "vllm_version": "0.19.0", "max_model_len": 32768, "tensor_parallel_size": 4, "model_weights_gib": 4.52,
+        "cudagraph_estimate_gib": 3.65, "available_kv_gib": 15.36, "gpu_kv_cache_tokens": 502656, "max_concurrency": 57.74}),
+    "h20-v0190_qwen35_27b_4x3090_tp4_eager_32k.log": ("started", {
+        "vllm_version": "0.19.0", "max_model_len": 32768, "enforce_eager": True, "tensor_parallel_size": 4,
+        "model_weights_gib": 13.01, "available_kv_gib": 7.0, "gpu_kv_cache_tokens": 114464, "max_concurrency": 12.98}),
+    "h20-v0190_qwen35_27b_4x3090_tp4_eager_util092_32k.log": ("started", {
+        "vllm_version": "0.19.0", "max_model_len": 32768, "gpu_memory_utilization": 0.92, "model_weights_gib": 13.01,
+        "available_kv_gib": 7.47, "gpu_kv_cache_tokens": 122304, "max_concurrency": 13.87}),
+    "h20-v0190_qwen35_27b_4x3090_tp4_eager_util092_seqs1_50k.log": ("started", {
+        "vllm_version": "0.19.0", "max_model_len": 50000, "gpu_memory_utilization": 0.92, "max_num_seqs": 1,
+        "model_weights_gib": 13.01, "available_kv_gib": 7.56, "gpu_kv_cache_tokens": 123088, "max_concurrency": 9.42}),
+    "h20-v0181_qwen25_32b_4x3090_tp4_eager_util088_seqs1_32k.log": ("started", {
+        "vllm_version": "0.18.1", "max_model_len": 32768, "gpu_memory_utilization": 0.88, "max_num_seqs": 1,
+        "max_num_batched_tokens": 2048, "model_weights_gib": 15.39, "available_kv_gib": 5.24,
+        "gpu_kv_cache_tokens": 85760, "max_concurrency": 2.62}),
+    "h20-v0120_qwen3_30b_a3b_2xh100_tp2_seqs64_40k.log": ("started", {
+        "vllm_version": "0.12.0", "max_model_len": 40960, "tensor_parallel_size": 2, "max_num_seqs": 64,
+        "model_weights_gib": 28.4571, "available_kv_gib": 41.68, "gpu_kv_cache_tokens": 910464, "max_concurrency": 22.23}),
+    "h20-v0120_qwen3vl_30b_a3b_2xh100_tp2_seqs64_64k.log": ("started", {
+        "vllm_version": "0.12.0", "max_model_len": 65536, "tensor_parallel_size": 2, "max_num_seqs": 64,
+        "model_weights_gib": 29.3114, "available_kv_gib": 38.15, "gpu_kv_cache_tokens": 833344, "max_concurrency": 12.72}),
+    "h20-v0120_qwen3vl_30b_a3b_2xh100_tp2_64k.log": ("started", {
+        "vllm_version": "0.12.0", "max_model_len": 65536, "tensor_parallel_size": 2, "model_weights_gib": 29.3115,
+        "available_kv_gib": 37.23, "gpu_kv_cache_tokens": 813152, "max_concurrency": 12.41}),
+    # eight workers print eight Available lines (55.62 six times, 55.71, 56.08) and 0.10.0 prints a capacity line
+    # for each: the reader keeps the least available figure and the last capacity line it meets
+    "h20-v0100_qwen3_32b_8xh100_tp8_fp8kv_32k.log": ("started", {
+        "vllm_version": "0.10.0", "max_model_len": 32768, "tensor_parallel_size": 8, "kv_cache_dtype": "fp8",
+        "model_weights_gib": 7.6871, "available_kv_gib": 55.62, "gpu_kv_cache_tokens": 3650960,
+        "max_concurrency": 111.42}),
 }
 
 

@@ -58,6 +58,7 @@ string parses; the diagnosis is the expected one).
 | v2026_qwen36_27b_int4_2x3090_x4x4_p2poff.log | MTP speculative decoding; no available figure |
 | v2026_qwen36_27b_int4_2x3090_x4x4_p2pon.log | MTP speculative decoding; no available figure |
 | v0201rc1dev16_qwen36_27b_int4_2x3090_dflash_180k.log | DFlash speculative decoding |
+| h20-v0100_qwen3_32b_8xh100_tp8_fp8kv_32k.log | eight workers' capacity lines from different available figures (55.62 to 56.08 GiB); the reader keeps the least available figure and the last capacity line, of another worker |
 | v08_v1_deepseek_v3_mi308_multi_rank.log | no available figure (per-rank capacity lines only) |
 | v0152rc1_qwen3_coder_30b_fp8_pp2_5070ti_5090d.log | not in the catalog (Qwen3-Coder-30B-A3B); uneven PP split |
 | v2026_kaito_mistral_small4_119b_h100_1m_kv_too_small.log | model not in the catalog (Mistral-Small-4-119B) |
@@ -387,10 +388,32 @@ RECOMPUTED: dict[str, Case] = {
     "h20-v01011_qwen2_7b_2xa100_40gb_tp2_2nodes_util05_16k.log": Case("started", model="Qwen/Qwen2-7B",
                                                                      inputs={"tensor_parallel_size": "2"}),
     "h20-v01011_gpt_oss_120b_4xa100_80gb_tp4_4nodes_util08_16k.log": Case("started", model="openai/gpt-oss-120b"),
+    # the second 2026-12-02 held-out batch: local checkpoint paths, paired with the catalog model they copy
+    "h20-v0190_qwen35_9b_4x3090_tp4_32k.log": Case("cuda_out_of_memory", model="Qwen/Qwen3.5-9B"),
+    "h20-v0190_qwen35_27b_4x3090_tp4_eager_32k.log": Case(
+        "started", model="Qwen/Qwen3.5-27B",
+        xfail="tokens: computed 114,400 at 7.0 ± 0.005 GiB, logged 114,464 = 146 x 784 (the log's 'Setting attention "
+              "block size to 784 tokens'): at TP 4 the core's hybrid page is not the one vLLM 0.19.0 pads to"),
+    "h20-v0190_qwen35_27b_4x3090_tp4_eager_util092_32k.log": Case(
+        "started", model="Qwen/Qwen3.5-27B",
+        xfail="concurrency: computed 14.39-14.40x at 7.47 ± 0.005 GiB, logged 13.87x (122,304 tokens = 156 x 784): "
+              "the core's Qwen3.5 hybrid layout at TP 4 differs from vLLM 0.19.0's (784-token attention blocks)"),
+    "h20-v0190_qwen35_27b_4x3090_tp4_eager_util092_seqs1_50k.log": Case(
+        "started", model="Qwen/Qwen3.5-27B",
+        xfail="tokens: computed 123,600 at 7.56 ± 0.005 GiB, logged 123,088 = 157 x 784: the core's Qwen3.5 hybrid "
+              "page at TP 4 is not vLLM 0.19.0's"),
+    "h20-v0181_qwen25_32b_4x3090_tp4_eager_util088_seqs1_32k.log": Case("started", model="Qwen/Qwen2.5-32B-Instruct"),
+    "h20-v0120_qwen3_30b_a3b_2xh100_tp2_seqs64_40k.log": Case("started", model="Qwen/Qwen3-30B-A3B"),
+    "h20-v0120_qwen3vl_30b_a3b_2xh100_tp2_seqs64_64k.log": Case("started", model="Qwen/Qwen3-VL-30B-A3B-Instruct"),
+    "h20-v0120_qwen3vl_30b_a3b_2xh100_tp2_64k.log": Case(
+        "started", model="Qwen/Qwen3-VL-30B-A3B-Instruct",
+        xfail="tokens: computed 813,184-813,408 at 37.23 ± 0.005 GiB, logged 813,152 (50,822 blocks against 50,831 at "
+              "the low edge): the capacity line is of a worker with less memory than the one whose Available line is printed (inferred)"),
 }
 
 # Every other log: the diagnosis its lines give (the reasons are in the table above).
 NOT_RECOMPUTED: dict[str, str] = {
+    "h20-v0100_qwen3_32b_8xh100_tp8_fp8kv_32k.log": "started",
     "llmd_v019_granite31_8b_h100.log": "started",
     "v0101_gpt_oss_120b_h100_negative_kv.log": "no_memory_for_cache_blocks",
     "v0130nv2601_qwen25_14b_fp8dyn_gb10_util015_fp8kv_32k_no_memory.log": "no_memory_for_cache_blocks",
