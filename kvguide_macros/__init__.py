@@ -143,6 +143,11 @@ def define_env(env: Any) -> None:
         return validation.heldout_protocol(page_language(env))
 
     @macro
+    def heldout_misses() -> str:
+        """The held-out rows that miss the target and their causes (the closing note)."""
+        return validation.heldout_misses(page_language(env))
+
+    @macro
     def validation_term_residuals() -> str:
         """Markdown table: per estimated term, the fit rows printing it and the spread of estimate − logged."""
         return validation.term_residuals_table(page_language(env))

@@ -20,7 +20,8 @@ from .validation_reasons import reason
 
 __all__ = ["SummaryFigures", "validation_table", "validation_summary_table", "excluded_table", "summary_figures",
            "HeldOutFigures", "heldout_table", "heldout_summary_table", "heldout_figures", "heldout_sentence",
-           "heldout_protocol", "DevelopmentOverlap", "development_overlap", "term_residuals_table"]
+           "heldout_protocol", "heldout_misses", "DevelopmentOverlap", "development_overlap",
+           "term_residuals_table"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -104,6 +105,11 @@ class HeldOutFigures:
     worst_over_gib: str
     worst_under: str
     right: str
+    on_target: str = ""
+    """Rows within 5 % of the log or inside a band no wider than ±10 % (kvcalc.holdout
+    TARGET_*)."""
+    beyond: str = ""
+    """Rows more than 2 % beyond the band on the optimistic side."""
 
 
 def _source_cell(lang: str, file: str, url: str) -> str:
@@ -161,22 +167,47 @@ def heldout_figures(lang: str) -> HeldOutFigures:
                           median=fmt_fixed(s.median_abs_error_pct or 0.0, 1, lang), in_band=fmt_int(s.in_band, lang),
                           above=fmt_int(s.above, lang), below=fmt_int(s.below, lang), over=fmt_int(s.over_promise, lang),
                           worst_over_gib=_gib(lang, s.worst_over_gib), worst_under=fmt_fixed(s.worst_under_pct, 1, lang),
-                          right=fmt_int(s.verdict_right, lang))
+                          right=fmt_int(s.verdict_right, lang),
+                          on_target=fmt_int(s.on_target, lang),
+                          beyond=fmt_int(s.optimistic_beyond_band, lang))
 
 
 def heldout_sentence(lang: str) -> str:
     """The held-out summary in one sentence (plus the caveat when no consumer card is held out)."""
     f = heldout_figures(lang)
     text = t(lang, "validation.holdout.sentence", **vars(f))
+    text += " " + t(lang, "validation.holdout.target", **vars(f))
     if f.consumer == fmt_int(0, lang):
         text += " " + t(lang, "validation.holdout.no_consumer")
     return text
 
 
+def heldout_misses(lang: str) -> str:
+    """The closing note: each held-out row that misses the target, with its error and recorded
+    cause."""
+    misses = [h for h in heldout_rows() if not h.on_target]
+    if not misses:
+        return t(lang, "validation.holdout.misses_none")
+    items = [f"- {h.row.file} ({_signed_pct(lang, h.row.error_pct)}): " + _cause(lang, h.miss_cause)
+             for h in misses]
+    return t(lang, "validation.holdout.misses") + "\n\n" + "\n".join(items)
+
+
+def _cause(lang: str, key: str) -> str:
+    return t(lang, f"validation.holdout.cause.{key}") if key else "–"
+
+
+def _signed_pct(lang: str, x: float) -> str:
+    return ("+" if x > 0 else "") + fmt_fixed(x, 1, lang) + " %"
+
+
 def heldout_protocol(lang: str) -> str:
     """The protocol in the page's language: the date, the number of sources on each side."""
     p = protocol()
-    return t(lang, "validation.holdout.protocol", decided=p.decided, development=fmt_int(len(p.development_sources), lang),
+    dates = [d for d, _ in p.batches] or [p.decided]
+    decided = ", ".join(dict.fromkeys(d[:10] for d in dates))
+    return t(lang, "validation.holdout.protocol", decided=decided,
+             development=fmt_int(len(p.development_sources), lang),
              held_out=fmt_int(len(p.held_out_sources), lang))
 
 

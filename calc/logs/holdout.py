@@ -26,10 +26,20 @@ from ..inputs import Scenario
 from ..units import GiB
 
 __all__ = ["HeldOutRow", "HeldOutSummary", "Protocol", "heldout_rows", "heldout_summary", "protocol", "source_of",
-           "OVER_PROMISE_GIB", "DATA_CENTRE_GPUS", "TermResidual", "term_residuals", "MIN_TERM_ROWS", "term_row_counts"]
+           "OVER_PROMISE_GIB", "DATA_CENTRE_GPUS",
+           "TARGET_ERROR_PCT", "TARGET_BAND_PCT", "BEYOND_BAND_PCT",
+           "TermResidual", "term_residuals", "MIN_TERM_ROWS", "term_row_counts"]
 
 OVER_PROMISE_GIB = 0.25
 """An estimate above the logged figure by more than this promises memory vLLM will not give."""
+
+TARGET_ERROR_PCT = 5.0
+"""The held-out target: each row within this % of the logged available memory ..."""
+TARGET_BAND_PCT = 10.0
+"""... or inside a band whose wider side is at most this % of the estimate."""
+BEYOND_BAND_PCT = 2.0
+"""A logged figure more than this % (of itself) below the band's pessimistic edge: over-optimism
+beyond the band."""
 
 DATA_CENTRE_GPUS = frozenset({"H100-80GB", "H100-NVL", "H200", "B200", "B300", "GH200", "H20", "A100-40GB",
                               "A100-80GB", "V100-32GB", "MI300X", "MI325X", "MI355X"})
@@ -59,6 +69,9 @@ class Protocol:
     rule: str
     development_sources: tuple[str, ...]
     held_out_sources: tuple[str, ...]
+    batches: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """(date, held-out sources) of each collection, in order: a batch is recorded before any of
+    it is estimated."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -72,6 +85,11 @@ class HeldOutRow:
     """The calculator's answer from the estimate (over its band) at the log's ``max_model_len``."""
     logged_fits: bool
     """vLLM's start-up check with the logged available memory."""
+    batch: str = ""
+    """The collection date the row was recorded under (``Protocol.batches``)."""
+    miss_cause: str = ""
+    """Why the row misses the target (``on_target``), written after it was estimated; empty when
+    it meets it."""
 
     @property
     def consumer(self) -> bool:
@@ -88,6 +106,29 @@ class HeldOutRow:
     @property
     def over_promise(self) -> bool:
         return self.row.error_gib > OVER_PROMISE_GIB
+
+    @property
+    def band_halfwidth_pct(self) -> float:
+        """The band's wider side, in % of the central estimate (how sure the estimate claims to
+        be)."""
+        r = self.row
+        if r.estimate_gib <= 0:
+            return float("inf")
+        return 100.0 * max(r.estimate_gib - r.low_gib, r.high_gib - r.estimate_gib) / r.estimate_gib
+
+    @property
+    def on_target(self) -> bool:
+        """Within ``TARGET_ERROR_PCT`` of the logged figure, or inside a band no wider than
+        ``TARGET_BAND_PCT``."""
+        r = self.row
+        narrow = self.band_halfwidth_pct <= TARGET_BAND_PCT
+        return abs(r.error_pct) <= TARGET_ERROR_PCT or (r.in_band and narrow)
+
+    @property
+    def optimistic_beyond_band(self) -> bool:
+        """The logged figure lies below the band's pessimistic edge by more than
+        ``BEYOND_BAND_PCT``: the band itself promised memory vLLM did not give."""
+        return self.row.below_low_pct > BEYOND_BAND_PCT
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -108,6 +149,10 @@ class HeldOutSummary:
     worst_over_pct: float
     worst_under_pct: float
     """The most negative error in % (0 when no row is below)."""
+    on_target: int = 0
+    """Rows meeting ``HeldOutRow.on_target``."""
+    optimistic_beyond_band: int = 0
+    """Rows whose logged figure lies more than ``BEYOND_BAND_PCT`` below the band."""
 
 
 Row = Mapping[str, Any]
@@ -123,7 +168,9 @@ def protocol() -> Protocol:
     doc = _document()
     return Protocol(decided=str(doc["decided"]), rule=str(doc["rule"]),
                     development_sources=tuple(map(str, doc["development_sources"])),
-                    held_out_sources=tuple(map(str, doc["held_out_sources"])))
+                    held_out_sources=tuple(map(str, doc["held_out_sources"])),
+                    batches=tuple((str(b["decided"]), tuple(map(str, b["sources"])))
+                                  for b in doc.get("batches", ())))
 
 
 def _held_out(row: Row) -> HeldOutRow:
@@ -136,7 +183,8 @@ def _held_out(row: Row) -> HeldOutRow:
     truth = plan(model, replace(dep, measured=Measured(available_kv_bytes=max(0, logged))))
     return HeldOutRow(row=validation_row({**row, "split": "held_out"}), source=str(row["source"]),
                       max_model_len=length, estimated_verdict=band_verdict(scenario, estimated),
-                      logged_fits=truth.fits)
+                      logged_fits=truth.fits, batch=str(row.get("batch", "")),
+                      miss_cause=str(row.get("miss_cause", "")))
 
 
 @lru_cache(maxsize=1)
@@ -157,7 +205,9 @@ def heldout_summary(rows: tuple[HeldOutRow, ...]) -> HeldOutSummary:
         below=sum(r.row.error_gib < 0 for r in rows),
         worst_over_gib=max([r.row.error_gib for r in rows if r.row.error_gib > 0], default=0.0),
         worst_over_pct=max([e for e in errors if e > 0], default=0.0),
-        worst_under_pct=min([e for e in errors if e < 0], default=0.0))
+        worst_under_pct=min([e for e in errors if e < 0], default=0.0),
+        on_target=sum(r.on_target for r in rows),
+        optimistic_beyond_band=sum(r.optimistic_beyond_band for r in rows))
 
 
 # --- per-term residuals ------------------------------------------------------------------------------
