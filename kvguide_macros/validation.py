@@ -106,7 +106,7 @@ class HeldOutFigures:
     worst_under: str
     right: str
     on_target: str = ""
-    """Rows within 5 % of the log or inside a band no wider than ±10 % (kvcalc.holdout
+    """Rows within 5 % of the log or inside a band no wider than ±10 % (kvcalc.logs.holdout
     TARGET_*)."""
     beyond: str = ""
     """Rows more than 2 % beyond the band on the optimistic side."""
@@ -188,8 +188,8 @@ def heldout_misses(lang: str) -> str:
     misses = [h for h in heldout_rows() if not h.on_target]
     if not misses:
         return t(lang, "validation.holdout.misses_none")
-    items = [f"- {h.row.file} ({_signed_pct(lang, h.row.error_pct)}): " + _cause(lang, h.miss_cause)
-             for h in misses]
+    items = [f"- {_breakable(h.row.file)} ({_signed_pct(lang, h.row.error_pct)}): "
+             + _cause(lang, h.miss_cause) for h in misses]
     return t(lang, "validation.holdout.misses") + "\n\n" + "\n".join(items)
 
 
