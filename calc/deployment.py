@@ -123,6 +123,11 @@ class Deployment:
     """``--speculative-config`` (kvcalc.speculative: MTP and n-gram are modelled)."""
     lora: LoraSettings | None = None
     """``--enable-lora`` with its slots (kvcalc.lora); None: LoRA off."""
+    data_parallel_size: int = 1
+    """``--data-parallel-size``: engine replicas, each with its own KV cache on its own TP × PP GPUs; MoE
+    layers are sharded over all DP × TP ranks (kvcalc.expert_parallel)."""
+    enable_expert_parallel: bool = False
+    """``--enable-expert-parallel``: each of the DP × TP ranks holds whole experts instead of a slice of each."""
 
     @property
     def num_speculative_tokens(self) -> int:

@@ -38,7 +38,8 @@ INPUT_KEYS = (
     "activation_gib", "non_torch_gib", "cudagraph_gib", "enforce_eager", "disable_hybrid_kv_cache_manager",
     "no_async_scheduling", "enable_prefix_caching", "mamba_cache_mode", "mamba_ssm_cache_dtype", "cpu_offload_gb",
     "decode_context_parallel_size", "limit_mm_per_prompt", "skip_mm_profiling", "interconnect", "calculate_kv_scales",
-    "speculative_config", "enable_lora", "max_loras", "max_lora_rank", "max_cpu_loras",
+    "speculative_config", "enable_lora", "max_loras", "max_lora_rank", "max_cpu_loras", "data_parallel_size",
+    "enable_expert_parallel",
 )
 _Entry = TypeVar("_Entry")
 BLOCK_SIZES = (1, 8, 16, 32, 64, 128, 256)  # vllm/config/cache.py BlockSize
@@ -414,6 +415,22 @@ def _lora(inputs: Mapping[str, object], model: ModelSpec, pp: int, rules: RuleSe
     return LoraSettings(max_loras=loras, max_lora_rank=rank, max_cpu_loras=cpu, given=given)
 
 
+def _data_parallel(inputs: Mapping[str, object], rules: RuleSet, tp: int, pp: int) -> tuple[int, bool]:
+    """``--data-parallel-size`` and ``--enable-expert-parallel`` (kvcalc.expert_parallel), modelled from the
+    release that shards MoE layers over DP × TP (#15956)."""
+    dp = _optional_int(inputs, "data_parallel_size", maximum=1024) or 1
+    ep = _flag(inputs, "enable_expert_parallel")
+    if (dp > 1 or ep) and not rules.moe_parallel_config:
+        field = "data_parallel_size" if dp > 1 else "enable_expert_parallel"
+        raise CalcError("dp_release", "data and expert parallelism are modelled from vLLM "
+                        f"{rules.first_release_label('15956')} on (rules: {rules.description})", field=field,
+                        value=rules.description, limit=rules.first_release_label("15956"))
+    if dp * tp * pp > 4096:
+        raise CalcError("out_of_range", f"data_parallel_size {dp} × tensor × pipeline parallel size is more than "
+                        "4096 GPUs", field="data_parallel_size", value=dp, minimum=1, maximum=max(1, 4096 // (tp * pp)))
+    return dp, ep
+
+
 def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
     """Validate raw inputs; missing ones mean vLLM's defaults."""
     unknown = [k for k in inputs if k not in INPUT_KEYS and k not in ("lang",)]
@@ -426,6 +443,7 @@ def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
     tp, pp = _parallelism(inputs, model)
     rules = rules_for(inputs["vllm_version"] if _present(inputs, "vllm_version") else None)
     dcp = _decode_context_parallel(inputs, model, tp, rules)
+    dp, ep = _data_parallel(inputs, rules, tp, pp)
     kv_bytes = _optional_int(inputs, "kv_cache_memory_bytes", maximum=MAX_BYTES)
     measured = _measured(inputs)
     if measured.available_kv_bytes is None and kv_bytes is None and gpu_bytes is None:
@@ -453,6 +471,7 @@ def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
         interconnect=_choice(inputs, "interconnect", INTERCONNECTS) if _present(inputs, "interconnect") else "unknown",
         calculate_kv_scales=_calculate_kv_scales(inputs, rules),
         speculative=_speculative(inputs, model, pp, rules), lora=_lora(inputs, model, pp, rules),
+        data_parallel_size=dp, enable_expert_parallel=ep,
     )
     given = frozenset(k for k in inputs if k in INPUT_KEYS and _present(inputs, k))
     _check_flags_at_release(given, dep)

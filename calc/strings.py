@@ -313,6 +313,10 @@ EN: dict[str, str] = {
     "verdict.cuda_out_of_memory_startup.summary": "vLLM ran out of memory before it finished starting: while loading the weights, in the profiling run or while capturing CUDA graphs. The fixes below depend on where it stopped.",
     "fact.kv_cache_group_block_sizes": "Block size of each KV cache group (tokens)",
     "fact.full_kv_cache_memory_bytes": "--kv-cache-memory that vLLM suggests to use all free memory",
+    "err.dp_release": "{field}: data and expert parallelism are modelled from vLLM {limit} on (the release that shards MoE layers over all data × tensor parallel ranks); these rules are {value}.",
+    "note.expert_parallel": "Data parallel {dp} × tensor parallel {tp}: the MoE layers span {ranks} GPUs; {how}. Attention, shared experts and embeddings stay on each data-parallel replica's TP GPUs, and each replica has its own KV cache, sized and checked as above. The all-to-all buffers of expert parallelism are not counted.",
+    "note.expert_parallel.ep": "with --enable-expert-parallel each holds whole experts, {local} of {experts} on the most loaded one",
+    "note.expert_parallel.tp": "without --enable-expert-parallel every expert is split over them (1/{ranks} each)",
 }
 
 ES: dict[str, str] = {
@@ -612,6 +616,10 @@ ES: dict[str, str] = {
     "verdict.cuda_out_of_memory_startup.summary": "vLLM se quedó sin memoria antes de terminar de arrancar: al cargar los pesos, en la pasada de perfilado o al capturar los grafos CUDA. Las soluciones de abajo dependen de dónde se detuvo.",
     "fact.kv_cache_group_block_sizes": "Tamaño de bloque de cada grupo de caché KV (tokens)",
     "fact.full_kv_cache_memory_bytes": "--kv-cache-memory que vLLM sugiere para usar toda la memoria libre",
+    "err.dp_release": "{field}: el paralelismo de datos y de expertos está modelado desde vLLM {limit} (la versión que reparte las capas MoE entre todos los rangos de datos × tensor); estas reglas son {value}.",
+    "note.expert_parallel": "Paralelismo de datos {dp} × de tensor {tp}: las capas MoE ocupan {ranks} GPU; {how}. La atención, los expertos compartidos y las incrustaciones quedan en las GPU de TP de cada réplica de datos, y cada réplica tiene su propia caché KV, dimensionada y comprobada como arriba. No se cuentan los búferes all-to-all del paralelismo de expertos.",
+    "note.expert_parallel.ep": "con --enable-expert-parallel cada una guarda expertos enteros, {local} de {experts} en la más cargada",
+    "note.expert_parallel.tp": "sin --enable-expert-parallel cada experto se reparte entre ellas (1/{ranks} cada una)",
 }
 
 ZH: dict[str, str] = {
@@ -911,6 +919,10 @@ ZH: dict[str, str] = {
     "verdict.cuda_out_of_memory_startup.summary": "vLLM 在启动完成之前就耗尽了显存：加载权重时、profiling 时或捕获 CUDA Graph 时。下面的办法取决于它停在哪一步。",
     "fact.kv_cache_group_block_sizes": "每个 KV 缓存组的块大小（token）",
     "fact.full_kv_cache_memory_bytes": "vLLM 建议的用满全部空闲显存的 --kv-cache-memory",
+    "err.dp_release": "{field}：数据并行和专家并行从 vLLM {limit} 起建模（该版本起 MoE 层分布在所有数据 × 张量并行 rank 上）；当前规则为 {value}。",
+    "note.expert_parallel": "数据并行 {dp} × 张量并行 {tp}：MoE 层分布在 {ranks} 块 GPU 上；{how}。注意力、共享专家和嵌入层留在每个数据并行副本的 TP GPU 上，每个副本有自己的 KV 缓存，按上文计算和检查。专家并行的 all-to-all 缓冲区未计入。",
+    "note.expert_parallel.ep": "使用 --enable-expert-parallel 时每块 GPU 持有完整的专家，负载最大的一块持有 {experts} 个中的 {local} 个",
+    "note.expert_parallel.tp": "不使用 --enable-expert-parallel 时每个专家切分到这些 GPU 上（每块 1/{ranks}）",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}

@@ -187,6 +187,9 @@ EN: dict[str, str] = {
     "widget.source_default": "vLLM default",
     "widget.source_preset": "example",
     "widget.log_lines": "What vLLM printed (your log)",
+    "widget.data_parallel_size": "Data-parallel replicas (--data-parallel-size)",
+    "widget.data_parallel_size_hint": "Each replica has its own KV cache on its own TP GPUs; a MoE's experts are spread over all of them.",
+    "widget.enable_expert_parallel": "Expert parallelism: whole experts per GPU (--enable-expert-parallel)",
 }
 
 ES: dict[str, str] = {
@@ -361,6 +364,9 @@ ES: dict[str, str] = {
     "widget.source_default": "valor por defecto de vLLM",
     "widget.source_preset": "ejemplo",
     "widget.log_lines": "Lo que imprimió vLLM (su registro)",
+    "widget.data_parallel_size": "Réplicas de paralelismo de datos (--data-parallel-size)",
+    "widget.data_parallel_size_hint": "Cada réplica tiene su propia caché KV en sus propias GPU de TP; los expertos de un MoE se reparten entre todas.",
+    "widget.enable_expert_parallel": "Paralelismo de expertos: expertos enteros por GPU (--enable-expert-parallel)",
 }
 
 ZH: dict[str, str] = {
@@ -535,6 +541,9 @@ ZH: dict[str, str] = {
     "widget.source_default": "vLLM 默认值",
     "widget.source_preset": "示例",
     "widget.log_lines": "vLLM 实际输出的内容（你的日志）",
+    "widget.data_parallel_size": "数据并行副本数（--data-parallel-size）",
+    "widget.data_parallel_size_hint": "每个副本在自己的 TP GPU 上有自己的 KV 缓存；MoE 的专家分布在所有 GPU 上。",
+    "widget.enable_expert_parallel": "专家并行：每块 GPU 持有完整的专家（--enable-expert-parallel）",
 }
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}
 

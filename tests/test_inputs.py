@@ -112,6 +112,9 @@ BAD_CASES = [
     ("max_loras", "0", "out_of_range"),                     # max_loras >= 1
     ("max_lora_rank", "48", "bad_choice"),                  # MaxLoRARanks: 1, 8, 16, 32, 64, 128, 256, 320, 512
     ("max_cpu_loras", "x", "not_an_integer"),
+    ("data_parallel_size", "0", "out_of_range"),
+    ("data_parallel_size", "two", "not_an_integer"),
+    ("enable_expert_parallel", "perhaps", "not_a_boolean"),
 ]
 
 

@@ -225,6 +225,9 @@ class ModelSpec:
     num_experts_per_tok: int
     mamba: MambaConfig | None = None
     """The Mamba / linear-attention layers' state facts (None: no such layers)."""
+    num_experts: int = 0
+    """Routed experts per MoE layer (``num_experts`` / ``num_local_experts`` / ``n_routed_experts``): what
+    expert parallelism deals out whole (kvcalc.expert_parallel); 0 without MoE layers."""
     moe_intermediate_size: int = 0
     """Per-expert MLP width (``moe_intermediate_size``); 0 = ``intermediate_size`` is already per expert (Mixtral, gpt-oss)."""
     tie_word_embeddings: bool = False
@@ -1287,6 +1290,8 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         compress_ratios=_compress_ratios(text, mt, layers),
         index_head_dim=(_int(text, "index_head_dim") or 0) if (families.row_of(mt).kind == families.Kind.DEEPSEEK_V4) else 0,
         moe_intermediate_size=(_int(text, "moe_intermediate_size") or 0) if expert_params else 0,
+        num_experts=(_count(text, "num_experts") or _count(text, "num_local_experts")
+                     or _count(text, "n_routed_experts")) if expert_params else 0,
         tie_word_embeddings=bool(text.get("tie_word_embeddings") or config.get("tie_word_embeddings")),
         mrope_max_position=_mrope_max_position(text, config),
         rope_caches=rope_caches(text, mt, _rotary_head_size(text, head, mla)),

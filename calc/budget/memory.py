@@ -21,6 +21,7 @@ from ..errors import CalcError
 from ..kv.backends import compute_capability, gpu_major
 from ..versions import RuleSet
 from . import encoder_tp, estimates, weight_share
+from .expert_parallel import moe_split
 from .lora import lora_slot_bytes
 
 __all__ = ["BudgetSource", "MemoryBudget", "capture_ceiling", "weight_bytes", "mxfp4_expert_bytes", "requested_bytes",
@@ -166,6 +167,26 @@ def weight_bytes(model: ModelSpec) -> int:
     return int(quantized * per_weight) + int(fp4_experts * (0.5 + 1 / 32)) + rest * elem + vision
 
 
+def expert_weight_bytes(model: ModelSpec) -> int:
+    """The routed experts' bytes as ``weight_bytes`` counts them (what DP × TP or EP deals out,
+    kvcalc.expert_parallel), never more than the checkpoint's total."""
+    experts = model.num_expert_parameters
+    q = model.quant
+    if not experts:
+        return 0
+    if q.method == "none" or q.bits >= 16:
+        counted = experts * _ELEMENT_BYTES
+    elif q.method == "mxfp4" or q.experts_fp4:
+        counted = int(experts * (0.5 + 1 / 32))
+    else:
+        per_weight = q.bits / 8
+        if q.group_size:
+            scale = {"mxfp4": 1.0, "nvfp4": 1.0, "fp8": 4.0}.get(q.method, 2.0)
+            per_weight += (scale + (q.bits / 8 if q.method in ("awq", "gptq") else 0)) / q.group_size
+        counted = int(experts * per_weight)
+    return min(counted, weight_bytes(model))
+
+
 def requested_bytes(total: int, utilization: float, *, ceil: bool) -> int:
     """vllm/v1/worker/utils.py request_memory: ceil since 2026-01-07, plain product before."""
     product = total * utilization
@@ -215,18 +236,28 @@ def _weights_estimate(model: ModelSpec, dep: Deployment, max_num_batched_tokens:
     """
     tp, pp = dep.tensor_parallel_size, dep.pipeline_parallel_size
     experts = mxfp4_expert_bytes(model)
+    split = moe_split(model, tensor_parallel_size=tp, data_parallel_size=dep.data_parallel_size,
+                      expert_parallel=dep.enable_expert_parallel, rules=dep.rules)
     padding = 1.0
     if experts:
         kernel = estimates.mxfp4_kernel(gpu_major(dep), bundled_triton_kernels=dep.rules.bundled_triton_kernels)
-        inter = (model.moe_intermediate_size or model.intermediate_size) // max(1, tp)
+        moe_tp = tp if split is None else (1 if split.expert_parallel else split.ranks)
+        inter = (model.moe_intermediate_size or model.intermediate_size) // max(1, moe_tp)
         padding = estimates.mxfp4_padding_factor(kernel, hidden_size=model.hidden_size, intermediate_per_partition=inter)
     loaded = tower_loaded(model, dep)
     checkpoint = weight_bytes(model) - (0 if loaded else weight_share.unloaded_tower_bytes(model))
-    share = weight_share.share_bytes(checkpoint, weight_share.replicated_bytes(model, tower_loaded=loaded),
-                                     tensor_parallel_size=tp, pipeline_parallel_size=pp)
+    replicated = weight_share.replicated_bytes(model, tower_loaded=loaded)
+    if split is None:
+        share = weight_share.share_bytes(checkpoint, replicated, tensor_parallel_size=tp, pipeline_parallel_size=pp)
+        local_mxfp4 = experts // max(1, tp * pp)
+    else:  # the routed experts over the DP × TP MoE group, the rest over TP (kvcalc.expert_parallel)
+        routed = expert_weight_bytes(model)
+        share = (weight_share.share_bytes(checkpoint - routed, replicated, tensor_parallel_size=tp,
+                                          pipeline_parallel_size=pp) + split.share_bytes(routed) // max(1, pp))
+        local_mxfp4 = split.share_bytes(experts) // max(1, pp)
     extra = weight_share.load_extra_bytes(model, tensor_parallel_size=tp, pipeline_parallel_size=pp)
     mine = estimates.weights_estimate(share, exact=bool(model.checkpoint_bytes), extra_bytes=extra,
-                                      mxfp4_expert_bytes=experts // max(1, tp * pp), mxfp4_padding=padding)
+                                      mxfp4_expert_bytes=local_mxfp4, mxfp4_padding=padding)
     buffers = weight_share.load_buffer_bytes(model, rules=dep.rules,
                                              max_num_batched_tokens=max_num_batched_tokens,
                                              tower_loaded=loaded)

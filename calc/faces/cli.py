@@ -145,7 +145,8 @@ def _add_gpu_and_settings(p: argparse.ArgumentParser, *, gpu_help: str) -> None:
                  "--max-num-batched-tokens", "--gpu-memory-utilization", "--kv-cache-memory-bytes", "--block-size",
                  "--num-gpu-blocks-override", "--vllm-version", "--available-kv-bytes", "--available-kv-gib",
                  "--weights-gib", "--activation-gib", "--non-torch-gib", "--cudagraph-gib", "--cpu-offload-gb",
-                 "--limit-mm-per-prompt", "--speculative-config", "--max-loras", "--max-lora-rank", "--max-cpu-loras"):
+                 "--limit-mm-per-prompt", "--speculative-config", "--max-loras", "--max-lora-rank", "--max-cpu-loras",
+                 "--data-parallel-size"):
         p.add_argument(flag)
     p.add_argument("--kv-cache-dtype", choices=KV_CACHE_DTYPES)
     p.add_argument("--disable-hybrid-kv-cache-manager", action="store_true")
@@ -154,6 +155,7 @@ def _add_gpu_and_settings(p: argparse.ArgumentParser, *, gpu_help: str) -> None:
     p.add_argument("--skip-mm-profiling", action="store_true")
     p.add_argument("--calculate-kv-scales", action="store_true")
     p.add_argument("--enable-lora", action="store_true")
+    p.add_argument("--enable-expert-parallel", action="store_true")
     p.add_argument("--enable-prefix-caching", action=argparse.BooleanOptionalAction, default=None)
     p.add_argument("--mamba-cache-mode", choices=tuple(MambaCacheMode))
     p.add_argument("--mamba-ssm-cache-dtype", choices=MAMBA_DTYPES)
@@ -325,7 +327,7 @@ _PLAN_KEYS = ("model", "gpu", "gpu_memory_gib", "tensor_parallel_size", "pipelin
             "kv_cache_memory_bytes", "block_size", "num_gpu_blocks_override", "vllm_version", "available_kv_bytes",
             "available_kv_gib", "weights_gib", "activation_gib", "non_torch_gib", "cudagraph_gib", "cpu_offload_gb",
             "decode_context_parallel_size", "limit_mm_per_prompt", "interconnect", "speculative_config", "max_loras",
-            "max_lora_rank", "max_cpu_loras")
+            "max_lora_rank", "max_cpu_loras", "data_parallel_size")
 
 
 def _form(args: argparse.Namespace, stdin: TextIO | None) -> dict[str, object]:
@@ -334,7 +336,7 @@ def _form(args: argparse.Namespace, stdin: TextIO | None) -> dict[str, object]:
     if getattr(args, "config", None):
         inputs["config"] = _read_config(args.config, stdin)
     for flag in ("disable_hybrid_kv_cache_manager", "no_async_scheduling", "enforce_eager", "skip_mm_profiling",
-                 "calculate_kv_scales", "enable_lora"):
+                 "calculate_kv_scales", "enable_lora", "enable_expert_parallel"):
         if getattr(args, flag, False):
             inputs[flag] = True
     if getattr(args, "enable_prefix_caching", None) is not None:  # --no-enable-prefix-caching must survive as "false"

@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING
 
 from ..analysis import Analysis, BandVerdict, FeasibleGrid, Recommendation, Verdict
 from ..arch.model import ASSUMED_DECODER
-from ..budget.memory import BudgetSource, MemoryBudget, draft_weights_estimate, interconnect_assumed, lora_estimate
+from ..budget.expert_parallel import MoeSplit, moe_split
+from ..budget.memory import (BudgetSource, MemoryBudget, draft_weights_estimate, expert_weight_bytes,
+                            interconnect_assumed, lora_estimate)
 from ..deployment import Deployment, unified_memory
 from ..errors import CalcError
 from ..inert_text import MAX_QUOTE_CHARS, quote
@@ -145,6 +147,9 @@ def result_dict(a: Analysis) -> dict[str, object]:
         "interconnect": d.interconnect,
         "interconnect_assumed": interconnect_assumed(d) if "non_torch" in v.budget.estimated else None,
         **_spec_lora_dict(v),
+        "data_parallel_size": d.data_parallel_size,
+        "enable_expert_parallel": d.enable_expert_parallel,
+        "moe_split": _moe_split_dict(v),
         "assumed_architecture": assumed_architecture(s),
     }
 
@@ -189,6 +194,21 @@ def _spec_lora_dict(v: Verdict) -> dict[str, object]:
                        "max_cpu_loras": d.lora.max_cpu_loras or d.lora.max_loras,
                        "slot_bytes": lora_estimate(v.model, d).bytes}
     return out
+
+
+def _split_of(v: Verdict) -> MoeSplit | None:
+    d = v.deployment
+    return moe_split(v.model, tensor_parallel_size=d.tensor_parallel_size, data_parallel_size=d.data_parallel_size,
+                     expert_parallel=d.enable_expert_parallel, rules=d.rules)
+
+
+def _moe_split_dict(v: Verdict) -> dict[str, object] | None:
+    """How the routed experts are dealt over DP × TP (kvcalc.expert_parallel); None when DP and EP change nothing."""
+    split = _split_of(v)
+    if split is None:
+        return None
+    return {"ranks": split.ranks, "expert_parallel": split.expert_parallel, "local_experts": split.local_experts,
+            "num_experts": split.num_experts, "expert_bytes_per_gpu": split.share_bytes(expert_weight_bytes(v.model))}
 
 
 def assumed_architecture(s: Scenario) -> dict[str, object] | None:
@@ -469,6 +489,12 @@ def _spec_lora_notes(lang: str, a: Analysis) -> list[str]:
         notes.append(t(lang, "note.spec_ngram", tokens=spec.num_speculative_tokens))
     if spec is not None and v.mamba is not None:
         notes.append(t(lang, "note.spec_mamba", tokens=spec.num_speculative_tokens))
+    split = _split_of(v)
+    if split is not None:
+        how = (t(lang, "note.expert_parallel.ep", local=split.local_experts, experts=split.num_experts)
+               if split.expert_parallel else t(lang, "note.expert_parallel.tp", ranks=split.ranks))
+        notes.append(t(lang, "note.expert_parallel", dp=d.data_parallel_size, tp=d.tensor_parallel_size,
+                       ranks=split.ranks, how=how))
     if d.lora is not None:
         notes.append(t(lang, "note.lora", loras=d.lora.max_loras, rank=d.lora.max_lora_rank,
                        slots=gib_text(lora_estimate(model, d).bytes, lang), cpu=d.lora.max_cpu_loras or d.lora.max_loras))
