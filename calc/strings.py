@@ -317,6 +317,7 @@ EN: dict[str, str] = {
     "note.expert_parallel": "Data parallel {dp} × tensor parallel {tp}: the MoE layers span {ranks} GPUs; {how}. Attention, shared experts and embeddings stay on each data-parallel replica's TP GPUs, and each replica has its own KV cache, sized and checked as above. The all-to-all buffers of expert parallelism are not counted.",
     "note.expert_parallel.ep": "with --enable-expert-parallel each holds whole experts, {local} of {experts} on the most loaded one",
     "note.expert_parallel.tp": "without --enable-expert-parallel every expert is split over them (1/{ranks} each)",
+    "note.calculate_kv_scales_deprecated": "--calculate-kv-scales is deprecated from vLLM {since} (vLLM warns at start-up) and removed in {removed}, which refuses it: the command still runs on this release, not from {removed}.",
 }
 
 ES: dict[str, str] = {
@@ -620,6 +621,7 @@ ES: dict[str, str] = {
     "note.expert_parallel": "Paralelismo de datos {dp} × de tensor {tp}: las capas MoE ocupan {ranks} GPU; {how}. La atención, los expertos compartidos y las incrustaciones quedan en las GPU de TP de cada réplica de datos, y cada réplica tiene su propia caché KV, dimensionada y comprobada como arriba. No se cuentan los búferes all-to-all del paralelismo de expertos.",
     "note.expert_parallel.ep": "con --enable-expert-parallel cada una guarda expertos enteros, {local} de {experts} en la más cargada",
     "note.expert_parallel.tp": "sin --enable-expert-parallel cada experto se reparte entre ellas (1/{ranks} cada una)",
+    "note.calculate_kv_scales_deprecated": "--calculate-kv-scales está obsoleta desde vLLM {since} (vLLM lo avisa al arrancar) y se eliminó en {removed}, que la rechaza: el comando aún funciona en esta versión, no desde {removed}.",
 }
 
 ZH: dict[str, str] = {
@@ -923,6 +925,7 @@ ZH: dict[str, str] = {
     "note.expert_parallel": "数据并行 {dp} × 张量并行 {tp}：MoE 层分布在 {ranks} 块 GPU 上；{how}。注意力、共享专家和嵌入层留在每个数据并行副本的 TP GPU 上，每个副本有自己的 KV 缓存，按上文计算和检查。专家并行的 all-to-all 缓冲区未计入。",
     "note.expert_parallel.ep": "使用 --enable-expert-parallel 时每块 GPU 持有完整的专家，负载最大的一块持有 {experts} 个中的 {local} 个",
     "note.expert_parallel.tp": "不使用 --enable-expert-parallel 时每个专家切分到这些 GPU 上（每块 1/{ranks}）",
+    "note.calculate_kv_scales_deprecated": "--calculate-kv-scales 自 vLLM {since} 起弃用（vLLM 启动时会警告），并在 {removed} 中移除，{removed} 起会拒绝它：该命令在当前版本仍可运行。",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}

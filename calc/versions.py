@@ -312,6 +312,8 @@ class RuleSet:
     @property
     def calculate_kv_scales_removed(self) -> bool: return self._has("calculate_kv_scales_removed")
     @property
+    def calculate_kv_scales_deprecated(self) -> bool: return self._has("calculate_kv_scales_deprecated")
+    @property
     def moe_parallel_config(self) -> bool:
         """MoE layers sharded over DP × TP ranks (FusedMoEParallelConfig, #15956): DP / EP modelled from here."""
         return self._has("15956")

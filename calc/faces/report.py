@@ -489,6 +489,10 @@ def _spec_lora_notes(lang: str, a: Analysis) -> list[str]:
         notes.append(t(lang, "note.spec_ngram", tokens=spec.num_speculative_tokens))
     if spec is not None and v.mamba is not None:
         notes.append(t(lang, "note.spec_mamba", tokens=spec.num_speculative_tokens))
+    if d.calculate_kv_scales and d.rules.calculate_kv_scales_deprecated:
+        notes.append(t(lang, "note.calculate_kv_scales_deprecated",
+                       since=d.rules.first_release_label("calculate_kv_scales_deprecated"),
+                       removed=d.rules.first_release_label("calculate_kv_scales_removed")))
     split = _split_of(v)
     if split is not None:
         how = (t(lang, "note.expert_parallel.ep", local=split.local_experts, experts=split.num_experts)
