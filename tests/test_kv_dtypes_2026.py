@@ -22,6 +22,7 @@ from kvcalc.errors import CalcError
 from kvcalc.faces.cli import main
 from kvcalc.faces.report import error_message
 from kvcalc.inputs import scenario_from_inputs
+from kvcalc.kv.kv_dtypes import turboquant_slot_bytes
 from kvcalc.kv.kv_spec import KV_CACHE_DTYPES
 
 PER_TOKEN = {"auto": 36 * 8 * 512, "nvfp4": 36 * 8 * 144, "int8_per_token_head": 36 * 8 * 264,
@@ -169,3 +170,29 @@ def test_nvfp4_4over6_and_the_other_names_of_0_33() -> None:
         older = ".".join(since.split(".")[:1] + [str(int(since.split(".")[1]) - 1)] + ["0"])
         e = _refused(available_kv_gib="10", kv_cache_dtype=name, vllm_version=older)
         assert e.code == "kv_dtype_release" and e.params["limit"] == since
+
+
+@pytest.mark.parametrize(("dtype", "head_size", "slot"), [
+    # TurboQuantConfig (vllm/model_executor/layers/quantization/turboquant/config.py, v0.20.0 … v0.25.1):
+    # key = d (fp8) or ceil(d × bits / 8) + 2 (fp16 norm); value = ceil(d × bits / 8) + 4 (fp16 scale + zero);
+    # slot = key + value rounded up to even.
+    ("turboquant_k8v4", 128, 196),      # 128 + (64 + 4) = 196
+    ("turboquant_4bit_nc", 128, 134),   # (64 + 2) + (64 + 4) = 134
+    ("turboquant_k3v4_nc", 128, 118),   # (48 + 2) + (64 + 4) = 118
+    ("turboquant_3bit_nc", 128, 102),   # (48 + 2) + (48 + 4) = 102
+    ("turboquant_k3v4_nc", 256, 230),   # (96 + 2) + (128 + 4) = 230
+    ("turboquant_k8v4", 80, 124),       # 80 + (40 + 4) = 124
+    ("turboquant_k8v4", 66, 104),       # 66 + (ceil(264 / 8) = 33, + 4) = 103, rounded up to even: 104
+    ("turboquant_3bit_nc", 72, 60),     # ceil(216 / 8) = 27: (27 + 2) + (27 + 4) = 60, already even
+])
+def test_turboquant_slot_bytes_by_hand(dtype: str, head_size: int, slot: int) -> None:
+    assert turboquant_slot_bytes(dtype, head_size=head_size) == slot
+
+
+def test_turboquant_refusal_names_the_quantized_layers_bytes() -> None:
+    # Qwen3-8B (head 128): a quantized layer's token is 8 KV heads × 118 B = 944 B against 8 × 512 = 4,096 B in
+    # bf16; the refusal states the per-head figure in each language
+    e = _refused(available_kv_gib="10", kv_cache_dtype="turboquant_k3v4_nc")
+    assert e.code == "kv_dtype_turboquant" and e.params["key"] == "118"
+    for lang in ("en", "es", "zh"):
+        assert "118 B" in error_message(lang, e)
