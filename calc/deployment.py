@@ -37,10 +37,14 @@ class SpeculativeConfig:
     """What the planner needs of ``--speculative-config``."""
 
     method: str
-    """``mtp`` or ``ngram`` (the two modelled methods)."""
+    """``mtp``, ``eagle3`` or ``ngram`` (the modelled methods)."""
     num_speculative_tokens: int
     text: str
     """The JSON as the reader gave it (printed commands carry it unchanged)."""
+    draft_layers: int = 0
+    """``eagle3``: the drafter's decoder layers, each with one full-attention KV layer of the target's spec."""
+    draft_weight_bytes: int = 0
+    """``eagle3``: one GPU's drafter parameters, counted from its ``config.json`` (kvcalc.speculative)."""
 
 
 @dataclass(frozen=True, kw_only=True)

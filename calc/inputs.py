@@ -39,7 +39,7 @@ INPUT_KEYS = (
     "no_async_scheduling", "enable_prefix_caching", "mamba_cache_mode", "mamba_ssm_cache_dtype", "cpu_offload_gb",
     "decode_context_parallel_size", "limit_mm_per_prompt", "skip_mm_profiling", "interconnect", "calculate_kv_scales",
     "speculative_config", "enable_lora", "max_loras", "max_lora_rank", "max_cpu_loras", "data_parallel_size",
-    "enable_expert_parallel",
+    "enable_expert_parallel", "draft_config",
 )
 _Entry = TypeVar("_Entry")
 BLOCK_SIZES = (1, 8, 16, 32, 64, 128, 256)  # vllm/config/cache.py BlockSize
@@ -384,12 +384,17 @@ def _hybrid_settings(inputs: Mapping[str, object]) -> tuple[bool | None, str | N
     return prefix, mode, ssm
 
 
-def _speculative(inputs: Mapping[str, object], model: ModelSpec, pp: int, rules: RuleSet) -> SpeculativeConfig | None:
-    """``--speculative-config`` (kvcalc.speculative)."""
-    if not _present(inputs, "speculative_config"):
-        return None
-    return parse_speculative_config(inputs["speculative_config"], model, pipeline_parallel_size=pp,
-                                    v0_engine=rules.v0_engine)
+def _speculative(inputs: Mapping[str, object], model: ModelSpec, tp: int, pp: int,
+                 rules: RuleSet) -> SpeculativeConfig | None:
+    """``--speculative-config`` (kvcalc.speculative), with an EAGLE-3 drafter's pasted ``draft_config``."""
+    draft = inputs["draft_config"] if _present(inputs, "draft_config") else None
+    spec = (parse_speculative_config(inputs["speculative_config"], model, pipeline_parallel_size=pp,
+                                     v0_engine=rules.v0_engine, draft_config=draft, tensor_parallel_size=tp)
+            if _present(inputs, "speculative_config") else None)
+    if draft is not None and (spec is None or spec.method != "eagle3"):
+        raise CalcError("draft_config_unused", "draft_config is read only with --speculative-config method eagle3",
+                        field="draft_config")
+    return spec
 
 
 def _lora(inputs: Mapping[str, object], model: ModelSpec, pp: int, rules: RuleSet) -> LoraSettings | None:
@@ -470,7 +475,7 @@ def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
         measured=measured,
         interconnect=_choice(inputs, "interconnect", INTERCONNECTS) if _present(inputs, "interconnect") else "unknown",
         calculate_kv_scales=_calculate_kv_scales(inputs, rules),
-        speculative=_speculative(inputs, model, pp, rules), lora=_lora(inputs, model, pp, rules),
+        speculative=_speculative(inputs, model, tp, pp, rules), lora=_lora(inputs, model, pp, rules),
         data_parallel_size=dp, enable_expert_parallel=ep,
     )
     given = frozenset(k for k in inputs if k in INPUT_KEYS and _present(inputs, k))

@@ -249,7 +249,7 @@ EN: dict[str, str] = {
     "err.spec_deepseek_v4": "{field}: MTP on DeepSeek-V4 is not modelled (its MTP layer gets its own KV cache group).",
     "err.spec_model_type": "{field}: MTP for model type {model_type} is not modelled; the calculator reads the MTP layers of DeepSeek-V3/V3.2, GLM-4.5/4.7 and Qwen3-Next/3.5/3.6.",
     "err.spec_v0": "{field}: speculative decoding on vLLM's V0 engine is not modelled.",
-    "err.spec_draft": "{field}: method {value} needs the draft model {key}, whose config is not in the calculator's catalog; MTP and n-gram are modelled.",
+    "err.spec_draft": "{field}: method {value} needs the draft model {key}, whose config is not in the calculator's catalog; MTP and n-gram are modelled, and EAGLE-3 when you paste the drafter's config.json (draft_config).",
     "err.spec_method": "{field}: method {value} is not modelled; MTP and n-gram are.",
     "err.spec_pp": "{field}: speculative decoding with pipeline parallelism is not modelled.",
     "err.lora_release": "{field}: LoRA before vLLM 0.12.0 (with its extra vocabulary) is not modelled.",
@@ -318,6 +318,12 @@ EN: dict[str, str] = {
     "note.expert_parallel.ep": "with --enable-expert-parallel each holds whole experts, {local} of {experts} on the most loaded one",
     "note.expert_parallel.tp": "without --enable-expert-parallel every expert is split over them (1/{ranks} each)",
     "note.calculate_kv_scales_deprecated": "--calculate-kv-scales is deprecated from vLLM {since} (vLLM warns at start-up) and removed in {removed}, which refuses it: the command still runs on this release, not from {removed}.",
+    "fig.draft_weights_eagle3": "of which the EAGLE-3 drafter (--speculative-config)",
+    "note.spec_eagle3": "Speculative decoding with EAGLE-3: vLLM loads the drafter of the pasted draft config, {weights} per GPU (its decoder layers, fc, norms, LM head over its draft vocabulary; the embedding is the target's), and gives each of its {layers} layer(s) a full-attention KV cache with the model's spec, in the same KV cache group; {tokens} speculative tokens per step. The drafter's share of the profile run and of the CUDA graphs is not counted.",
+    "err.draft_config_bad": "{field}: {value} is not a drafter config.json; paste the config.json of the EAGLE-3 checkpoint named in speculative_config.",
+    "err.spec_eagle3_layout": "{field}: this EAGLE-3 drafter is not modelled: only Llama-layout drafters (LlamaForCausalLMEagle3) with the target's KV heads and head size, for targets with full attention on every layer, are sized.",
+    "err.spec_draft_tp": "{field}: draft_tensor_parallel_size {key} differs from the target's tensor parallel size; an EAGLE drafter runs at the target's.",
+    "err.draft_config_unused": "{field}: the drafter's config.json is read only with --speculative-config method eagle3.",
 }
 
 ES: dict[str, str] = {
@@ -553,7 +559,7 @@ ES: dict[str, str] = {
     "err.spec_deepseek_v4": "{field}: MTP en DeepSeek-V4 no está modelado (su capa MTP recibe su propio grupo de caché KV).",
     "err.spec_model_type": "{field}: MTP para el tipo de modelo {model_type} no está modelado; la calculadora lee las capas MTP de DeepSeek-V3/V3.2, GLM-4.5/4.7 y Qwen3-Next/3.5/3.6.",
     "err.spec_v0": "{field}: la decodificación especulativa en el motor V0 de vLLM no está modelada.",
-    "err.spec_draft": "{field}: el método {value} necesita el modelo borrador {key}, cuya configuración no está en el catálogo de la calculadora; están modelados MTP y n-gramas.",
+    "err.spec_draft": "{field}: el método {value} necesita el modelo borrador {key}, cuya configuración no está en el catálogo de la calculadora; están modelados MTP y n-gramas, y EAGLE-3 si pega el config.json del borrador (draft_config).",
     "err.spec_method": "{field}: el método {value} no está modelado; MTP y n-gramas sí.",
     "err.spec_pp": "{field}: la decodificación especulativa con paralelismo de canalización no está modelada.",
     "err.lora_release": "{field}: LoRA antes de vLLM 0.12.0 (con su vocabulario adicional) no está modelado.",
@@ -622,6 +628,12 @@ ES: dict[str, str] = {
     "note.expert_parallel.ep": "con --enable-expert-parallel cada una guarda expertos enteros, {local} de {experts} en la más cargada",
     "note.expert_parallel.tp": "sin --enable-expert-parallel cada experto se reparte entre ellas (1/{ranks} cada una)",
     "note.calculate_kv_scales_deprecated": "--calculate-kv-scales está obsoleta desde vLLM {since} (vLLM lo avisa al arrancar) y se eliminó en {removed}, que la rechaza: el comando aún funciona en esta versión, no desde {removed}.",
+    "fig.draft_weights_eagle3": "de ellos, el borrador EAGLE-3 (--speculative-config)",
+    "note.spec_eagle3": "Decodificación especulativa con EAGLE-3: vLLM carga el borrador de la configuración pegada, {weights} por GPU (sus capas de decodificador, fc, normas, cabeza LM sobre su vocabulario de borrador; la incrustación es la del modelo), y da a cada una de sus {layers} capa(s) una caché KV de atención completa con la especificación del modelo, en el mismo grupo de caché KV; {tokens} tokens especulativos por paso. No se cuenta la parte del borrador en la pasada de perfilado ni en los grafos CUDA.",
+    "err.draft_config_bad": "{field}: {value} no es un config.json de borrador; pegue el config.json del checkpoint EAGLE-3 que nombra speculative_config.",
+    "err.spec_eagle3_layout": "{field}: este borrador EAGLE-3 no está modelado: solo se dimensionan borradores con la estructura de Llama (LlamaForCausalLMEagle3) con las cabezas KV y el tamaño de cabeza del modelo, para modelos con atención completa en todas las capas.",
+    "err.spec_draft_tp": "{field}: draft_tensor_parallel_size {key} no coincide con el paralelismo de tensor del modelo; un borrador EAGLE se ejecuta con el del modelo.",
+    "err.draft_config_unused": "{field}: el config.json del borrador solo se lee con --speculative-config de método eagle3.",
 }
 
 ZH: dict[str, str] = {
@@ -857,7 +869,7 @@ ZH: dict[str, str] = {
     "err.spec_deepseek_v4": "{field}：未对 DeepSeek-V4 的 MTP 建模（其 MTP 层有单独的 KV 缓存组）。",
     "err.spec_model_type": "{field}：未对模型类型 {model_type} 的 MTP 建模；计算器读取 DeepSeek-V3/V3.2、GLM-4.5/4.7 和 Qwen3-Next/3.5/3.6 的 MTP 层。",
     "err.spec_v0": "{field}：未对 vLLM V0 引擎的推测解码建模。",
-    "err.spec_draft": "{field}：方法 {value} 需要草稿模型 {key}，其配置不在计算器的目录中；已建模的是 MTP 和 n-gram。",
+    "err.spec_draft": "{field}：方法 {value} 需要草稿模型 {key}，其配置不在计算器的目录中；已建模的是 MTP 和 n-gram，粘贴草稿模型的 config.json（draft_config）时也支持 EAGLE-3。",
     "err.spec_method": "{field}：未对方法 {value} 建模；已建模的是 MTP 和 n-gram。",
     "err.spec_pp": "{field}：未对流水线并行下的推测解码建模。",
     "err.lora_release": "{field}：未对 vLLM 0.12.0 之前（带额外词表）的 LoRA 建模。",
@@ -926,6 +938,12 @@ ZH: dict[str, str] = {
     "note.expert_parallel.ep": "使用 --enable-expert-parallel 时每块 GPU 持有完整的专家，负载最大的一块持有 {experts} 个中的 {local} 个",
     "note.expert_parallel.tp": "不使用 --enable-expert-parallel 时每个专家切分到这些 GPU 上（每块 1/{ranks}）",
     "note.calculate_kv_scales_deprecated": "--calculate-kv-scales 自 vLLM {since} 起弃用（vLLM 启动时会警告），并在 {removed} 中移除，{removed} 起会拒绝它：该命令在当前版本仍可运行。",
+    "fig.draft_weights_eagle3": "其中 EAGLE-3 草稿模型（--speculative-config）",
+    "note.spec_eagle3": "使用 EAGLE-3 的推测解码：vLLM 加载所粘贴草稿配置对应的草稿模型，每块 GPU {weights}（其解码器层、fc、归一化层、基于草稿词表的 LM 头；嵌入层与目标模型共用），并为其 {layers} 个层各分配一个全注意力 KV 缓存，规格与模型相同，归入同一个 KV 缓存组；每步 {tokens} 个推测 token。草稿模型在剖析运行和 CUDA 图中的份额未计入。",
+    "err.draft_config_bad": "{field}：{value} 不是草稿模型的 config.json；请粘贴 speculative_config 中所指 EAGLE-3 检查点的 config.json。",
+    "err.spec_eagle3_layout": "{field}：未对该 EAGLE-3 草稿模型建模：只计算 Llama 结构（LlamaForCausalLMEagle3）、KV 头数和头大小与目标模型相同的草稿模型，且目标模型每层都是全注意力。",
+    "err.spec_draft_tp": "{field}：draft_tensor_parallel_size {key} 与目标模型的张量并行大小不同；EAGLE 草稿模型按目标模型的张量并行运行。",
+    "err.draft_config_unused": "{field}：只有在 --speculative-config 的方法为 eagle3 时才会读取草稿模型的 config.json。",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}

@@ -317,7 +317,7 @@ def _workers(dep: Deployment, layers: _Layers, available: int, lines: list[str])
 @lru_cache(maxsize=64)
 def _layers(model: ModelSpec, *, tensor_parallel_size: int, pipeline_parallel_size: int, kv_cache_dtype: str,
             block_size: int, mamba_spec: MambaSpec | None, hma_enabled: bool, rules: RuleSet,
-            mtp: bool = False) -> _Layers:
+            extra_layers: int = 0) -> _Layers:
     """The layer specs, their KV cache groups and stages, built once per scenario and shared by its what-ifs.
 
     Every what-if of one analysis (another GPU, another utilization, the feasible grid, the weights
@@ -327,13 +327,21 @@ def _layers(model: ModelSpec, *, tensor_parallel_size: int, pipeline_parallel_si
     """
     specs = build_layer_specs(model, tensor_parallel_size=tensor_parallel_size, kv_cache_dtype=kv_cache_dtype,
                               block_size=block_size, mamba_spec=mamba_spec)
-    if mtp:  # the MTP layers' own KV layers join the model's (kvcalc.speculative)
-        specs.update(mtp_layer_specs(model, specs, mtp_layer_kind(model)))
+    if extra_layers:  # the MTP or EAGLE-3 drafter's own KV layers join the model's (kvcalc.speculative)
+        specs.update(mtp_layer_specs(model, specs, mtp_layer_kind(model), count=extra_layers))
     grouping = get_kv_cache_groups(specs, hma_enabled=hma_enabled, packed_layout=packed_layout(rules),
                                    size_ratio=rules.hybrid_group_size_ratio)
     model_specs = _model_layer_specs(grouping)
     return _Layers(specs=specs, grouping=grouping, model_layer_specs=model_specs,
                    stages=_stages(model, pipeline_parallel_size, rules, grouping, model_specs, specs))
+
+
+def _draft_kv_layers(model: ModelSpec, dep: Deployment) -> int:
+    """KV layers speculative decoding adds: the MTP layers, or an EAGLE-3 drafter's decoder layers."""
+    spec = dep.speculative
+    if spec is None:
+        return 0
+    return model.num_mtp_layers if spec.method == "mtp" else spec.draft_layers
 
 
 def _planning(model: ModelSpec, dep: Deployment, lines: list[str]) -> _Planning:
@@ -371,7 +379,7 @@ def _planning(model: ModelSpec, dep: Deployment, lines: list[str]) -> _Planning:
     layers = _layers(model, tensor_parallel_size=dep.tensor_parallel_size,
                      pipeline_parallel_size=dep.pipeline_parallel_size, kv_cache_dtype=kv_cache_dtype, block_size=block,
                      mamba_spec=mamba.spec() if mamba is not None else None, hma_enabled=hma, rules=rules,
-                     mtp=dep.speculative is not None and dep.speculative.method == "mtp")
+                     extra_layers=_draft_kv_layers(model, dep))
     grouping = layers.grouping
     budget = memory_budget(model, dep, max_num_batched_tokens=batched_tokens, max_num_seqs=seqs)
     if budget.is_profiled_or_measured:

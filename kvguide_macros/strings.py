@@ -175,7 +175,7 @@ EN: dict[str, str] = {
     "fits.filter": "Show GPUs", "fits.all": "All", "fits.none": "None", "fits.model": "Model",
     "fits.caption": "Longest --max-model-len that starts at vLLM's defaults (auto-fit), 16-bit and fp8 KV cache; each figure opens the scenario in the calculator.",
     "widget.speculative_config": "Speculative decoding (speculative_config, JSON)",
-    "widget.speculative_config_hint": "e.g. {\"method\": \"mtp\", \"num_speculative_tokens\": 3}: MTP layers add their weights and KV cache; ngram adds none. EAGLE and draft models are not modelled.",
+    "widget.speculative_config_hint": "e.g. {\"method\": \"mtp\", \"num_speculative_tokens\": 3}: MTP layers add their weights and KV cache; ngram adds none; eagle3 with the drafter's config.json pasted below. Other draft models are not modelled.",
     "widget.enable_lora": "LoRA adapters (--enable-lora)",
     "widget.max_loras": "LoRA slots on the GPU (max_loras)",
     "widget.max_lora_rank": "Largest LoRA rank (max_lora_rank)",
@@ -190,6 +190,8 @@ EN: dict[str, str] = {
     "widget.data_parallel_size": "Data-parallel replicas (--data-parallel-size)",
     "widget.data_parallel_size_hint": "Each replica has its own KV cache on its own TP GPUs; a MoE's experts are spread over all of them.",
     "widget.enable_expert_parallel": "Expert parallelism: whole experts per GPU (--enable-expert-parallel)",
+    "widget.draft_config": "EAGLE-3 drafter's config.json (for method eagle3)",
+    "widget.draft_config_hint": "vLLM reads it from the draft checkpoint named in the speculative config; paste it here to size the drafter's weights and KV layers.",
 }
 
 ES: dict[str, str] = {
@@ -352,7 +354,7 @@ ES: dict[str, str] = {
     "fits.filter": "GPU visibles", "fits.all": "Todas", "fits.none": "Ninguna", "fits.model": "Modelo",
     "fits.caption": "El --max-model-len más largo con el que vLLM arranca con sus valores por defecto (auto-fit), con caché KV de 16 bits y fp8; cada cifra abre el escenario en la calculadora.",
     "widget.speculative_config": "Decodificación especulativa (speculative_config, JSON)",
-    "widget.speculative_config_hint": "p. ej. {\"method\": \"mtp\", \"num_speculative_tokens\": 3}: las capas MTP añaden sus pesos y su caché KV; ngram no añade nada. EAGLE y los modelos borrador no están modelados.",
+    "widget.speculative_config_hint": "p. ej. {\"method\": \"mtp\", \"num_speculative_tokens\": 3}: las capas MTP añaden sus pesos y su caché KV; ngram no añade nada; eagle3 con el config.json del borrador pegado abajo. Los demás modelos borrador no están modelados.",
     "widget.enable_lora": "Adaptadores LoRA (--enable-lora)",
     "widget.max_loras": "Ranuras LoRA en la GPU (max_loras)",
     "widget.max_lora_rank": "Rango LoRA máximo (max_lora_rank)",
@@ -367,6 +369,8 @@ ES: dict[str, str] = {
     "widget.data_parallel_size": "Réplicas de paralelismo de datos (--data-parallel-size)",
     "widget.data_parallel_size_hint": "Cada réplica tiene su propia caché KV en sus propias GPU de TP; los expertos de un MoE se reparten entre todas.",
     "widget.enable_expert_parallel": "Paralelismo de expertos: expertos enteros por GPU (--enable-expert-parallel)",
+    "widget.draft_config": "config.json del borrador EAGLE-3 (para el método eagle3)",
+    "widget.draft_config_hint": "vLLM lo lee del checkpoint borrador que nombra la configuración especulativa; péguelo aquí para dimensionar los pesos y las capas KV del borrador.",
 }
 
 ZH: dict[str, str] = {
@@ -529,7 +533,7 @@ ZH: dict[str, str] = {
     "fits.filter": "显示的 GPU", "fits.all": "全部", "fits.none": "清空", "fits.model": "模型",
     "fits.caption": "在 vLLM 默认设置下（auto-fit）能启动的最长 --max-model-len，分别为 16 位和 fp8 KV 缓存；点击数字即可在计算器中打开该场景。",
     "widget.speculative_config": "推测解码（speculative_config，JSON）",
-    "widget.speculative_config_hint": "例如 {\"method\": \"mtp\", \"num_speculative_tokens\": 3}：MTP 层会增加其权重和 KV 缓存；ngram 不增加任何内容。EAGLE 和草稿模型未建模。",
+    "widget.speculative_config_hint": "例如 {\"method\": \"mtp\", \"num_speculative_tokens\": 3}：MTP 层会增加其权重和 KV 缓存；ngram 不增加任何内容；eagle3 需在下方粘贴草稿模型的 config.json。其他草稿模型未建模。",
     "widget.enable_lora": "LoRA 适配器（--enable-lora）",
     "widget.max_loras": "GPU 上的 LoRA 槽位数（max_loras）",
     "widget.max_lora_rank": "最大 LoRA 秩（max_lora_rank）",
@@ -544,6 +548,8 @@ ZH: dict[str, str] = {
     "widget.data_parallel_size": "数据并行副本数（--data-parallel-size）",
     "widget.data_parallel_size_hint": "每个副本在自己的 TP GPU 上有自己的 KV 缓存；MoE 的专家分布在所有 GPU 上。",
     "widget.enable_expert_parallel": "专家并行：每块 GPU 持有完整的专家（--enable-expert-parallel）",
+    "widget.draft_config": "EAGLE-3 草稿模型的 config.json（用于 eagle3 方法）",
+    "widget.draft_config_hint": "vLLM 从推测配置中所指的草稿检查点读取它；粘贴到这里即可计算草稿模型的权重和 KV 层。",
 }
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}
 

@@ -63,7 +63,7 @@ ADVANCED_NAMES: tuple[str, ...] = (
     "enable_prefix_caching", "mamba_cache_mode", "mamba_ssm_cache_dtype", "enforce_eager",
     "disable_hybrid_kv_cache_manager", "limit_mm_per_prompt", "skip_mm_profiling", "interconnect",
     "speculative_config", "enable_lora", "max_loras", "max_lora_rank", "max_cpu_loras", "data_parallel_size",
-    "enable_expert_parallel",
+    "enable_expert_parallel", "draft_config",
 )
 MEASURED_NAMES: tuple[str, ...] = ("available_kv_gib", "weights_gib", "activation_gib", "non_torch_gib", "cudagraph_gib")
 
@@ -307,6 +307,10 @@ def _form(s: Label, uid: str, values: Mapping[str, str], catalog: Mapping[str, A
                 hint=s("interconnect_hint"), form_id=form_id),
         sourced("speculative_config", text("speculative_config", placeholder=""),
                 hint=s("speculative_config_hint"), form_id=form_id),
+        sourced("draft_config",
+                f'<textarea id="{uid}-draft_config" name="draft_config" rows="2" spellcheck="false"'
+                f' autocomplete="off">{_e(values.get("draft_config", ""))}</textarea>',
+                hint=s("draft_config_hint"), form_id=form_id),
         _checkbox(s, uid, "enable_lora", values.get("enable_lora", ""), form_id=form_id, source=source("enable_lora")),
         sourced("max_loras", text("max_loras", num, "1"), form_id=form_id),
         sourced("max_lora_rank", text("max_lora_rank", num, "16"), form_id=form_id),

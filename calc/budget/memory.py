@@ -268,6 +268,7 @@ def _weights_estimate(model: ModelSpec, dep: Deployment, max_num_batched_tokens:
 
 _MTP_BAND = (0.15, 0.15)  # one decoder layer counted from the config, at the model's mean bytes per parameter
 _LORA_BAND = (0.0, 0.05)  # exact tensor shapes; the caching allocator's rounding on top, not checked on a log
+# (also an EAGLE-3 drafter's counted tensors)
 
 
 def draft_weights_estimate(model: ModelSpec, dep: Deployment) -> estimates.Estimate:
@@ -277,6 +278,8 @@ def draft_weights_estimate(model: ModelSpec, dep: Deployment) -> estimates.Estim
     MTP tensors vLLM skips without speculative decoding, so nothing is added to the central figure then; the
     band's pessimistic edge keeps the layers' bytes in case the total leaves them out."""
     spec = dep.speculative
+    if spec is not None and spec.method == "eagle3":  # the drafter's tensor shapes, counted (kvcalc.eagle3)
+        return estimates.Estimate.relative(spec.draft_weight_bytes, *_LORA_BAND)
     if spec is None or spec.method != "mtp" or not model.num_mtp_layers:
         return estimates.Estimate.exact(0)
     embed = _embedding_parameters(model)

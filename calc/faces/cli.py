@@ -156,6 +156,8 @@ def _add_gpu_and_settings(p: argparse.ArgumentParser, *, gpu_help: str) -> None:
     p.add_argument("--calculate-kv-scales", action="store_true")
     p.add_argument("--enable-lora", action="store_true")
     p.add_argument("--enable-expert-parallel", action="store_true")
+    p.add_argument("--draft-config", help="the EAGLE-3 drafter's config.json (file, folder or -), for "
+                   "--speculative-config method eagle3")
     p.add_argument("--enable-prefix-caching", action=argparse.BooleanOptionalAction, default=None)
     p.add_argument("--mamba-cache-mode", choices=tuple(MambaCacheMode))
     p.add_argument("--mamba-ssm-cache-dtype", choices=MAMBA_DTYPES)
@@ -335,6 +337,8 @@ def _form(args: argparse.Namespace, stdin: TextIO | None) -> dict[str, object]:
     inputs: dict[str, object] = {k: getattr(args, k) for k in _PLAN_KEYS if getattr(args, k, None) is not None}
     if getattr(args, "config", None):
         inputs["config"] = _read_config(args.config, stdin)
+    if getattr(args, "draft_config", None):
+        inputs["draft_config"] = _read_config(args.draft_config, stdin)
     for flag in ("disable_hybrid_kv_cache_manager", "no_async_scheduling", "enforce_eager", "skip_mm_profiling",
                  "calculate_kv_scales", "enable_lora", "enable_expert_parallel"):
         if getattr(args, flag, False):

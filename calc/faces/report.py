@@ -188,6 +188,7 @@ def _spec_lora_dict(v: Verdict) -> dict[str, object]:
         out["speculative_config"] = {"method": d.speculative.method,
                                      "num_speculative_tokens": d.speculative.num_speculative_tokens,
                                      "num_mtp_layers": v.model.num_mtp_layers if d.speculative.method == "mtp" else 0,
+                                     "draft_layers": d.speculative.draft_layers,
                                      "draft_weights_bytes": draft.bytes, "draft_weights_bytes_high": draft.high_bytes}
     if d.lora is not None:
         out["lora"] = {"max_loras": d.lora.max_loras, "max_lora_rank": d.lora.max_lora_rank,
@@ -423,8 +424,11 @@ def _figures(lang: str, v: Verdict) -> list[dict[str, object]]:
             figures.append(_figure(key, t(lang, f"fig.{key}") + (suffix if estimated else ""),
                                    gib_gb_text(val or 0, lang), estimated))
             if key == "weights":  # what --speculative-config / --enable-lora load with the model (part of it)
-                figures += [_figure(part, t(lang, f"fig.{part}") + suffix, gib_gb_text(size, lang), True)
-                            for part, size in (("draft_weights", b.draft_weights_bytes), ("lora", b.lora_bytes))
+                eagle3 = v.deployment.speculative is not None and v.deployment.speculative.method == "eagle3"
+                figures += [_figure(part, t(lang, f"fig.{label}") + suffix, gib_gb_text(size, lang), True)
+                            for part, label, size in (
+                                ("draft_weights", "draft_weights_eagle3" if eagle3 else "draft_weights",
+                                 b.draft_weights_bytes), ("lora", "lora", b.lora_bytes))
                             if size]
     return figures
 
@@ -485,6 +489,9 @@ def _spec_lora_notes(lang: str, a: Analysis) -> list[str]:
         draft = draft_weights_estimate(model, d)
         notes.append(t(lang, "note.spec_mtp", layers=model.num_mtp_layers, tokens=spec.num_speculative_tokens,
                        weights=gib_text(draft.bytes, lang), high=gib_text(draft.high_bytes, lang)))
+    elif spec is not None and spec.method == "eagle3":
+        notes.append(t(lang, "note.spec_eagle3", layers=spec.draft_layers, tokens=spec.num_speculative_tokens,
+                       weights=gib_text(spec.draft_weight_bytes, lang)))
     elif spec is not None:
         notes.append(t(lang, "note.spec_ngram", tokens=spec.num_speculative_tokens))
     if spec is not None and v.mamba is not None:
