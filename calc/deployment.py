@@ -42,9 +42,10 @@ class SpeculativeConfig:
     text: str
     """The JSON as the reader gave it (printed commands carry it unchanged)."""
     draft_layers: int = 0
-    """``eagle3``: the drafter's decoder layers, each with one full-attention KV layer of the target's spec."""
+    """``eagle3``: the drafter's decoder layers, each one full-attention KV layer of the target's
+    spec."""
     draft_weight_bytes: int = 0
-    """``eagle3``: one GPU's drafter parameters, counted from its ``config.json`` (kvcalc.speculative)."""
+    """``eagle3``: one GPU's drafter parameters, counted from its config.json (kvcalc.eagle3)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -128,10 +129,11 @@ class Deployment:
     lora: LoraSettings | None = None
     """``--enable-lora`` with its slots (kvcalc.lora); None: LoRA off."""
     data_parallel_size: int = 1
-    """``--data-parallel-size``: engine replicas, each with its own KV cache on its own TP × PP GPUs; MoE
-    layers are sharded over all DP × TP ranks (kvcalc.expert_parallel)."""
+    """``--data-parallel-size``: engine replicas, each with its own KV cache on its own TP × PP
+    GPUs; MoE layers are sharded over all DP × TP ranks (kvcalc.expert_parallel)."""
     enable_expert_parallel: bool = False
-    """``--enable-expert-parallel``: each of the DP × TP ranks holds whole experts instead of a slice of each."""
+    """``--enable-expert-parallel``: each of the DP × TP ranks holds whole experts, not a slice of
+    each."""
 
     @property
     def num_speculative_tokens(self) -> int:

@@ -38,8 +38,8 @@ INPUT_KEYS = (
     "activation_gib", "non_torch_gib", "cudagraph_gib", "enforce_eager", "disable_hybrid_kv_cache_manager",
     "no_async_scheduling", "enable_prefix_caching", "mamba_cache_mode", "mamba_ssm_cache_dtype", "cpu_offload_gb",
     "decode_context_parallel_size", "limit_mm_per_prompt", "skip_mm_profiling", "interconnect", "calculate_kv_scales",
-    "speculative_config", "enable_lora", "max_loras", "max_lora_rank", "max_cpu_loras", "data_parallel_size",
-    "enable_expert_parallel", "draft_config",
+    "speculative_config", "enable_lora", "max_loras", "max_lora_rank", "max_cpu_loras",
+    "data_parallel_size", "enable_expert_parallel", "draft_config",
 )
 _Entry = TypeVar("_Entry")
 BLOCK_SIZES = (1, 8, 16, 32, 64, 128, 256)  # vllm/config/cache.py BlockSize
@@ -386,14 +386,16 @@ def _hybrid_settings(inputs: Mapping[str, object]) -> tuple[bool | None, str | N
 
 def _speculative(inputs: Mapping[str, object], model: ModelSpec, tp: int, pp: int,
                  rules: RuleSet) -> SpeculativeConfig | None:
-    """``--speculative-config`` (kvcalc.speculative), with an EAGLE-3 drafter's pasted ``draft_config``."""
+    """``--speculative-config`` (kvcalc.speculative), with an EAGLE-3 drafter's ``draft_config``."""
     draft = inputs["draft_config"] if _present(inputs, "draft_config") else None
-    spec = (parse_speculative_config(inputs["speculative_config"], model, pipeline_parallel_size=pp,
-                                     v0_engine=rules.v0_engine, draft_config=draft, tensor_parallel_size=tp)
-            if _present(inputs, "speculative_config") else None)
+    spec = None
+    if _present(inputs, "speculative_config"):
+        spec = parse_speculative_config(
+            inputs["speculative_config"], model, pipeline_parallel_size=pp,
+            v0_engine=rules.v0_engine, draft_config=draft, tensor_parallel_size=tp)
     if draft is not None and (spec is None or spec.method != "eagle3"):
-        raise CalcError("draft_config_unused", "draft_config is read only with --speculative-config method eagle3",
-                        field="draft_config")
+        raise CalcError("draft_config_unused", "draft_config is read only with "
+                        "--speculative-config method eagle3", field="draft_config")
     return spec
 
 
@@ -420,19 +422,22 @@ def _lora(inputs: Mapping[str, object], model: ModelSpec, pp: int, rules: RuleSe
     return LoraSettings(max_loras=loras, max_lora_rank=rank, max_cpu_loras=cpu, given=given)
 
 
-def _data_parallel(inputs: Mapping[str, object], rules: RuleSet, tp: int, pp: int) -> tuple[int, bool]:
-    """``--data-parallel-size`` and ``--enable-expert-parallel`` (kvcalc.expert_parallel), modelled from the
-    release that shards MoE layers over DP × TP (#15956)."""
+def _data_parallel(inputs: Mapping[str, object], rules: RuleSet, tp: int,
+                   pp: int) -> tuple[int, bool]:
+    """``--data-parallel-size`` and ``--enable-expert-parallel`` (kvcalc.expert_parallel), modelled
+    from the release that shards MoE layers over DP × TP (#15956)."""
     dp = _optional_int(inputs, "data_parallel_size", maximum=1024) or 1
     ep = _flag(inputs, "enable_expert_parallel")
     if (dp > 1 or ep) and not rules.moe_parallel_config:
         field = "data_parallel_size" if dp > 1 else "enable_expert_parallel"
-        raise CalcError("dp_release", "data and expert parallelism are modelled from vLLM "
-                        f"{rules.first_release_label('15956')} on (rules: {rules.description})", field=field,
-                        value=rules.description, limit=rules.first_release_label("15956"))
+        first = rules.first_release_label("15956")
+        raise CalcError("dp_release", f"data and expert parallelism are modelled from vLLM "
+                        f"{first} on (rules: {rules.description})", field=field,
+                        value=rules.description, limit=first)
     if dp * tp * pp > 4096:
-        raise CalcError("out_of_range", f"data_parallel_size {dp} × tensor × pipeline parallel size is more than "
-                        "4096 GPUs", field="data_parallel_size", value=dp, minimum=1, maximum=max(1, 4096 // (tp * pp)))
+        raise CalcError("out_of_range", f"data_parallel_size {dp} × tensor × pipeline parallel "
+                        "size is more than 4096 GPUs", field="data_parallel_size", value=dp,
+                        minimum=1, maximum=max(1, 4096 // (tp * pp)))
     return dp, ep
 
 
@@ -475,7 +480,8 @@ def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
         measured=measured,
         interconnect=_choice(inputs, "interconnect", INTERCONNECTS) if _present(inputs, "interconnect") else "unknown",
         calculate_kv_scales=_calculate_kv_scales(inputs, rules),
-        speculative=_speculative(inputs, model, tp, pp, rules), lora=_lora(inputs, model, pp, rules),
+        speculative=_speculative(inputs, model, tp, pp, rules),
+        lora=_lora(inputs, model, pp, rules),
         data_parallel_size=dp, enable_expert_parallel=ep,
     )
     given = frozenset(k for k in inputs if k in INPUT_KEYS and _present(inputs, k))

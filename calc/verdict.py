@@ -327,7 +327,7 @@ def _layers(model: ModelSpec, *, tensor_parallel_size: int, pipeline_parallel_si
     """
     specs = build_layer_specs(model, tensor_parallel_size=tensor_parallel_size, kv_cache_dtype=kv_cache_dtype,
                               block_size=block_size, mamba_spec=mamba_spec)
-    if extra_layers:  # the MTP or EAGLE-3 drafter's own KV layers join the model's (kvcalc.speculative)
+    if extra_layers:  # MTP or EAGLE-3 drafter layers join the model's (kvcalc.speculative)
         specs.update(mtp_layer_specs(model, specs, mtp_layer_kind(model), count=extra_layers))
     grouping = get_kv_cache_groups(specs, hma_enabled=hma_enabled, packed_layout=packed_layout(rules),
                                    size_ratio=rules.hybrid_group_size_ratio)
@@ -337,7 +337,7 @@ def _layers(model: ModelSpec, *, tensor_parallel_size: int, pipeline_parallel_si
 
 
 def _draft_kv_layers(model: ModelSpec, dep: Deployment) -> int:
-    """KV layers speculative decoding adds: the MTP layers, or an EAGLE-3 drafter's decoder layers."""
+    """KV layers speculative decoding adds: the MTP layers, or an EAGLE-3 drafter's layers."""
     spec = dep.speculative
     if spec is None:
         return 0

@@ -312,10 +312,12 @@ class RuleSet:
     @property
     def calculate_kv_scales_removed(self) -> bool: return self._has("calculate_kv_scales_removed")
     @property
-    def calculate_kv_scales_deprecated(self) -> bool: return self._has("calculate_kv_scales_deprecated")
+    def calculate_kv_scales_deprecated(self) -> bool:
+        return self._has("calculate_kv_scales_deprecated")
     @property
     def moe_parallel_config(self) -> bool:
-        """MoE layers sharded over DP × TP ranks (FusedMoEParallelConfig, #15956): DP / EP modelled from here."""
+        """MoE layers sharded over DP × TP ranks (FusedMoEParallelConfig, #15956): DP / EP modelled
+        from here."""
         return self._has("15956")
     @property
     def balanced_expert_map(self) -> bool: return self._has("21497")

@@ -62,8 +62,8 @@ ADVANCED_NAMES: tuple[str, ...] = (
     "block_size", "vllm_version", "kv_cache_memory_bytes", "num_gpu_blocks_override", "decode_context_parallel_size",
     "enable_prefix_caching", "mamba_cache_mode", "mamba_ssm_cache_dtype", "enforce_eager",
     "disable_hybrid_kv_cache_manager", "limit_mm_per_prompt", "skip_mm_profiling", "interconnect",
-    "speculative_config", "enable_lora", "max_loras", "max_lora_rank", "max_cpu_loras", "data_parallel_size",
-    "enable_expert_parallel", "draft_config",
+    "speculative_config", "enable_lora", "max_loras", "max_lora_rank", "max_cpu_loras",
+    "data_parallel_size", "enable_expert_parallel", "draft_config",
 )
 MEASURED_NAMES: tuple[str, ...] = ("available_kv_gib", "weights_gib", "activation_gib", "non_torch_gib", "cudagraph_gib")
 
@@ -315,10 +315,10 @@ def _form(s: Label, uid: str, values: Mapping[str, str], catalog: Mapping[str, A
         sourced("max_loras", text("max_loras", num, "1"), form_id=form_id),
         sourced("max_lora_rank", text("max_lora_rank", num, "16"), form_id=form_id),
         sourced("max_cpu_loras", text("max_cpu_loras", num), hint=s("max_cpu_loras_hint"), form_id=form_id),
-        sourced("data_parallel_size", text("data_parallel_size", num, "1"), hint=s("data_parallel_size_hint"),
-                form_id=form_id),
-        _checkbox(s, uid, "enable_expert_parallel", values.get("enable_expert_parallel", ""), form_id=form_id,
-                  source=source("enable_expert_parallel")),
+        sourced("data_parallel_size", text("data_parallel_size", num, "1"),
+                hint=s("data_parallel_size_hint"), form_id=form_id),
+        _checkbox(s, uid, "enable_expert_parallel", values.get("enable_expert_parallel", ""),
+                  form_id=form_id, source=source("enable_expert_parallel")),
     ]
     measured = [sourced(name, text(name, dec), form_id=form_id) for name in MEASURED_NAMES]
     has_advanced = any(values.get(n) for n in ADVANCED_NAMES + MEASURED_NAMES)

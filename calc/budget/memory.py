@@ -182,7 +182,8 @@ def expert_weight_bytes(model: ModelSpec) -> int:
         per_weight = q.bits / 8
         if q.group_size:
             scale = {"mxfp4": 1.0, "nvfp4": 1.0, "fp8": 4.0}.get(q.method, 2.0)
-            per_weight += (scale + (q.bits / 8 if q.method in ("awq", "gptq") else 0)) / q.group_size
+            zero = q.bits / 8 if q.method in ("awq", "gptq") else 0
+            per_weight += (scale + zero) / q.group_size
         counted = int(experts * per_weight)
     return min(counted, weight_bytes(model))
 
@@ -248,12 +249,14 @@ def _weights_estimate(model: ModelSpec, dep: Deployment, max_num_batched_tokens:
     checkpoint = weight_bytes(model) - (0 if loaded else weight_share.unloaded_tower_bytes(model))
     replicated = weight_share.replicated_bytes(model, tower_loaded=loaded)
     if split is None:
-        share = weight_share.share_bytes(checkpoint, replicated, tensor_parallel_size=tp, pipeline_parallel_size=pp)
+        share = weight_share.share_bytes(checkpoint, replicated, tensor_parallel_size=tp,
+                                         pipeline_parallel_size=pp)
         local_mxfp4 = experts // max(1, tp * pp)
-    else:  # the routed experts over the DP × TP MoE group, the rest over TP (kvcalc.expert_parallel)
+    else:  # routed experts over the DP × TP MoE group, the rest over TP (kvcalc.expert_parallel)
         routed = expert_weight_bytes(model)
-        share = (weight_share.share_bytes(checkpoint - routed, replicated, tensor_parallel_size=tp,
-                                          pipeline_parallel_size=pp) + split.share_bytes(routed) // max(1, pp))
+        rest = weight_share.share_bytes(checkpoint - routed, replicated, tensor_parallel_size=tp,
+                                        pipeline_parallel_size=pp)
+        share = rest + split.share_bytes(routed) // max(1, pp)
         local_mxfp4 = split.share_bytes(experts) // max(1, pp)
     extra = weight_share.load_extra_bytes(model, tensor_parallel_size=tp, pipeline_parallel_size=pp)
     mine = estimates.weights_estimate(share, exact=bool(model.checkpoint_bytes), extra_bytes=extra,
@@ -278,7 +281,7 @@ def draft_weights_estimate(model: ModelSpec, dep: Deployment) -> estimates.Estim
     MTP tensors vLLM skips without speculative decoding, so nothing is added to the central figure then; the
     band's pessimistic edge keeps the layers' bytes in case the total leaves them out."""
     spec = dep.speculative
-    if spec is not None and spec.method == "eagle3":  # the drafter's tensor shapes, counted (kvcalc.eagle3)
+    if spec is not None and spec.method == "eagle3":  # its tensor shapes, counted (kvcalc.eagle3)
         return estimates.Estimate.relative(spec.draft_weight_bytes, *_LORA_BAND)
     if spec is None or spec.method != "mtp" or not model.num_mtp_layers:
         return estimates.Estimate.exact(0)

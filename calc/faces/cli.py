@@ -145,8 +145,8 @@ def _add_gpu_and_settings(p: argparse.ArgumentParser, *, gpu_help: str) -> None:
                  "--max-num-batched-tokens", "--gpu-memory-utilization", "--kv-cache-memory-bytes", "--block-size",
                  "--num-gpu-blocks-override", "--vllm-version", "--available-kv-bytes", "--available-kv-gib",
                  "--weights-gib", "--activation-gib", "--non-torch-gib", "--cudagraph-gib", "--cpu-offload-gb",
-                 "--limit-mm-per-prompt", "--speculative-config", "--max-loras", "--max-lora-rank", "--max-cpu-loras",
-                 "--data-parallel-size"):
+                 "--limit-mm-per-prompt", "--speculative-config", "--max-loras", "--max-lora-rank",
+                 "--max-cpu-loras", "--data-parallel-size"):
         p.add_argument(flag)
     p.add_argument("--kv-cache-dtype", choices=KV_CACHE_DTYPES)
     p.add_argument("--disable-hybrid-kv-cache-manager", action="store_true")
@@ -156,8 +156,8 @@ def _add_gpu_and_settings(p: argparse.ArgumentParser, *, gpu_help: str) -> None:
     p.add_argument("--calculate-kv-scales", action="store_true")
     p.add_argument("--enable-lora", action="store_true")
     p.add_argument("--enable-expert-parallel", action="store_true")
-    p.add_argument("--draft-config", help="the EAGLE-3 drafter's config.json (file, folder or -), for "
-                   "--speculative-config method eagle3")
+    p.add_argument("--draft-config", help="the EAGLE-3 drafter's config.json (file, folder or -), "
+                   "for --speculative-config method eagle3")
     p.add_argument("--enable-prefix-caching", action=argparse.BooleanOptionalAction, default=None)
     p.add_argument("--mamba-cache-mode", choices=tuple(MambaCacheMode))
     p.add_argument("--mamba-ssm-cache-dtype", choices=MAMBA_DTYPES)

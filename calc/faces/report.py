@@ -199,17 +199,20 @@ def _spec_lora_dict(v: Verdict) -> dict[str, object]:
 
 def _split_of(v: Verdict) -> MoeSplit | None:
     d = v.deployment
-    return moe_split(v.model, tensor_parallel_size=d.tensor_parallel_size, data_parallel_size=d.data_parallel_size,
+    return moe_split(v.model, tensor_parallel_size=d.tensor_parallel_size,
+                     data_parallel_size=d.data_parallel_size,
                      expert_parallel=d.enable_expert_parallel, rules=d.rules)
 
 
 def _moe_split_dict(v: Verdict) -> dict[str, object] | None:
-    """How the routed experts are dealt over DP × TP (kvcalc.expert_parallel); None when DP and EP change nothing."""
+    """How the routed experts are dealt over DP × TP (kvcalc.expert_parallel); None when DP and EP
+    change nothing."""
     split = _split_of(v)
     if split is None:
         return None
-    return {"ranks": split.ranks, "expert_parallel": split.expert_parallel, "local_experts": split.local_experts,
-            "num_experts": split.num_experts, "expert_bytes_per_gpu": split.share_bytes(expert_weight_bytes(v.model))}
+    return {"ranks": split.ranks, "expert_parallel": split.expert_parallel,
+            "local_experts": split.local_experts, "num_experts": split.num_experts,
+            "expert_bytes_per_gpu": split.share_bytes(expert_weight_bytes(v.model))}
 
 
 def assumed_architecture(s: Scenario) -> dict[str, object] | None:
@@ -424,13 +427,17 @@ def _figures(lang: str, v: Verdict) -> list[dict[str, object]]:
             figures.append(_figure(key, t(lang, f"fig.{key}") + (suffix if estimated else ""),
                                    gib_gb_text(val or 0, lang), estimated))
             if key == "weights":  # what --speculative-config / --enable-lora load with the model (part of it)
-                eagle3 = v.deployment.speculative is not None and v.deployment.speculative.method == "eagle3"
-                figures += [_figure(part, t(lang, f"fig.{label}") + suffix, gib_gb_text(size, lang), True)
-                            for part, label, size in (
-                                ("draft_weights", "draft_weights_eagle3" if eagle3 else "draft_weights",
-                                 b.draft_weights_bytes), ("lora", "lora", b.lora_bytes))
-                            if size]
+                figures += _loaded_parts(lang, v, suffix)
     return figures
+
+
+def _loaded_parts(lang: str, v: Verdict, suffix: str) -> list[dict[str, object]]:
+    """The drafter's and the LoRA slots' share of "Model weights", when set."""
+    b, spec = v.budget, v.deployment.speculative
+    drafter = "draft_weights_eagle3" if spec and spec.method == "eagle3" else "draft_weights"
+    parts = (("draft_weights", drafter, b.draft_weights_bytes), ("lora", "lora", b.lora_bytes))
+    return [_figure(part, t(lang, f"fig.{label}") + suffix, gib_gb_text(size, lang), True)
+            for part, label, size in parts if size]
 
 
 def _notes(lang: str, a: Analysis) -> list[str]:
@@ -490,7 +497,8 @@ def _spec_lora_notes(lang: str, a: Analysis) -> list[str]:
         notes.append(t(lang, "note.spec_mtp", layers=model.num_mtp_layers, tokens=spec.num_speculative_tokens,
                        weights=gib_text(draft.bytes, lang), high=gib_text(draft.high_bytes, lang)))
     elif spec is not None and spec.method == "eagle3":
-        notes.append(t(lang, "note.spec_eagle3", layers=spec.draft_layers, tokens=spec.num_speculative_tokens,
+        notes.append(t(lang, "note.spec_eagle3", layers=spec.draft_layers,
+                       tokens=spec.num_speculative_tokens,
                        weights=gib_text(spec.draft_weight_bytes, lang)))
     elif spec is not None:
         notes.append(t(lang, "note.spec_ngram", tokens=spec.num_speculative_tokens))
@@ -502,10 +510,11 @@ def _spec_lora_notes(lang: str, a: Analysis) -> list[str]:
                        removed=d.rules.first_release_label("calculate_kv_scales_removed")))
     split = _split_of(v)
     if split is not None:
-        how = (t(lang, "note.expert_parallel.ep", local=split.local_experts, experts=split.num_experts)
-               if split.expert_parallel else t(lang, "note.expert_parallel.tp", ranks=split.ranks))
-        notes.append(t(lang, "note.expert_parallel", dp=d.data_parallel_size, tp=d.tensor_parallel_size,
-                       ranks=split.ranks, how=how))
+        how = (t(lang, "note.expert_parallel.ep", local=split.local_experts,
+                 experts=split.num_experts) if split.expert_parallel
+               else t(lang, "note.expert_parallel.tp", ranks=split.ranks))
+        notes.append(t(lang, "note.expert_parallel", dp=d.data_parallel_size,
+                       tp=d.tensor_parallel_size, ranks=split.ranks, how=how))
     if d.lora is not None:
         notes.append(t(lang, "note.lora", loras=d.lora.max_loras, rank=d.lora.max_lora_rank,
                        slots=gib_text(lora_estimate(model, d).bytes, lang), cpu=d.lora.max_cpu_loras or d.lora.max_loras))

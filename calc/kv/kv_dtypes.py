@@ -19,15 +19,16 @@ wheels of 0.26.0 … 0.33.0 on PyPI (no later tag was found in any mirror):
 * ``nvfp4_4over6`` (0.28.0): the nvfp4 page (``get_kv_quant_mode``: every ``nvfp4*`` but ``nvfp4_ds_mla`` is
   NVFP4), on compute capability 10.x only in every release (the FA2 path of 0.32+ takes plain ``nvfp4`` only:
   "The slot-mapping writer has no scale search").
-* ``turboquant_*`` (0.20.0): vllm/model_executor/layers/quantization/turboquant/config.py (the same at the
-  v0.20.0 … v0.25.1 tags) packs one head of one token as ``[key | value]``: keys in fp8 (``k8v4``: one byte an
-  element) or as Lloyd-Max indices of ``key_quant_bits`` plus an fp16 norm (``ceil(d × bits / 8) + 2``), values
-  as ``ceil(d × value_quant_bits / 8)`` plus an fp16 scale and zero (``+ 4``), the sum rounded up to even
-  (``slot_size_aligned``, the ``tq_slot_size`` of kv_cache_interface.py ``TQFullAttentionSpec``):
-  ``turboquant_slot_bytes``. The plan is not modelled: vllm/engine/arg_utils.py keeps the first and last two
-  layers of a dense model in the model dtype (``get_boundary_skip_layers``) and vllm/platforms/interface.py
-  raises the block size so the quantized page covers theirs, a per-layer mix of pages the planner does not
-  build: refused with that reason. ``nvfp4_ds_mla`` (0.30.0, sparse MLA),
+* ``turboquant_*`` (0.20.0): vllm/model_executor/layers/quantization/turboquant/config.py (the
+  same at the v0.20.0 … v0.25.1 tags) packs one head of one token as ``[key | value]``: keys in
+  fp8 (``k8v4``: one byte an element) or as Lloyd-Max indices of ``key_quant_bits`` plus an fp16
+  norm (``ceil(d × bits / 8) + 2``), values as ``ceil(d × value_quant_bits / 8)`` plus an fp16
+  scale and zero (``+ 4``), the sum rounded up to even (``slot_size_aligned``, the
+  ``tq_slot_size`` of kv_cache_interface.py ``TQFullAttentionSpec``): ``turboquant_slot_bytes``.
+  The plan is not modelled: vllm/engine/arg_utils.py keeps the first and last two layers of a
+  dense model in the model dtype (``get_boundary_skip_layers``) and vllm/platforms/interface.py
+  raises the block size so the quantized page covers theirs, a per-layer mix of pages the planner
+  does not build: refused with that reason. ``nvfp4_ds_mla`` (0.30.0, sparse MLA),
   ``ultraquant_4bit`` (0.32.0) and ``octave_*`` (0.33.0, ROCm): accepted names, refused as not modelled.
 """
 from __future__ import annotations
@@ -35,8 +36,8 @@ from __future__ import annotations
 from ..errors import CalcError
 from ..versions import RuleSet
 
-__all__ = ["QUANTIZED_KV_DTYPES", "NOT_MODELLED_KV_DTYPES", "content_bytes", "check_kv_dtype", "dated_here",
-           "turboquant_slot_bytes"]
+__all__ = ["QUANTIZED_KV_DTYPES", "NOT_MODELLED_KV_DTYPES", "content_bytes", "check_kv_dtype",
+           "dated_here", "turboquant_slot_bytes"]
 
 QUANTIZED_KV_DTYPES = ("nvfp4", "int8_per_token_head", "fp8_per_token_head", "int4_per_token_head", "nvfp4_4over6")
 """Modelled: one byte per stored element (uint8 / int8, vllm/utils/torch_utils.py STR_DTYPE_TO_TORCH_DTYPE)."""
@@ -52,8 +53,8 @@ _FIRST_RELEASE_KEY = {"nvfp4": "kv_dtype_nvfp4", "int8_per_token_head": "38378",
                       **{name: "kv_dtype_octave" for name in NOT_MODELLED_KV_DTYPES[6:]}}
 _SCALE_BYTES = 4  # one fp32 scale per token, head and K/V side (kv_cache_interface.py, triton_attn.py)
 # TurboQuantConfig's TQ_PRESETS: (key_quant_bits, value_quant_bits); 8 key bits = fp8 keys
-_TURBOQUANT_BITS = {"turboquant_k8v4": (8, 4), "turboquant_4bit_nc": (4, 4), "turboquant_k3v4_nc": (3, 4),
-                    "turboquant_3bit_nc": (3, 3)}
+_TURBOQUANT_BITS = {"turboquant_k8v4": (8, 4), "turboquant_4bit_nc": (4, 4),
+                    "turboquant_k3v4_nc": (3, 4), "turboquant_3bit_nc": (3, 3)}
 
 
 def content_bytes(kv_cache_dtype: str, *, head_size: int, head_size_v: int) -> int | None:
@@ -69,7 +70,8 @@ def content_bytes(kv_cache_dtype: str, *, head_size: int, head_size_v: int) -> i
 
 
 def turboquant_slot_bytes(kv_cache_dtype: str, *, head_size: int) -> int:
-    """Bytes one KV head of one token takes in a TurboQuant layer's page, K and V together (module docstring)."""
+    """Bytes one KV head of one token takes in a TurboQuant layer's page, K and V together
+    (module docstring)."""
     key_bits, value_bits = _TURBOQUANT_BITS[kv_cache_dtype]
     key = head_size if key_bits == 8 else -(-head_size * key_bits // 8) + 2
     value = -(-head_size * value_bits // 8) + 4
@@ -101,10 +103,10 @@ def check_kv_dtype(kv_cache_dtype: str, *, rules: RuleSet, compute_capability: t
         raise _refuse("kv_dtype_not_modelled", f"--kv-cache-dtype {kv_cache_dtype} is not modelled yet", kv_cache_dtype)
     if kv_cache_dtype in NOT_MODELLED_KV_DTYPES:
         slot = turboquant_slot_bytes(kv_cache_dtype, head_size=head_size)
-        raise _refuse("kv_dtype_turboquant", f"--kv-cache-dtype {kv_cache_dtype} is not modelled yet: its quantized "
-                      f"layers take {slot} B per token and KV head, but vLLM keeps the first and last two layers "
-                      "unquantized, a per-layer mix of pages the calculator does not build", kv_cache_dtype,
-                      key=str(slot))
+        raise _refuse("kv_dtype_turboquant", f"--kv-cache-dtype {kv_cache_dtype} is not modelled "
+                      f"yet: its quantized layers take {slot} B per token and KV head, but vLLM "
+                      "keeps the first and last two layers unquantized, a per-layer mix of pages "
+                      "the calculator does not build", kv_cache_dtype, key=str(slot))
     if is_mla or has_mamba:
         raise _refuse("kv_dtype_layout", f"--kv-cache-dtype {kv_cache_dtype} is modelled for attention "
                       "models with K and V heads only, not for MLA or Mamba hybrids", kv_cache_dtype)

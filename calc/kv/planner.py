@@ -106,14 +106,16 @@ def mtp_layer_specs(model: ModelSpec, specs: Mapping[str, AttentionSpec], mtp_ki
     """The MTP layers' own KV caches: ``model.layers.{num_hidden_layers + i}`` with the spec of the target's last
     layer of their kind (vllm/model_executor/models/deepseek_mtp.py builds each as a target decoder layer, with
     DeepSeek-V3.2's indexer cache; qwen3_5_mtp.py / qwen3_next_mtp.py as a full-attention layer), listed after the
-    target's layers (vllm/v1/worker/gpu_model_runner.py ``get_kv_cache_spec``) and grouped with them. ``count``
-    (default: the MTP layers) also sizes an EAGLE-3 drafter's layers, named the same way (kvcalc.eagle3)."""
+    target's layers (vllm/v1/worker/gpu_model_runner.py ``get_kv_cache_spec``) and grouped with
+    them. ``count`` (default: the MTP layers) also sizes an EAGLE-3 drafter's layers, named the
+    same way (kvcalc.eagle3)."""
     last = max((i for i, kind in enumerate(model.layer_kinds) if kind == mtp_kind and layer_name(i) in specs),
                default=None)
     if last is None:
         raise ValueError("an MTP layer needs a target layer of its kind")
     out: dict[str, AttentionSpec] = {}
-    for i in range(model.num_layers, model.num_layers + (model.num_mtp_layers if count is None else count)):
+    extra = model.num_mtp_layers if count is None else count
+    for i in range(model.num_layers, model.num_layers + extra):
         out[layer_name(i)] = specs[layer_name(last)]
         if indexer_layer_name(last) in specs:
             out[indexer_layer_name(i)] = specs[indexer_layer_name(last)]

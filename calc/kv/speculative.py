@@ -20,9 +20,10 @@ Read from vLLM's source (v0.25.1 tag and main):
   ``num_speculative_tokens`` extra states (``MambaSpec.num_speculative_blocks``), for any method.
 * n-gram (prompt lookup) runs on the CPU: no weights, no KV cache.
 
-EAGLE-3 is modelled when the reader pastes the drafter's ``config.json`` (``draft_config``; kvcalc.eagle3): its
-decoder layers join the target's KV cache group as full-attention layers and its parameters are counted.
-Not modelled, and refused: EAGLE, EAGLE-3 without the drafter's config, draft models,
+EAGLE-3 is modelled when the reader pastes the drafter's ``config.json`` (``draft_config``;
+kvcalc.eagle3): its decoder layers join the target's KV cache group as full-attention layers and its
+parameters are counted. Not modelled, and refused: EAGLE, EAGLE-3 without the drafter's config,
+draft models,
 Medusa, MLP speculators, suffix decoding, DFlash/DSpark, custom classes, MTP on DeepSeek-V4 (its own EAGLE group
 annotation) and on model types whose MTP module is not read here, and any of it with pipeline parallelism (the
 drafter lives on the last stage). Left out: the drafter's share of the profile run and of CUDA-graph capture, and
@@ -146,29 +147,31 @@ def _check_mtp(model: ModelSpec, num: int | None, text: str) -> int:
     return num
 
 
-def _eagle3(obj: Mapping[str, object], model: ModelSpec, num: int | None, text: str, draft_config: object,
-            tensor_parallel_size: int) -> SpeculativeConfig:
+def _eagle3(obj: Mapping[str, object], model: ModelSpec, num: int | None, text: str,
+            draft_config: object, tensor_parallel_size: int) -> SpeculativeConfig:
     """EAGLE-3 with the drafter's pasted config (kvcalc.eagle3)."""
     if num is None:
         # vllm/config/speculative.py: an EAGLE-3 config has no n_predict to default to
-        raise CalcError("spec_tokens_missing", "speculative_config: num_speculative_tokens must be provided with "
-                        "speculative model unless the draft model config contains an n_predict parameter.",
-                        field="speculative_config", value=shorten(obj.get("model") or "eagle3"))
+        raise CalcError("spec_tokens_missing", "speculative_config: num_speculative_tokens must be "
+                        "provided with speculative model unless the draft model config contains an "
+                        "n_predict parameter.", field="speculative_config",
+                        value=shorten(obj.get("model") or "eagle3"))
     draft_tp = obj.get("draft_tensor_parallel_size")
     if draft_tp is not None and draft_tp != tensor_parallel_size:
-        raise _refused("draft_tp", "eagle3", "an EAGLE drafter runs at the target's tensor parallel size",
-                       key=shorten(draft_tp))
+        raise _refused("draft_tp", "eagle3", "an EAGLE drafter runs at the target's tensor "
+                       "parallel size", key=shorten(draft_tp))
     draft = read_eagle3_draft(draft_config, model, tensor_parallel_size=tensor_parallel_size)
     element = 4 if model.dtype == "float32" else 2
-    return SpeculativeConfig(method="eagle3", num_speculative_tokens=num, text=text, draft_layers=draft.num_layers,
+    return SpeculativeConfig(method="eagle3", num_speculative_tokens=num, text=text,
+                             draft_layers=draft.num_layers,
                              draft_weight_bytes=draft.weight_bytes(element))
 
 
 def parse_speculative_config(raw: object, model: ModelSpec, *, pipeline_parallel_size: int,
                              v0_engine: bool, draft_config: object | None = None,
                              tensor_parallel_size: int = 1) -> SpeculativeConfig:
-    """``--speculative-config`` as vLLM reads it, for the methods modelled; the others get a clear refusal.
-    ``draft_config``: the EAGLE-3 drafter's ``config.json`` (vLLM reads it from ``model``; pasted here)."""
+    """``--speculative-config`` as vLLM reads it, for the methods modelled; the others get a clear
+    refusal. ``draft_config``: the EAGLE-3 drafter's config.json (vLLM reads it from ``model``)."""
     obj, text = _object(raw)
     unknown = sorted(str(k) for k in obj if k not in _KEYS)
     if unknown:
