@@ -115,7 +115,7 @@ BAD_CASES = [
     ("data_parallel_size", "0", "out_of_range"),
     ("data_parallel_size", "two", "not_an_integer"),
     ("enable_expert_parallel", "perhaps", "not_a_boolean"),
-    ("draft_config", "{}", "draft_config_unused"),              # without --speculative-config method eagle3
+    ("draft_config", "{}", "draft_config_unused"),    # without --speculative-config method eagle3
 ]
 
 

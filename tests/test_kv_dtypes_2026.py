@@ -173,16 +173,16 @@ def test_nvfp4_4over6_and_the_other_names_of_0_33() -> None:
 
 
 @pytest.mark.parametrize(("dtype", "head_size", "slot"), [
-    # TurboQuantConfig (vllm/model_executor/layers/quantization/turboquant/config.py, v0.20.0 … v0.25.1):
-    # key = d (fp8) or ceil(d × bits / 8) + 2 (fp16 norm); value = ceil(d × bits / 8) + 4 (fp16 scale + zero);
-    # slot = key + value rounded up to even.
+    # TurboQuantConfig (vllm/model_executor/layers/quantization/turboquant/config.py,
+    # v0.20.0 … v0.25.1): key = d (fp8) or ceil(d × bits / 8) + 2 (fp16 norm);
+    # value = ceil(d × bits / 8) + 4 (fp16 scale + zero); slot = key + value rounded up to even.
     ("turboquant_k8v4", 128, 196),      # 128 + (64 + 4) = 196
     ("turboquant_4bit_nc", 128, 134),   # (64 + 2) + (64 + 4) = 134
     ("turboquant_k3v4_nc", 128, 118),   # (48 + 2) + (64 + 4) = 118
     ("turboquant_3bit_nc", 128, 102),   # (48 + 2) + (48 + 4) = 102
     ("turboquant_k3v4_nc", 256, 230),   # (96 + 2) + (128 + 4) = 230
     ("turboquant_k8v4", 80, 124),       # 80 + (40 + 4) = 124
-    ("turboquant_k8v4", 66, 104),       # 66 + (ceil(264 / 8) = 33, + 4) = 103, rounded up to even: 104
+    ("turboquant_k8v4", 66, 104),       # 66 + (ceil(264 / 8) = 33, + 4) = 103 → even: 104
     ("turboquant_3bit_nc", 72, 60),     # ceil(216 / 8) = 27: (27 + 2) + (27 + 4) = 60, already even
 ])
 def test_turboquant_slot_bytes_by_hand(dtype: str, head_size: int, slot: int) -> None:
@@ -190,8 +190,8 @@ def test_turboquant_slot_bytes_by_hand(dtype: str, head_size: int, slot: int) ->
 
 
 def test_turboquant_refusal_names_the_quantized_layers_bytes() -> None:
-    # Qwen3-8B (head 128): a quantized layer's token is 8 KV heads × 118 B = 944 B against 8 × 512 = 4,096 B in
-    # bf16; the refusal states the per-head figure in each language
+    # Qwen3-8B (head 128): a quantized layer's token is 8 KV heads × 118 B = 944 B against
+    # 8 × 512 = 4,096 B in bf16; the refusal states the per-head figure in each language
     e = _refused(available_kv_gib="10", kv_cache_dtype="turboquant_k3v4_nc")
     assert e.code == "kv_dtype_turboquant" and e.params["key"] == "118"
     for lang in ("en", "es", "zh"):

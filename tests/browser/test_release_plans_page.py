@@ -1,9 +1,11 @@
-"""The newer releases' plans in a real browser: MTP speculative decoding, the nvfp4 KV cache, LoRA slots and
-data + expert parallelism each give on the calculator page the figures of ``kvcalc plan --json`` (the same
-result, key for key), whether opened from the URL or typed into the form's fields, and the command the page
-prints keeps the reader's flags. The hand-worked figures are in tests/test_speculative.py,
-test_kv_dtypes_2026.py, test_lora.py and test_expert_parallel.py; here the page must agree with the CLI.
+"""The newer releases' plans in a real browser: MTP speculative decoding, the nvfp4 KV cache, LoRA
+slots and data + expert parallelism each give on the calculator page the figures of ``kvcalc plan
+--json`` (the same result, key for key), whether opened from the URL or typed into the form's
+fields, and the command the page prints keeps the reader's flags. The hand-worked figures are in
+tests/test_speculative.py, test_kv_dtypes_2026.py, test_lora.py and test_expert_parallel.py; here
+the page must agree with the CLI.
 """
+
 from __future__ import annotations
 
 from urllib.parse import urlencode
@@ -19,17 +21,34 @@ pytestmark = pytest.mark.usefixtures("page_is_clean")
 
 MTP3 = '{"method": "mtp", "num_speculative_tokens": 3}'
 SCENARIOS = {
-    "mtp": {"model": "Qwen/Qwen3.5-9B", "gpu": "H100-80GB", "max_model_len": "32768", "speculative_config": MTP3},
+    "mtp": {
+        "model": "Qwen/Qwen3.5-9B",
+        "gpu": "H100-80GB",
+        "max_model_len": "32768",
+        "speculative_config": MTP3,
+    },
     "nvfp4": {"model": "Qwen/Qwen3-8B", "gpu": "RTX-5090", "kv_cache_dtype": "nvfp4"},
-    "lora": {"model": "meta-llama/Llama-3.1-8B-Instruct", "gpu": "H100-80GB", "enable_lora": "true",
-             "max_loras": "4", "max_lora_rank": "64"},
-    "dp_ep": {"model": "Qwen/Qwen3-30B-A3B", "gpu": "H100-80GB", "data_parallel_size": "4",
-              "enable_expert_parallel": "true"},
+    "lora": {
+        "model": "meta-llama/Llama-3.1-8B-Instruct",
+        "gpu": "H100-80GB",
+        "enable_lora": "true",
+        "max_loras": "4",
+        "max_lora_rank": "64",
+    },
+    "dp_ep": {
+        "model": "Qwen/Qwen3-30B-A3B",
+        "gpu": "H100-80GB",
+        "data_parallel_size": "4",
+        "enable_expert_parallel": "true",
+    },
 }
 # what each scenario's own flags print in "your current command"
-FLAGS = {"mtp": ["--speculative-config"], "nvfp4": ["--kv-cache-dtype nvfp4"],
-         "lora": ["--enable-lora", "--max-loras 4", "--max-lora-rank 64"],
-         "dp_ep": ["--data-parallel-size 4", "--enable-expert-parallel"]}
+FLAGS = {
+    "mtp": ["--speculative-config"],
+    "nvfp4": ["--kv-cache-dtype nvfp4"],
+    "lora": ["--enable-lora", "--max-loras 4", "--max-lora-rank 64"],
+    "dp_ep": ["--data-parallel-size 4", "--enable-expert-parallel"],
+}
 # hand-worked elsewhere; pinned here so that an equal but wrong pair of answers cannot pass
 KV_BYTES_PER_TOKEN = {"mtp": 36_864, "nvfp4": 41_472, "lora": 131_072, "dp_ep": 98_304}
 
@@ -67,16 +86,22 @@ def test_typed_into_the_form_dp_and_ep_give_the_cli_figures(page: Page) -> None:
     wait_ready(root)
     field(root, "model").fill("Qwen/Qwen3-30B-A3B")
     field(root, "gpu").fill("H100-80GB")
-    wait_for(root, "JSON.parse(el.dataset.kvcalcResult || 'null')?.model === arg", "Qwen/Qwen3-30B-A3B")
+    wait_for(
+        root, "JSON.parse(el.dataset.kvcalcResult || 'null')?.model === arg", "Qwen/Qwen3-30B-A3B"
+    )
     open_advanced(root)
     field(root, "data_parallel_size").fill("4")
     field(root, "enable_expert_parallel").check()
-    wait_for(root, "JSON.parse(el.dataset.kvcalcResult || 'null')?.moe_split?.expert_parallel === true")
+    wait_for(
+        root, "JSON.parse(el.dataset.kvcalcResult || 'null')?.moe_split?.expert_parallel === true"
+    )
     shown = result_of(root)
     assert shown == cli_plan(SCENARIOS["dp_ep"])
     assert shown["moe_split"]["local_experts"] == 32  # 128 experts over 4 ranks
-    page.wait_for_function("() => new URLSearchParams(location.search).get('data_parallel_size') === '4'",
-                           timeout=UPDATE_TIMEOUT_MS)
+    page.wait_for_function(
+        "() => new URLSearchParams(location.search).get('data_parallel_size') === '4'",
+        timeout=UPDATE_TIMEOUT_MS,
+    )
 
 
 def test_typed_into_the_form_lora_and_nvfp4_give_the_cli_figures(page: Page) -> None:
@@ -85,31 +110,48 @@ def test_typed_into_the_form_lora_and_nvfp4_give_the_cli_figures(page: Page) -> 
     wait_ready(root)
     field(root, "model").fill("meta-llama/Llama-3.1-8B-Instruct")
     field(root, "gpu").fill("H100-80GB")
-    wait_for(root, "JSON.parse(el.dataset.kvcalcResult || 'null')?.model === arg", "meta-llama/Llama-3.1-8B-Instruct")
+    wait_for(
+        root,
+        "JSON.parse(el.dataset.kvcalcResult || 'null')?.model === arg",
+        "meta-llama/Llama-3.1-8B-Instruct",
+    )
     open_advanced(root)
     field(root, "enable_lora").check()
     field(root, "max_loras").fill("4")
     field(root, "max_lora_rank").fill("64")
     wait_for(root, "JSON.parse(el.dataset.kvcalcResult || 'null')?.lora?.max_lora_rank === 64")
     assert result_of(root) == cli_plan(SCENARIOS["lora"])
-    # nvfp4 on an H100 (compute capability 9.0) runs through FlashInfer's FA2 path from 0.32 (kvcalc.kv_dtypes)
+    # nvfp4 on an H100 (compute capability 9.0) runs through FlashInfer's FA2 path from 0.32
+    # (kvcalc.kv_dtypes)
     field(root, "kv_cache_dtype").select_option("nvfp4")
     wait_for(root, "JSON.parse(el.dataset.kvcalcResult || 'null')?.kv_cache_dtype === 'nvfp4'")
     both = {**SCENARIOS["lora"], "kv_cache_dtype": "nvfp4"}
     assert result_of(root) == cli_plan(both)
 
 
-@pytest.mark.parametrize(("lang", "prefix", "label"), [
-    ("en", "en/", "Data-parallel replicas"), ("es", "", "Réplicas de paralelismo de datos"),
-    ("zh", "zh/", "数据并行副本数"),
-])
-def test_the_new_fields_are_labelled_in_each_language(page: Page, lang: str, prefix: str, label: str) -> None:
+@pytest.mark.parametrize(
+    ("lang", "prefix", "label"),
+    [
+        ("en", "en/", "Data-parallel replicas"),
+        ("es", "", "Réplicas de paralelismo de datos"),
+        ("zh", "zh/", "数据并行副本数"),
+    ],
+)
+def test_the_new_fields_are_labelled_in_each_language(
+    page: Page, lang: str, prefix: str, label: str
+) -> None:
     page.goto(f"{prefix}calculator/")
     root = widget(page, "calculator")
     wait_ready(root)
     open_advanced(root)
-    for name in ("data_parallel_size", "enable_expert_parallel", "speculative_config", "enable_lora", "max_loras",
-                 "max_lora_rank"):
+    for name in (
+        "data_parallel_size",
+        "enable_expert_parallel",
+        "speculative_config",
+        "enable_lora",
+        "max_loras",
+        "max_lora_rank",
+    ):
         assert field(root, name).count() == 1, name
     dp = root.locator('[data-kvcalc-field="data_parallel_size"]')
     assert label in dp.inner_text()
