@@ -45,7 +45,7 @@ class SpeculativeConfig:
     """``eagle3``: the drafter's decoder layers, each one full-attention KV layer of the target's
     spec."""
     draft_weight_bytes: int = 0
-    """``eagle3``: one GPU's drafter parameters, counted from its config.json (kvcalc.eagle3)."""
+    """``eagle3``: one GPU's drafter parameters, counted from its config.json (kvcalc.kv.eagle3)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -130,7 +130,7 @@ class Deployment:
     """``--enable-lora`` with its slots (kvcalc.lora); None: LoRA off."""
     data_parallel_size: int = 1
     """``--data-parallel-size``: engine replicas, each with its own KV cache on its own TP × PP
-    GPUs; MoE layers are sharded over all DP × TP ranks (kvcalc.expert_parallel)."""
+    GPUs; MoE layers are sharded over all DP × TP ranks (kvcalc.budget.expert_parallel)."""
     enable_expert_parallel: bool = False
     """``--enable-expert-parallel``: each of the DP × TP ranks holds whole experts, not a slice of
     each."""

@@ -424,8 +424,8 @@ def _lora(inputs: Mapping[str, object], model: ModelSpec, pp: int, rules: RuleSe
 
 def _data_parallel(inputs: Mapping[str, object], rules: RuleSet, tp: int,
                    pp: int) -> tuple[int, bool]:
-    """``--data-parallel-size`` and ``--enable-expert-parallel`` (kvcalc.expert_parallel), modelled
-    from the release that shards MoE layers over DP × TP (#15956)."""
+    """``--data-parallel-size`` and ``--enable-expert-parallel`` (kvcalc.budget.expert_parallel),
+    modelled from the release that shards MoE layers over DP × TP (#15956)."""
     dp = _optional_int(inputs, "data_parallel_size", maximum=1024) or 1
     ep = _flag(inputs, "enable_expert_parallel")
     if (dp > 1 or ep) and not rules.moe_parallel_config:

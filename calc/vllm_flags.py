@@ -155,7 +155,7 @@ FLAGS: tuple[Flag, ...] = (
     Flag(name="max_loras", cli="--max-loras", kind=FlagKind.INT),
     Flag(name="max_lora_rank", cli="--max-lora-rank", kind=FlagKind.INT),
     Flag(name="max_cpu_loras", cli="--max-cpu-loras", kind=FlagKind.INT),
-    # data and expert parallelism (kvcalc.expert_parallel: planned from 0.9.0)
+    # data and expert parallelism (kvcalc.budget.expert_parallel: planned from 0.9.0)
     Flag(name="data_parallel_size", cli="--data-parallel-size", kind=FlagKind.INT,
          since="cli_data_parallel_size", neutral="1"),
     Flag(name="enable_expert_parallel", cli="--enable-expert-parallel", kind=FlagKind.BOOL,

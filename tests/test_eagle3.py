@@ -1,4 +1,6 @@
-"""EAGLE-3 (``--speculative-config`` method eagle3 with the drafter's config.json, kvcalc.eagle3), by hand.
+"""EAGLE-3 (``--speculative-config`` method eagle3 with the drafter's config.json), by hand.
+
+The drafter is read by kvcalc.kv.eagle3.
 
 tests/data/drafts/llama3-8B-eagle3.json (source beside it): SpecForge's LlamaForCausalLMEagle3
 drafter for Llama-3.1-8B: hidden 4096, 32 heads × 128, 8 KV heads, intermediate 14336, 1 layer,
@@ -32,10 +34,10 @@ import pytest
 
 from kvcalc import plan, scenario_from_inputs
 from kvcalc.analysis import Verdict
-from kvcalc.cli import main
 from kvcalc.errors import CalcError
-from kvcalc.report import serve_command
-from kvcalc.web import compute, localized_error
+from kvcalc.faces.cli import main
+from kvcalc.faces.report import serve_command
+from kvcalc.faces.web import compute, localized_error
 
 GIB = 1 << 30
 MTP3 = '{"method": "mtp", "num_speculative_tokens": 3}'
@@ -52,7 +54,10 @@ def _error(**inputs: object) -> CalcError:
     return info.value
 
 
-EAGLE3 = '{"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "num_speculative_tokens": 3}'
+EAGLE3 = (
+    '{"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", '
+    '"num_speculative_tokens": 3}'
+)
 DRAFT = (Path(__file__).parent / "data" / "drafts" / "llama3-8B-eagle3.json").read_text(
     encoding="utf-8"
 )
@@ -93,7 +98,8 @@ def test_eagle3_drafter_layer_joins_the_kv_group() -> None:
     assert without.kv_bytes_per_token == 32 * 2 * 8 * 128 * 2 == 131_072
     assert with_draft.kv_bytes_per_token == 33 * 2 * 8 * 128 * 2 == 135_168
     assert len(with_draft.grouping.groups) == 1 and with_draft.grouping.bytes_per_block == 2_162_688
-    # 40 GiB = 42,949,672,960 B: // 2,097,152 = 20,480 blocks; // 2,162,688 = 19,859 (19,859 × 2,162,688 =
+    # 40 GiB = 42,949,672,960 B: // 2,097,152 = 20,480 blocks; // 2,162,688 = 19,859
+    # (19,859 × 2,162,688 =
     # 42,948,820,992; one more would be 42,950,983,680)
     assert (without.num_gpu_blocks, with_draft.num_gpu_blocks) == (20_480, 19_859)
     # one request of 32,768 tokens: 2,048 block ids × 2,162,688 B
@@ -160,7 +166,8 @@ def _draft(**changes: object) -> str:
                 model=LLAMA,
                 tensor_parallel_size=2,
                 draft_config=DRAFT,
-                speculative_config='{"method": "eagle3", "model": "x/y", "num_speculative_tokens": 3, '
+                speculative_config='{"method": "eagle3", "model": "x/y", '
+                '"num_speculative_tokens": 3, '
                 '"draft_tensor_parallel_size": 1}',
             ),
             "spec_draft_tp",

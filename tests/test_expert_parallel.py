@@ -12,7 +12,7 @@ its index's ``metadata.total_size``).
                   2 × 48 × 128 = 12,288, routers 48 × 128 × 2048 = 12,582,912
                   → 12,793,856 parameters = 25,587,712 B
 
-vLLM (kvcalc.expert_parallel cites vllm/model_executor/layers/fused_moe/): the MoE layers span
+vLLM (expert_parallel.py cites vllm/model_executor/layers/fused_moe/): the MoE layers span
 DP × TP ranks, whole experts per rank with --enable-expert-parallel, a 1/(DP × TP) slice of every
 expert without it; the rest stays on each DP replica, split over its TP ranks only.
 
@@ -40,11 +40,11 @@ import pytest
 
 from kvcalc import plan, scenario_from_inputs
 from kvcalc.analysis import Verdict
-from kvcalc.cli import main
 from kvcalc.errors import CalcError
-from kvcalc.report import serve_command
+from kvcalc.faces.cli import main
+from kvcalc.faces.report import serve_command
+from kvcalc.faces.web import compute, localized_error
 from kvcalc.vllm_flags import parse_serve_command
-from kvcalc.web import compute, localized_error
 
 MOE = "Qwen/Qwen3-30B-A3B"
 CHECKPOINT = 61_064_245_248

@@ -23,10 +23,10 @@ from pathlib import Path
 
 import pytest
 
-from kvcalc.budget import capture_ceiling
-from kvcalc.cli import main
+from kvcalc.budget.memory import capture_ceiling
 from kvcalc.deployment import batch_defaults
 from kvcalc.errors import CalcError
+from kvcalc.faces.cli import main
 from kvcalc.inputs import scenario_from_inputs
 from kvcalc.versions import rules_for
 

@@ -227,8 +227,8 @@ class ModelSpec:
     """The Mamba / linear-attention layers' state facts (None: no such layers)."""
     num_experts: int = 0
     """Routed experts per MoE layer (``num_experts`` / ``num_local_experts`` /
-    ``n_routed_experts``): what expert parallelism deals out whole (kvcalc.expert_parallel); 0
-    without MoE layers."""
+    ``n_routed_experts``): what expert parallelism deals out whole
+    (kvcalc.budget.expert_parallel); 0 without MoE layers."""
     moe_intermediate_size: int = 0
     """Per-expert MLP width (``moe_intermediate_size``); 0 = ``intermediate_size`` is already per expert (Mixtral, gpt-oss)."""
     tie_word_embeddings: bool = False

@@ -169,7 +169,7 @@ def weight_bytes(model: ModelSpec) -> int:
 
 def expert_weight_bytes(model: ModelSpec) -> int:
     """The routed experts' bytes as ``weight_bytes`` counts them (what DP × TP or EP deals out,
-    kvcalc.expert_parallel), never more than the checkpoint's total."""
+    kvcalc.budget.expert_parallel), never more than the checkpoint's total."""
     experts = model.num_expert_parameters
     q = model.quant
     if not experts:
@@ -252,7 +252,7 @@ def _weights_estimate(model: ModelSpec, dep: Deployment, max_num_batched_tokens:
         share = weight_share.share_bytes(checkpoint, replicated, tensor_parallel_size=tp,
                                          pipeline_parallel_size=pp)
         local_mxfp4 = experts // max(1, tp * pp)
-    else:  # routed experts over the DP × TP MoE group, the rest over TP (kvcalc.expert_parallel)
+    else:  # routed experts over the DP × TP MoE group, the rest over TP (expert_parallel.py)
         routed = expert_weight_bytes(model)
         rest = weight_share.share_bytes(checkpoint - routed, replicated, tensor_parallel_size=tp,
                                         pipeline_parallel_size=pp)
@@ -281,7 +281,7 @@ def draft_weights_estimate(model: ModelSpec, dep: Deployment) -> estimates.Estim
     MTP tensors vLLM skips without speculative decoding, so nothing is added to the central figure then; the
     band's pessimistic edge keeps the layers' bytes in case the total leaves them out."""
     spec = dep.speculative
-    if spec is not None and spec.method == "eagle3":  # its tensor shapes, counted (kvcalc.eagle3)
+    if spec is not None and spec.method == "eagle3":  # tensor shapes, counted (kvcalc.kv.eagle3)
         return estimates.Estimate.relative(spec.draft_weight_bytes, *_LORA_BAND)
     if spec is None or spec.method != "mtp" or not model.num_mtp_layers:
         return estimates.Estimate.exact(0)

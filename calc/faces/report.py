@@ -14,8 +14,14 @@ from typing import TYPE_CHECKING
 from ..analysis import Analysis, BandVerdict, FeasibleGrid, Recommendation, Verdict
 from ..arch.model import ASSUMED_DECODER
 from ..budget.expert_parallel import MoeSplit, moe_split
-from ..budget.memory import (BudgetSource, MemoryBudget, draft_weights_estimate, expert_weight_bytes,
-                            interconnect_assumed, lora_estimate)
+from ..budget.memory import (
+    BudgetSource,
+    MemoryBudget,
+    draft_weights_estimate,
+    expert_weight_bytes,
+    interconnect_assumed,
+    lora_estimate,
+)
 from ..deployment import Deployment, unified_memory
 from ..errors import CalcError
 from ..inert_text import MAX_QUOTE_CHARS, quote
@@ -205,8 +211,8 @@ def _split_of(v: Verdict) -> MoeSplit | None:
 
 
 def _moe_split_dict(v: Verdict) -> dict[str, object] | None:
-    """How the routed experts are dealt over DP × TP (kvcalc.expert_parallel); None when DP and EP
-    change nothing."""
+    """How the routed experts are dealt over DP × TP (kvcalc.budget.expert_parallel); None when
+    DP and EP change nothing."""
     split = _split_of(v)
     if split is None:
         return None

@@ -108,7 +108,7 @@ def mtp_layer_specs(model: ModelSpec, specs: Mapping[str, AttentionSpec], mtp_ki
     DeepSeek-V3.2's indexer cache; qwen3_5_mtp.py / qwen3_next_mtp.py as a full-attention layer), listed after the
     target's layers (vllm/v1/worker/gpu_model_runner.py ``get_kv_cache_spec``) and grouped with
     them. ``count`` (default: the MTP layers) also sizes an EAGLE-3 drafter's layers, named the
-    same way (kvcalc.eagle3)."""
+    same way (kvcalc.kv.eagle3)."""
     last = max((i for i, kind in enumerate(model.layer_kinds) if kind == mtp_kind and layer_name(i) in specs),
                default=None)
     if last is None:

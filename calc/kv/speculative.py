@@ -21,8 +21,8 @@ Read from vLLM's source (v0.25.1 tag and main):
 * n-gram (prompt lookup) runs on the CPU: no weights, no KV cache.
 
 EAGLE-3 is modelled when the reader pastes the drafter's ``config.json`` (``draft_config``;
-kvcalc.eagle3): its decoder layers join the target's KV cache group as full-attention layers and its
-parameters are counted. Not modelled, and refused: EAGLE, EAGLE-3 without the drafter's config,
+kvcalc.kv.eagle3): its decoder layers join the target's KV cache group as full-attention layers and
+its parameters are counted. Not modelled, and refused: EAGLE, EAGLE-3 without the drafter's config,
 draft models,
 Medusa, MLP speculators, suffix decoding, DFlash/DSpark, custom classes, MTP on DeepSeek-V4 (its own EAGLE group
 annotation) and on model types whose MTP module is not read here, and any of it with pipeline parallelism (the
@@ -149,7 +149,7 @@ def _check_mtp(model: ModelSpec, num: int | None, text: str) -> int:
 
 def _eagle3(obj: Mapping[str, object], model: ModelSpec, num: int | None, text: str,
             draft_config: object, tensor_parallel_size: int) -> SpeculativeConfig:
-    """EAGLE-3 with the drafter's pasted config (kvcalc.eagle3)."""
+    """EAGLE-3 with the drafter's pasted config (kvcalc.kv.eagle3)."""
     if num is None:
         # vllm/config/speculative.py: an EAGLE-3 config has no n_predict to default to
         raise CalcError("spec_tokens_missing", "speculative_config: num_speculative_tokens must be "

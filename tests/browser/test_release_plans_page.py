@@ -122,7 +122,7 @@ def test_typed_into_the_form_lora_and_nvfp4_give_the_cli_figures(page: Page) -> 
     wait_for(root, "JSON.parse(el.dataset.kvcalcResult || 'null')?.lora?.max_lora_rank === 64")
     assert result_of(root) == cli_plan(SCENARIOS["lora"])
     # nvfp4 on an H100 (compute capability 9.0) runs through FlashInfer's FA2 path from 0.32
-    # (kvcalc.kv_dtypes)
+    # (kvcalc.kv.kv_dtypes)
     field(root, "kv_cache_dtype").select_option("nvfp4")
     wait_for(root, "JSON.parse(el.dataset.kvcalcResult || 'null')?.kv_cache_dtype === 'nvfp4'")
     both = {**SCENARIOS["lora"], "kv_cache_dtype": "nvfp4"}
