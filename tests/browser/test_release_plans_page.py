@@ -151,6 +151,7 @@ def test_the_new_fields_are_labelled_in_each_language(
         "enable_lora",
         "max_loras",
         "max_lora_rank",
+        "draft_config",
     ):
         assert field(root, name).count() == 1, name
     dp = root.locator('[data-kvcalc-field="data_parallel_size"]')
