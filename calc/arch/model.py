@@ -1235,6 +1235,59 @@ def _rotary_head_size(text: Mapping[str, object], head: int, mla: bool) -> int:
     return (_int(text, "qk_rope_head_dim") or 0) if mla else head
 
 
+@dataclass(frozen=True, kw_only=True)
+class _AttentionLayout:
+    """What the family's layer reader found: the attention shape and each layer's kind."""
+
+    mla: bool
+    """Multi-head latent attention (``kv_lora_rank`` set on an MLA family)."""
+    head: int
+    """Head size (MLA: ``kv_lora_rank + qk_rope_head_dim``)."""
+    kv_heads: int
+    """Total KV heads (MLA: 1)."""
+    kinds: tuple[LayerKind, ...]
+    """Each layer's kind."""
+    window: int | None
+    """The sliding window of the sliding layers."""
+    chunk: int | None
+    """The chunk of chunked-attention layers."""
+    mamba: MambaConfig | None
+    """The state layers' facts of a hybrid."""
+    qwen2_window: tuple[int, int] | None
+    """Qwen2's partial window, which older releases apply differently."""
+    unused_window: int | None
+    """A window the config sets but no layer uses."""
+
+
+def _attention_layout(text: Mapping[str, object], mt: str, row: families.Family, *, layers: int, heads: int,
+                      hidden: int) -> _AttentionLayout:
+    """The layers as the family's row says to read them: MLA, a hybrid's reader, DeepSeek-V4, or attention."""
+    mla = row.mla and text.get("kv_lora_rank") is not None
+    window: int | None = None
+    chunk: int | None = None
+    if mla:
+        kv_lora = _int(text, "kv_lora_rank", required=True, minimum=1)
+        rope = _int(text, "qk_rope_head_dim", required=True, minimum=0)
+        head, kv_heads = kv_lora + rope, 1  # type: ignore[operator]
+        kinds: tuple[LayerKind, ...] = (LayerKind.MLA,) * layers
+    else:
+        head, kv_heads = _head_size(text, hidden, heads), _grouped_kv_heads(text, heads)
+    hybrid = _hybrid_layers(text, mt, layers, hidden) if row.kind == families.Kind.HYBRID else None
+    mamba: MambaConfig | None = None
+    v4 = row.kind == families.Kind.DEEPSEEK_V4
+    if hybrid is not None:
+        kinds, mamba = hybrid
+    elif v4:
+        # Every layer keeps a sliding-window MLA cache, plus compressed ones (deepseek_v4.py).
+        kinds, window = (LayerKind.MLA,) * layers, _int(text, "sliding_window", required=True, minimum=1)
+    elif not mla:
+        kinds, window, chunk = _layer_kinds(text, layers)
+    qwen2_window, unused_window = (_window_facts(text, mt, layers, kinds) if hybrid is None and not mla and not v4
+                                   else (None, None))
+    return _AttentionLayout(mla=mla, head=head, kv_heads=kv_heads, kinds=kinds, window=window, chunk=chunk,
+                            mamba=mamba, qwen2_window=qwen2_window, unused_window=unused_window)
+
+
 def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", num_parameters: int | None = None,
                      checkpoint_bytes: int | None = None) -> ModelSpec:
     """Validate a ``config.json`` dict and resolve it the way vLLM does."""
@@ -1246,34 +1299,14 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
     layers, heads, hidden = _dimensions(text)
     vocab = _int(text, "vocab_size", minimum=1) or 32000
     inter = _int(text, "intermediate_size") or _int(text, "ffn_dim") or 4 * hidden
-    row = families.family(mt)
-    mla = row is not None and row.mla and text.get("kv_lora_rank") is not None
-    if mla:
-        kv_lora = _int(text, "kv_lora_rank", required=True, minimum=1)
-        rope = _int(text, "qk_rope_head_dim", required=True, minimum=0)
-        head = kv_lora + rope  # type: ignore[operator]
-        kv_heads = 1
-        kinds: tuple[LayerKind, ...] = (LayerKind.MLA,) * layers
-        window, chunk = None, None
-    else:
-        head, kv_heads = _head_size(text, hidden, heads), _grouped_kv_heads(text, heads)
-    hybrid = _hybrid_layers(text, mt, layers, hidden) if row is not None and row.kind == families.Kind.HYBRID \
-        else None
-    mamba: MambaConfig | None = None
-    if hybrid is not None:
-        kinds, mamba = hybrid
-        window, chunk = None, None
-    elif row is not None and row.kind == families.Kind.DEEPSEEK_V4:
-        # Every layer keeps a sliding-window MLA cache, plus compressed ones (deepseek_v4.py).
-        kinds, window, chunk = (LayerKind.MLA,) * layers, _int(text, "sliding_window", required=True, minimum=1), None
-    elif not mla:
-        kinds, window, chunk = _layer_kinds(text, layers)
-    qwen2_window, unused_window = (_window_facts(text, mt, layers, kinds) if hybrid is None and not mla
-                                   and families.row_of(mt).kind != families.Kind.DEEPSEEK_V4 else (None, None))
+    row = families.row_of(mt)
+    a = _attention_layout(text, mt, row, layers=layers, heads=heads, hidden=hidden)
+    mla, head, kv_heads, kinds, window, chunk, mamba = a.mla, a.head, a.kv_heads, a.kinds, a.window, a.chunk, a.mamba
+    v4 = row.kind == families.Kind.DEEPSEEK_V4
     counted, expert_params = _count_parameters(text, hidden=hidden, heads=heads, kv_heads=kv_heads, head=head,
                                                layers=layers, vocab=vocab, inter=inter, mla=mla, kinds=kinds, mamba=mamba)
     unsplit = 0
-    if row is not None and row.params == families.ParamLayout.OPT:  # no gate, biases, LayerNorms, learned positions
+    if row.params == families.ParamLayout.OPT:  # no gate, biases, LayerNorms, learned positions
         counted = opt_parameters(text, hidden=hidden, layers=layers, vocab=vocab, ffn=inter)
         unsplit = opt_unsplit_parameters(text, hidden=hidden, layers=layers)
     experts_per_tok = _int(text, "num_experts_per_tok") or 0
@@ -1286,17 +1319,17 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         num_parameters=num_parameters if num_parameters else counted, num_expert_parameters=expert_params,
         quant=_v4_expert_quant(text, mt, _quant(text)), is_moe=expert_params > 0, num_experts_per_tok=experts_per_tok, mamba=mamba,
         vision_parameters=vision, vision=vision_spec, checkpoint_bytes=checkpoint_bytes, kv_shared_layers=_kv_shared_layers(text, layers),
-        indexer_head_size=_indexer_head_size(text, mla or (families.row_of(mt).kind == families.Kind.DEEPSEEK_V4)),
+        indexer_head_size=_indexer_head_size(text, mla or v4),
         layer_attention=_gemma4_layer_attention(text, mt, kinds, head, kv_heads),
         compress_ratios=_compress_ratios(text, mt, layers),
-        index_head_dim=(_int(text, "index_head_dim") or 0) if (families.row_of(mt).kind == families.Kind.DEEPSEEK_V4) else 0,
+        index_head_dim=(_int(text, "index_head_dim") or 0) if v4 else 0,
         moe_intermediate_size=(_int(text, "moe_intermediate_size") or 0) if expert_params else 0,
         num_experts=(_count(text, "num_experts") or _count(text, "num_local_experts")
                      or _count(text, "n_routed_experts")) if expert_params else 0,
         tie_word_embeddings=bool(text.get("tie_word_embeddings") or config.get("tie_word_embeddings")),
         mrope_max_position=_mrope_max_position(text, config),
         rope_caches=rope_caches(text, mt, _rotary_head_size(text, head, mla)),
-        qwen2_window=qwen2_window, unused_window=unused_window, unsplit_parameters=unsplit, tower_parameters=tower,
+        qwen2_window=a.qwen2_window, unused_window=a.unused_window, unsplit_parameters=unsplit, tower_parameters=tower,
         assumed=_assumed(text, config, mt, _quant(text)),
     ))
 
