@@ -20,11 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from kvcalc.cli import main
-from kvcalc.diagnose import diagnose
+from kvcalc.faces.cli import main
+from kvcalc.faces.web import compute_dict
+from kvcalc.logs.diagnose import diagnose
 from kvcalc.versions import rules_for
 from kvcalc.vllm_flags import parse_serve_command
-from kvcalc.web import compute_dict
 
 LOGS = Path(__file__).resolve().parent / "data" / "logs"
 

@@ -21,12 +21,12 @@ import io
 import json
 from pathlib import Path
 
-from kvcalc.cli import main
-from kvcalc.diagnose import diagnose
+from kvcalc.faces.cli import main
+from kvcalc.faces.web import compute_dict
+from kvcalc.logs.diagnose import diagnose
 from kvcalc.strings import t
 from kvcalc.versions import rules_for
 from kvcalc.vllm_flags import parse_serve_command
-from kvcalc.web import compute_dict
 
 LOGS = Path(__file__).resolve().parent / "data" / "logs"
 AWQ = LOGS / "v0280_qwen3_32b_awq_5090_8k_kv_too_small_excerpt.log"

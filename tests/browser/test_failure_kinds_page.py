@@ -17,7 +17,7 @@ from test_calculator import LANGS, PREFIX, UPDATE_TIMEOUT_MS, field, open_log, r
 from test_failure_kinds import KINDS
 
 from kvcalc import strings as core_strings
-from kvcalc import web
+from kvcalc.faces import web
 from kvcalc.versions import rules_for
 from kvcalc.vllm_flags import parse_serve_command
 
