@@ -324,6 +324,7 @@ EN: dict[str, str] = {
     "err.spec_eagle3_layout": "{field}: this EAGLE-3 drafter is not modelled: only Llama-layout drafters (LlamaForCausalLMEagle3) with the target's KV heads and head size, for targets with full attention on every layer, are sized.",
     "err.spec_draft_tp": "{field}: draft_tensor_parallel_size {key} differs from the target's tensor parallel size; an EAGLE drafter runs at the target's.",
     "err.draft_config_unused": "{field}: the drafter's config.json is read only with --speculative-config method eagle3.",
+    "note.log_refined_estimate": "The log prints the available memory rounded to 0.01 GiB ({gib} GiB); the plan uses {bytes} B, the figure within that rounding nearest to it that gives the log's own estimated maximum length ({tokens} tokens), so the recomputed lines match the log's.",
 }
 
 ES: dict[str, str] = {
@@ -634,6 +635,7 @@ ES: dict[str, str] = {
     "err.spec_eagle3_layout": "{field}: este borrador EAGLE-3 no está modelado: solo se dimensionan borradores con la estructura de Llama (LlamaForCausalLMEagle3) con las cabezas KV y el tamaño de cabeza del modelo, para modelos con atención completa en todas las capas.",
     "err.spec_draft_tp": "{field}: draft_tensor_parallel_size {key} no coincide con el paralelismo de tensor del modelo; un borrador EAGLE se ejecuta con el del modelo.",
     "err.draft_config_unused": "{field}: el config.json del borrador solo se lee con --speculative-config de método eagle3.",
+    "note.log_refined_estimate": "El registro imprime la memoria disponible redondeada a 0,01 GiB ({gib} GiB); el plan usa {bytes} B, la cifra dentro de ese redondeo más cercana a ella que da la longitud máxima estimada del propio registro ({tokens} tokens), así que las líneas recalculadas coinciden con las del registro.",
 }
 
 ZH: dict[str, str] = {
@@ -944,6 +946,7 @@ ZH: dict[str, str] = {
     "err.spec_eagle3_layout": "{field}：未对该 EAGLE-3 草稿模型建模：只计算 Llama 结构（LlamaForCausalLMEagle3）、KV 头数和头大小与目标模型相同的草稿模型，且目标模型每层都是全注意力。",
     "err.spec_draft_tp": "{field}：draft_tensor_parallel_size {key} 与目标模型的张量并行大小不同；EAGLE 草稿模型按目标模型的张量并行运行。",
     "err.draft_config_unused": "{field}：只有在 --speculative-config 的方法为 eagle3 时才会读取草稿模型的 config.json。",
+    "note.log_refined_estimate": "日志打印的可用显存四舍五入到了 0.01 GiB（{gib} GiB）；方案采用 {bytes} B，即在这一舍入范围内、最接近该值且能得到日志自身估算最大长度（{tokens} 个 token）的数字，因此重新计算出的各行与日志一致。",
 }
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "es": ES, "zh": ZH}

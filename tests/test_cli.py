@@ -604,9 +604,10 @@ def test_log_model_flag_completes_a_model_less_log() -> None:
     code, payload = run_json(["log", "-", "--model", "Qwen/Qwen3-8B"], stdin=TOO_SMALL_LOG)
     plan_result = payload["plan"]
     assert code == 1 and plan_result["model"] == "Qwen/Qwen3-8B"
-    # the check TOO_SMALL works out by hand: 2,560 blocks × 2,359,296 = 6,039,797,760 B needed; estimate
-    # 16 × (1,820 − 1 null block) = 29,104
-    assert plan_result["needed_kv_bytes"] == 6_039_797_760 and plan_result["estimated_max_model_len"] == 29_104
+    # the check TOO_SMALL works out by hand: 2,560 blocks × 2,359,296 = 6,039,797,760 B needed; the log's own
+    # estimate 29,120 = 16 × 1,820 blocks (+ the null block: 1,821 × 2,359,296 = 4,296,278,016 B, inside its
+    # 4.0 ± 0.005 GiB; the midpoint 4,294,967,296 B would give 16 × (1,820 − 1) = 29,104)
+    assert plan_result["needed_kv_bytes"] == 6_039_797_760 and plan_result["estimated_max_model_len"] == 29_120
 
 
 def test_log_config_flag_completes_a_model_less_log() -> None:

@@ -112,11 +112,23 @@ def test_a_capacity_no_memory_gives_is_unreachable() -> None:
 
 
 def test_no_capacity_line_no_fit() -> None:
-    # the error of tests/test_cli.py's TOO_SMALL_LOG prints no capacity: nothing to fit
+    # the error of tests/test_cli.py's TOO_SMALL_LOG without its estimate prints no capacity: nothing to fit
+    log = ("ValueError: To serve at least one request with the model's max seq len (40960), (5.62 GiB KV cache is "
+           "needed, which is larger than the available KV cache memory (4.0 GiB).")
+    assert diagnose(log, {"model": "Qwen/Qwen3-8B"}).capacity_fit is None
+
+
+def test_the_estimate_of_a_failed_check_is_fitted_like_a_capacity() -> None:
+    # With its estimate (29,120) the same error is fitted: Qwen3-8B, 2,359,296 B per block; 29,120 = 1,820 blocks
+    # of 16 plus the null block = 1,821 x 2,359,296 = 4,296,278,016 B, inside 4.0 ± 0.005 GiB
+    # (4,289,598,587-4,300,336,005); at the midpoint 4,294,967,296 B only 1,820 blocks: 16 x 1,819 = 29,104
     log = ("ValueError: To serve at least one request with the model's max seq len (40960), (5.62 GiB KV cache is "
            "needed, which is larger than the available KV cache memory (4.0 GiB). Based on the available memory, the "
            "estimated maximum model length is 29120.")
-    assert diagnose(log, {"model": "Qwen/Qwen3-8B"}).capacity_fit is None
+    d = diagnose(log, {"model": "Qwen/Qwen3-8B"})
+    assert d.capacity_fit is not None and d.capacity_fit.status == FitStatus.EXACT
+    assert d.capacity_fit.available_kv_bytes == 4_296_278_016
+    assert d.analysis is not None and d.analysis.verdict.estimated_max_model_len == 29_120 and not d.mismatches
 
 
 def test_a_tp4_excerpt_is_recomputed_at_the_worker_its_capacity_line_came_from() -> None:

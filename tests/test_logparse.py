@@ -148,6 +148,25 @@ EXPECTED: dict[str, tuple[str, dict[str, object]]] = {
         "num_gpu_blocks": 0, "max_model_len": 4096, "tensor_parallel_size": 1, "dtype": "bfloat16",
         "enforce_eager": False}),
     "v064_no_available_memory_docker_compose.log": ("no_memory_for_cache_blocks", {}),
+    # kubesimplify blog: docker run … vllm/vllm-openai:latest Qwen/Qwen3-32B --tensor-parallel-size 2
+    # --gpu-memory-utilization 0.426 --max-model-len 32768; "30.59 GiB", "8.22 GiB", "67,296 tokens", "2.05x"
+    "v0271_qwen3_32b_2xrtxpro6000_tp2_util0426_docker_run.log": ("started", {
+        "model": "Qwen/Qwen3-32B", "tensor_parallel_size": 2, "gpu_memory_utilization": 0.426,
+        "max_model_len": 32768, "model_weights_gib": 30.59, "available_kv_gib": 8.22,
+        "gpu_kv_cache_tokens": 67296, "max_concurrency": 2.05}),
+    # the error quoted with "..." in its middle: "(8192)," "2.0 GiB KV cache is needed" "1856", and "0.45 GiB"
+    "v0280_qwen3_32b_awq_5090_8k_kv_too_small_excerpt.log": ("kv_cache_too_small", {
+        "max_model_len": 8192, "needed_kv_gib": 2.0, "available_kv_gib": 0.45, "estimated_max_model_len": 1856}),
+    # "Failed to load model - not enough GPU memory … Tried to allocate 112.00 MiB … capacity of 31.36 GiB"
+    "v2026_gemma4_31b_nvfp4_5090_failed_to_load_model.log": ("load_out_of_memory", {
+        "total_gpu_memory_gib": 31.36, "oom_tried_to_allocate_mib": 112.0}),
+    # "Tried to allocate 50.00 MiB. GPU 0 has a total capacity of 23.56 GiB", then AsyncLLM's output handler fails
+    "v2026_club3090_runtime_oom_output_handler.log": ("cuda_out_of_memory", {
+        "total_gpu_memory_gib": 23.56, "oom_tried_to_allocate_mib": 50.0}),
+    # "(104.46/121.69 GiB) … (0.87, 105.87 GiB)", wrapped after "less than"
+    "v2026_glm53_flash_2xspark_free_memory_util087.log": ("free_memory_below_utilization", {
+        "free_memory_gib": 104.46, "total_gpu_memory_gib": 121.69, "gpu_memory_utilization": 0.87,
+        "requested_memory_gib": 105.87}),
     # --max-model-len=512 --dtype=float --enforce-eager; "total capacty of 21.67 GiB"
     "v04_runtime_oom_qwen2_7b_2080ti.log": ("cuda_out_of_memory", {
         "max_model_len": 512, "enforce_eager": True, "dtype": "float", "oom_tried_to_allocate_mib": 518.0,

@@ -69,6 +69,9 @@ string parses; the diagnosis is the expected one).
 | v071_deepseek_coder_v2_lite_8xa100_40gb_tp8_v0.log | model not in the catalog (DeepSeek-Coder-V2-Lite) |
 | v066post1_internvl3_78b_8xl40s_tp8_v0.log | model not in the catalog (InternVL3-78B) |
 | v0110_qwen3vl_embedding_2b_t4_eager_pooling.log | model not in the catalog (Qwen3-VL-Embedding-2B) |
+| v2026_gemma4_31b_nvfp4_5090_failed_to_load_model.log | one error line: the weights did not load; model not named |
+| v2026_club3090_runtime_oom_output_handler.log | run-time OOM: no available figure; model not named |
+| v2026_glm53_flash_2xspark_free_memory_util087.log | stops before the KV cache is sized; model not named |
 | v0190_gpt_oss_20b_a100_131k_util065_page_excerpt.log | prints the available memory but no capacity line (page excerpt) |
 | v07_llama31_8b_oci_a10_131k_kv_too_small.log | model not named (its geometry is inferred from the very figures to check) |
 | v0130nv_nemotron3_nano_4b_fp8_gb10_util015_hybrid.log | model not in the catalog (Nemotron-3-Nano-4B) |
@@ -375,6 +378,15 @@ RECOMPUTED: dict[str, Case] = {
         "started", inputs={"gpu": "GB10",
                            "config": _config_with_log_overrides("r19_v0271_qwen38_27b_gb10_util092_786k.log")}),
     # the held-out logs (calc/data/holdout.json): defaults, so the log states every setting
+    # Qwen3-32B at TP 2 from its docker run line: 64 layers x 4 KV heads x 128 x 2 x 2 B = 131,072 B per token,
+    # 2 MiB per block; 8.22 ± 0.005 GiB → 4,206.1-4,211.2 → 4,206-4,211 blocks → 67,296-67,376 tokens (logged
+    # 67,296 = 4,206 x 16); 67,296 / 32,768 = 2.05x (logged)
+    "v0271_qwen3_32b_2xrtxpro6000_tp2_util0426_docker_run.log": Case("started"),
+    # Qwen3-32B-AWQ (the file's "Currently running"; the excerpt names no model) on the file's pinned v0.28.0:
+    # 8,192 x 262,144 B = 2.0 GiB needed (logged); 1,856 = 116 blocks of 16 needs 486,539,264 B = 0.4531 GiB,
+    # inside 0.45 ± 0.005 GiB, and 117 blocks (490,733,568 B) would not be
+    "v0280_qwen3_32b_awq_5090_8k_kv_too_small_excerpt.log": Case(
+        "kv_cache_too_small", model="Qwen/Qwen3-32B-AWQ", inputs={"vllm_version": "0.28.0"}),
     "v092_qwen3_8b_a100_40gb_defaults_40k.log": Case("started"),
     "v0191_qwen3_8b_a100_40gb_defaults_40k.log": Case("started"),
     "v0102_qwen3_next_80b_2xh200_tp2_defaults_262k.log": Case("started", model="Qwen/Qwen3-Next-80B-A3B-Instruct"),
@@ -436,6 +448,9 @@ NOT_RECOMPUTED: dict[str, str] = {
     "v0271_gpustack_tp2_cudagraph_profiling.log": "started",
     "v03_qanything_gpu_blocks_0_rtx3090.log": "no_memory_for_cache_blocks",
     "v064_no_available_memory_docker_compose.log": "no_memory_for_cache_blocks",
+    "v2026_gemma4_31b_nvfp4_5090_failed_to_load_model.log": "load_out_of_memory",
+    "v2026_club3090_runtime_oom_output_handler.log": "cuda_out_of_memory",
+    "v2026_glm53_flash_2xspark_free_memory_util087.log": "free_memory_below_utilization",
     "v04_runtime_oom_qwen2_7b_2080ti.log": "cuda_out_of_memory",
     "v080_sampler_oom_qwen25_32b_awq_tp2.log": "cuda_out_of_memory",
     "v07_v1_llama31_70b_w8a8_gpu_blocks.log": "started",

@@ -666,6 +666,11 @@ def _capacity_fit_notes(lang: str, d: Diagnosis) -> list[str]:
     if fit is None or d.analysis is None:
         return []
     gib = fmt_printed(fit.logged_gib, lang)
+    v = d.analysis.verdict
+    if fit.status == "exact" and not v.fits and not (v.num_gpu_blocks or v.limiting.num_blocks) \
+            and v.estimated_max_model_len:  # a failed check: the estimate it printed is the capacity fitted
+        return [t(lang, "note.log_refined_estimate", gib=gib, bytes=fmt_int(fit.available_kv_bytes, lang),
+                  tokens=fmt_int(v.estimated_max_model_len, lang))]
     if fit.status == "exact":
         return [t(lang, "note.log_refined", gib=gib, bytes=fmt_int(fit.available_kv_bytes, lang),
                   blocks=fmt_int(d.analysis.verdict.num_gpu_blocks or d.analysis.verdict.limiting.num_blocks or 0, lang))]

@@ -220,8 +220,11 @@ def _fewer(facts: Mapping[str, object], anchor: str, variant: str | None) -> Rec
 
 
 _SERVING_SIGNS = ("Application startup complete", "Starting vLLM API server",
-                  "init engine (profile, create kv cache, warmup model) took")
-"""Lines printed once start-up finished (vllm/v1/engine/core.py, vllm/entrypoints/openai/api_server.py)."""
+                  "init engine (profile, create kv cache, warmup model) took",
+                  "AsyncLLM output_handler failed", "in run_busy_loop")
+"""Lines printed once start-up finished (vllm/v1/engine/core.py, vllm/entrypoints/openai/api_server.py), and
+the frames of what only runs while serving: the output handler AsyncLLM starts on the first request
+(vllm/v1/engine/async_llm.py ``_run_output_handler``) and the engine core's busy loop (``run_busy_loop``)."""
 _PROFILE_SIGNS = ("_dummy_sampler_run", "profile_run", "_dummy_run", "when warming up sampler")
 """Frames of vLLM's profiling run and sampler warm-up (vllm/v1/worker/gpu_model_runner.py) in a traceback."""
 
@@ -243,7 +246,7 @@ def _oom_phase(facts: Mapping[str, object], text: str) -> str:
 def failure_advice(reading: LogReading, text: str = "") -> tuple[Recommendation, ...]:
     """The fixes of the guide section of a failure the plan cannot compute (each with its section id):
     "No available memory for the cache blocks", a CUDA OOM (by the phase it struck in), "free memory below
-    utilization". Their effect is vLLM's to measure: no what-if."""
+    utilization", the Mamba blocks below ``max_num_seqs``. Their effect is vLLM's to measure: no what-if."""
     f, kind = reading.facts, reading.diagnosis
     recs: list[Recommendation | None] = []
     tp = _fact_int(f, "tensor_parallel_size") or 1
@@ -282,9 +285,22 @@ def failure_advice(reading: LogReading, text: str = "") -> tuple[Recommendation,
                                     params={})]
     elif kind == "load_out_of_memory":  # the weights did not fit while loading (logparse: a load-time OOM)
         recs += weights
+    elif kind == "mamba_blocks_below_max_num_seqs":
+        recs += [_mamba_cap(f), eager]
     elif kind == "free_memory_below_utilization":
         return _free_memory_advice(reading)
     return tuple(r for r in recs if r is not None)
+
+
+def _mamba_cap(facts: Mapping[str, object]) -> Recommendation | None:
+    """``--max-num-seqs`` at the Mamba cache blocks the error counted: vLLM's own bound ("lower max_num_seqs
+    to at most N", vllm/config/compilation.py, #38270), read off the log, so no model is needed."""
+    blocks, seqs = _fact_int(facts, "mamba_cache_blocks"), _fact_int(facts, "max_num_seqs")
+    if blocks is None or (seqs is not None and seqs <= blocks):
+        return None
+    return Recommendation(code=RecCode.LIMIT_CONCURRENCY, anchor="mamba-cache-blocks", variant="mamba",
+                          settings={"max_num_seqs": blocks}, verdict=None,
+                          params={"flags": f"--max-num-seqs {blocks}", "blocks": blocks})
 
 
 def _given(inputs: Mapping[str, object], key: str) -> bool:
@@ -465,7 +481,7 @@ def diagnose(text: str, form: Mapping[str, object] | None = None, *, keep: Colle
     figures = log_figures(reading)
     recs = analysis.recommendations if analysis is not None else _log_only_advice(reading, figures)
     if reading.diagnosis in ("free_memory_below_utilization", "cuda_out_of_memory", "load_out_of_memory") or (
-            reading.diagnosis == "no_memory_for_cache_blocks" and not recs):
+            reading.diagnosis in ("no_memory_for_cache_blocks", "mamba_blocks_below_max_num_seqs") and not recs):
         # a failure the plan cannot see (another process, an OOM): the log's own section's fixes
         recs = failure_advice(reading, text)
         if analysis is not None:

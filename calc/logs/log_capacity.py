@@ -29,9 +29,11 @@ from .logparse import parse_log
 
 __all__ = ["CAPACITY_KEYS", "CapacityFit", "FitStatus", "fit_capacity", "printed_capacity"]
 
-CAPACITY_KEYS: tuple[str, ...] = ("num_gpu_blocks", "gpu_kv_cache_tokens", "max_concurrency")
+CAPACITY_KEYS: tuple[str, ...] = ("num_gpu_blocks", "gpu_kv_cache_tokens", "max_concurrency",
+                                  "estimated_max_model_len")
 """The log's capacity facts: ``# GPU blocks`` / ``cache_config_info … num_gpu_blocks is``, ``GPU KV cache
-size``, ``Maximum concurrency`` (printed ``%.2f``)."""
+size``, ``Maximum concurrency`` (printed ``%.2f``), and the failed check's "estimated maximum model length"
+(vllm/v1/core/kv_cache_utils.py ``estimate_max_model_len``, exact, and growing with the available bytes)."""
 
 _WIDE_BYTES = 1 << 50          # the search for the log's own block count when the GiB interval holds none
 

@@ -9,8 +9,8 @@ with the size of the miss and its likely causes.
 Rounding allowed (vllm/utils/mem_utils.py ``format_gib``: ``round(b / GiB, 2)``; ``%.2f`` before 2026): the
 needed GiB ± 0.005 GiB; the estimated length (vllm/v1/core/kv_cache_utils.py ``estimate_max_model_len``, a
 bisection on the length against the available bytes, which the log rounds to 0.01 GiB) ± the tokens that
-0.005 GiB holds plus one block; tokens and blocks through the capacity fit (log_capacity.py), which already
-searched the whole rounding interval: a fit that is not EXACT or LEAST_WORKER is a miss.
+0.005 GiB holds plus one block; tokens, blocks and the estimate through the capacity fit (log_capacity.py),
+which already searched the whole rounding interval: a fit that is not EXACT or LEAST_WORKER is a miss.
 """
 from __future__ import annotations
 
@@ -64,7 +64,13 @@ def figure_mismatches(reading: LogReading, analysis: Analysis | None,
             out.append(FigureMismatch(key="needed_kv_gib", printed=needed, recomputed=round(recomputed, 2),
                                       tolerance=0.005))
     estimated = _number(facts, "estimated_max_model_len")
-    if estimated is not None and estimated > 0 and v.available_kv_bytes > 0 and v.max_model_len > 0:
+    missed = fit is not None and fit.status in (FitStatus.DISAGREES, FitStatus.UNREACHABLE)
+    if estimated is not None and estimated > 0 and missed and v.estimated_max_model_len != estimated:
+        # the capacity fit searched the whole rounding of the available GiB for this estimate: a miss is exact
+        out.append(FigureMismatch(key="estimated_max_model_len", printed=estimated,
+                                  recomputed=float(v.estimated_max_model_len), tolerance=0.0))
+    elif estimated is not None and estimated > 0 and v.available_kv_bytes > 0 and v.max_model_len > 0 \
+            and not missed:
         per_token = max(v.needed_kv_bytes / v.max_model_len, 1.0)
         block = max((g.spec.block_size for g in v.grouping.groups), default=v.block_size)
         tolerance = _HALF_CENT_GIB / per_token + block

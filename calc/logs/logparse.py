@@ -240,6 +240,9 @@ _KV_ERR_V1 = re.compile(
     + r" ?GiB KV cache is needed, which is larger than the available(?: KV cache memory)? \(?" + _F + " ?GiB"
 )
 _KV_ERR_V1_LEN = re.compile(r"request with the models?'s max seq len \((\d+)\)")
+# The same error quoted with its middle elided ("2.0 GiB KV cache is needed ... estimated maximum model length is
+# 1856."): the length and the needed figure still stand side by side.
+_KV_ERR_V1_NEEDED = re.compile(r"max seq len \((\d+)\),\s?\(?\s?" + _F + r" ?GiB KV cache is needed")
 _KV_ERR_EST = re.compile(r"estimated maximum model length is (\d+)")
 _KV_ERR_V0 = re.compile(
     r"max seq len \((\d+)\) is larger than the maximum number of tokens that can be stored in KV cache \((\d+)\)"
@@ -548,6 +551,11 @@ def _read_command(command: str, source: str, facts: _Facts) -> None:
     image = next((k for k, tok in enumerate(tokens) if _IMAGE.search(tok)), None)
     if image is not None:  # docker run … vllm/vllm-openai:TAG …: the arguments after the image are vLLM's
         tokens = tokens[image + 1:]
+        # the image's entrypoint is ``vllm serve`` (vLLM's docker/Dockerfile ENTRYPOINT), so a first argument
+        # that is no flag and no command of its own is the model, given positionally
+        if tokens and not tokens[0].startswith("-") and "serve" not in tokens \
+                and not tokens[0].startswith(("python", "vllm")):
+            facts.put("model", tokens[0], source, _P_COMMAND)
     if "serve" in tokens:
         i = tokens.index("serve")
         if i + 1 < len(tokens) and not tokens[i + 1].startswith("-"):
@@ -813,6 +821,9 @@ def _read_v1_kv_error(lines: list[str], i: int, facts: _Facts, fatal: dict[str, 
         facts.put("available_kv_gib", _num(m.group(3)), line, _P_ERROR)
     elif ml:
         facts.put("max_model_len", _int(ml.group(1)), line, _P_ERROR)
+        mn = _search_wrapped(_KV_ERR_V1_NEEDED, lines, i)
+        if mn:
+            facts.put("needed_kv_gib", _num(mn.group(2)), line, _P_ERROR)
     me = _search_wrapped(_KV_ERR_EST, lines, i)
     if me:
         facts.put("estimated_max_model_len", _int(me.group(1)), line, _P_ERROR)
