@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from functools import cached_property
 
 from ..errors import CalcError
 from ..units import cdiv
@@ -93,17 +94,17 @@ class Grouping:
     packed_layout: PackedLayout = PackedLayout.STRIDE
     """PACKED only: the release's pool-block rule."""
 
-    @property
+    @cached_property
     def group_size(self) -> int:
         """``gs``: the most layers any group holds (one page of each per block id)."""
         return max((len(g.layer_names) for g in self.groups), default=0)
 
-    @property
+    @cached_property
     def page_size_bytes(self) -> int:
         """The common page (hybrid groups are unified to one page size)."""
         return self.groups[0].spec.page_size_bytes if self.groups else 0
 
-    @property
+    @cached_property
     def bytes_per_block(self) -> int:
         """Pool bytes one block id costs (kv_cache_utils._pool_bytes_per_block)."""
         if self.kind == GroupingKind.UNIFORM_TYPE:
@@ -119,7 +120,7 @@ class Grouping:
 
 def _is_uniform(specs: list[AttentionSpec]) -> bool:
     first = specs[0]
-    return all(mergeable(first, s) for s in specs[1:])
+    return all(s is first or mergeable(first, s) for s in specs[1:])
 
 
 def _merged(specs: list[AttentionSpec]) -> AttentionSpec:
