@@ -151,10 +151,13 @@ def _unify_page_size(specs: dict[str, AttentionSpec]) -> dict[str, AttentionSpec
     """Raise smaller pages to the largest: scale the block size when it divides, else pad."""
     largest = max(s.page_size_bytes for s in specs.values())
     out: dict[str, AttentionSpec] = {}
+    done: dict[int, AttentionSpec] = {}  # layers sharing one spec object share its unified spec too
     for name, s in specs.items():
         page = s.page_size_bytes
         if page == largest:
             out[name] = s
+        elif id(s) in done:
+            out[name] = done[id(s)]
         elif isinstance(s, MambaSpec):
             # A smaller Mamba page is padded, its block size kept (#45207; the hybrid alignment
             # normally makes every page equal already).
@@ -166,6 +169,7 @@ def _unify_page_size(specs: dict[str, AttentionSpec]) -> dict[str, AttentionSpec
             out[name] = replace(s, page_size_padded=largest)
         else:
             raise CalcError("unsupported", "KV cache page sizes of this model cannot be unified", field=None)
+        done[id(s)] = out[name]
     return out
 
 
@@ -178,7 +182,7 @@ def _hybrid_groups(specs: dict[str, AttentionSpec], size_ratio: float | None
     buckets: list[tuple[AttentionSpec, list[str]]] = []
     for name, s in specs.items():
         for spec, names in buckets:
-            if mergeable(spec, s):
+            if spec is s or mergeable(spec, s):
                 names.append(name)
                 break
         else:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cached_property
 from enum import StrEnum
+from functools import cached_property
 
 from ..arch.model import LayerKind, MambaConfig, MambaMixer
 from ..errors import CalcError
