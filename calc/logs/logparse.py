@@ -642,6 +642,10 @@ def _read_memory_lines(line: str, facts: _Facts) -> None:
         _read_kv_capacity(line, facts)
     if "max model len" in line or "Auto-fit" in line or "max_num_batched_tokens=" in line or "Defaulting" in line:
         _read_engine_limits(line, facts)
+    _read_gpu_name(line, facts)
+
+
+def _read_gpu_name(line: str, facts: _Facts) -> None:
     if "GPU 0:" in line:
         m = _GPU_NAME.search(line)
         if m:
@@ -1289,6 +1293,22 @@ def _read_lines(lines: list[str], indices: list[int], *, read_args: bool = True)
 _CARRIED_OVER = ("vllm_version", "gpu_name")
 
 
+def _read_carried_over(lines: list[str], indices: list[int]) -> _Facts:
+    """The earlier starts' lines read by the only readers that give :data:`_CARRIED_OVER` (the version and
+    the GPU's name), in the order and with the repeats skipped as :func:`_read_lines` does: the same values,
+    without running every reader over what may be most of a 5 MB log."""
+    facts = _Facts()
+    seen: set[str] = set()
+    for i in indices:
+        line = lines[i]
+        if line in seen:
+            continue
+        seen.add(line)
+        _read_version_and_args(line, facts, read_args=False)
+        _read_gpu_name(line, facts)
+    return facts
+
+
 def parse_log(text: str) -> LogReading:
     """Diagnose a pasted vLLM log and collect the numbers it printed.
 
@@ -1309,7 +1329,7 @@ def parse_log(text: str) -> LogReading:
             model = echo.values.get("model")
             if isinstance(model, str) and model not in models:
                 models.append(model)
-        before = _read_lines(lines, [i for i in indices if i < cut], read_args=False).facts
+        before = _read_carried_over(lines, [i for i in indices if i < cut])
         for key in _CARRIED_OVER:
             if key in before.values and key not in facts.values:
                 facts.put(key, before.values[key], before.lines[key], before.prio[key])
