@@ -1,4 +1,4 @@
-"""The slowest inputs the limits allow, through ``kvcalc.web.compute``, in CPython and in Pyodide.
+"""The slowest inputs the limits allow, through ``kvcalc.faces.web.compute``, in CPython and in Pyodide.
 
 The README's "Hostile input" paragraph bounds the time of any input within the documented limits
 (``calc/limits.py``): the largest configs (every width 2^24 with 10,000 layers, dense, MoE and MLA;
@@ -28,8 +28,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from kvcalc.faces.web import compute
 from kvcalc.limits import MAX_DIM, MAX_LAYERS, MAX_LEN, MAX_LOG_BYTES
-from kvcalc.web import compute
 
 REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "bench" / "RESULTS.md"
@@ -216,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     section = "\n".join([
         HEADING, "",
         f"Medians of {args.runs} runs, each with the per-scenario caches emptied (the plan and the layer specs), "
-        f"of `kvcalc.web.compute` on one request; {os.cpu_count()} CPUs shared with other jobs "
+        f"of `kvcalc.faces.web.compute` on one request; {os.cpu_count()} CPUs shared with other jobs "
         f"(load average {load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end); "
         f"Pyodide: {runtime or 'not run'}, under Node with the npm package, "
         "the wheel unpacked as the page's worker does. Wall time is what a reader waits; CPU time is what "

@@ -1,4 +1,4 @@
-// Time kvcalc.web.compute inside the real Pyodide runtime (node_modules/pyodide), as the page's worker runs it.
+// Time kvcalc.faces.web.compute inside the real Pyodide runtime (node_modules/pyodide), as the page's worker runs it.
 //
 //   node bench/pyodide_bench.mjs <wheel> <requests.json> <times.json> <runs> <clear.py>
 //
@@ -22,12 +22,12 @@ pyodide.unpackArchive(new Uint8Array(readFileSync(wheelPath)), "wheel", { extrac
 pyodide.runPython(readFileSync(clearPath, "utf8"))
 pyodide.runPython(`
 import json, time
-import kvcalc.web
+import kvcalc.faces.web
 
 def _timed(request):
     clear_scenario_caches()
     cpu = time.process_time()
-    answer = kvcalc.web.compute(request)
+    answer = kvcalc.faces.web.compute(request)
     cpu_ms = (time.process_time() - cpu) * 1000
     data = json.loads(answer)
     error = None if data.get("ok") else data.get("error", {}).get("code")

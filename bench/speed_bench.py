@@ -32,7 +32,7 @@ from hostile_bench import CLEAR_CACHES, write_results
 
 from kvcalc import plan
 from kvcalc.inputs import scenario_from_inputs
-from kvcalc.planner import indexer_layer_name, layer_name
+from kvcalc.kv.planner import indexer_layer_name, layer_name
 
 REPO = Path(__file__).resolve().parent.parent
 HEADING = "## Speed targets (bench/speed_bench.py)"
@@ -95,7 +95,7 @@ def cli_ms(runs: int) -> dict[str, float]:
             zf.extractall(site)
         subprocess.run([sys.executable, "-m", "compileall", "-q", str(site)], check=True, env=env)
         # what the console script `kvcalc` runs (pip's entry-point wrapper), with the wheel first on the path
-        start = f"import sys; sys.path.insert(0, {str(site)!r}); from kvcalc.cli import entry; entry()"
+        start = f"import sys; sys.path.insert(0, {str(site)!r}); from kvcalc.faces.cli import entry; entry()"
         commands = {"`python -c pass` (the interpreter alone)": [sys.executable, "-c", "pass"],
                     "`kvcalc --help`": [sys.executable, "-c", start, "--help"],
                     "`kvcalc " + " ".join(PLAN_ARGS) + "`": [sys.executable, "-c", start, *PLAN_ARGS]}

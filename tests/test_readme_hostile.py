@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from kvcalc import limits
-from kvcalc.cli import main as cli_main
+from kvcalc.faces.cli import main as cli_main
+from kvcalc.faces.web import compute
 from kvcalc.inert_text import MAX_ANSWER_CHARS, MAX_QUOTE_CHARS, inert
-from kvcalc.web import compute
 
 REPO = Path(__file__).resolve().parent.parent
 README = (REPO / "README.md").read_text(encoding="utf-8")

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kvcalc.logparse import _shell_words
+from kvcalc.logs.logparse import _shell_words
 
 
 def _split(split: object, text: str) -> list[str] | str:

@@ -429,6 +429,8 @@ def _log_text(lang: str, d: Diagnosis) -> str:
 
 def _catalog(args: argparse.Namespace, face: _Face) -> int:
     """``kvcalc models`` / ``kvcalc gpus``: the ids ``--model`` and ``--gpu`` accept."""
+    from .. import catalog
+
     rows: list[dict[str, object]]
     cells: list[tuple[str, ...]]
     if args.command == "models":

@@ -1,7 +1,7 @@
 """The kinds of hostile input the CLI and JSON-boundary suites cover, in the page: integers in other bases
 in a pasted log, config numbers a division cannot take, heads that do not divide, an unknown
 ``quant_method``, and a 0.9 MB log line that states nine facts (each once quoted whole). The page shows
-the core's answer (the same message beside the field as ``kvcalc.web.compute`` gives), never an internal
+the core's answer (the same message beside the field as ``kvcalc.faces.web.compute`` gives), never an internal
 error, and a bounded text. No page error, failed or foreign request (conftest.py).
 """
 
@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page
 from test_calculator import UPDATE_TIMEOUT_MS, field, open_log, wait_ready, widget
 
-from kvcalc import web
+from kvcalc.faces import web
 from kvcalc.inert_text import MAX_QUOTE_CHARS
 
 ROOT = Path(__file__).resolve().parents[2]
