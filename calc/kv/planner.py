@@ -152,7 +152,14 @@ def max_memory_usage_bytes(grouping: Grouping, ctx: SizingContext, *, sum_groups
         return _packed_max_memory_usage_bytes(grouping, ctx)
     page = grouping.page_size_bytes
     counted = grouping.groups if sum_groups else grouping.groups[:1]
-    blocks = sum(cdiv(g.spec.max_memory_usage_bytes(ctx), page) for g in counted)
+    # the groups cut from one bucket share its spec object: each distinct spec is sized once per length
+    per_spec: dict[int, int] = {}
+    blocks = 0
+    for g in counted:
+        n = per_spec.get(id(g.spec))
+        if n is None:
+            n = per_spec[id(g.spec)] = cdiv(g.spec.max_memory_usage_bytes(ctx), page)
+        blocks += n
     return grouping.group_size * page * blocks
 
 
