@@ -6,8 +6,8 @@ under 1 ms per ``plan`` call, under 50 ms to import in CPython, ``kvcalc log`` u
 second on 5 MB of random bytes, and every parser under 50 ms on each 100,000-character
 adversarial string. The tests check only that these give the right answer; how fast they
 are is measured here (wall-clock limits in tests flake on a shared 2-core machine).
-Run: ``.venv/bin/python bench/core_bench.py [--no-site]`` (``--largest``: only the largest allowed configs, which
-must answer in under 2 s each in CPython).
+Run: ``.venv/bin/python bench/core_bench.py [--no-site]`` (``--largest``: only the largest allowed configs and the
+slowest logs, ``bench/hostile_bench.py`` in CPython; that file also runs them in Pyodide).
 """
 from __future__ import annotations
 
@@ -24,6 +24,8 @@ import zipfile
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+
+from hostile_bench import main as hostile_main
 
 from kvcalc import plan
 from kvcalc.errors import CalcError
@@ -72,9 +74,13 @@ def _import_ms(module: str, runs: int = 11) -> tuple[float, float]:
         wheel = next(Path(tmp).glob("kvcalc-*.whl"))
         with zipfile.ZipFile(wheel) as zf:
             zf.extractall(Path(tmp) / "site")
+        # byte-compiled, as pip installs it (with PYTHONDONTWRITEBYTECODE set, every import compiled the sources)
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(tmp) / "site")], check=True, env=env)
         code = (f"import sys; sys.path.insert(0, {str(Path(tmp) / 'site')!r}); import time; t=time.perf_counter(); "
                 f"import {module}; print((time.perf_counter()-t)*1000)")
-        samples = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+        samples = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                                        env=env).stdout)
                    for _ in range(runs)]
     return statistics.median(samples), max(samples)
 
@@ -134,7 +140,8 @@ def main(argv: list[str] | None = None) -> None:
         cli = lambda: cli_main(["log", str(path), "--json"], stdout=io.StringIO(), stderr=io.StringIO())  # noqa: E731
         print(f"  kvcalc log <5 MiB random> --json        {_median_ms(cli, runs=5):7.1f} ms (target < 1000 ms)")
     adversarial_parse()
-    largest_configs()
+    print()
+    hostile_main(["--no-pyodide"])  # the largest allowed configs and the slowest logs (bench/hostile_bench.py)
     if site:
         print(f"\nmkdocs build --strict (3 languages)     {_site_build_s():7.2f} s (median of 3)")
 
@@ -186,53 +193,8 @@ def adversarial_parse() -> None:
         print(f"  {name:16s} slowest {slowest:18s} {times[slowest]:7.2f} ms")
 
 
-_D = 1 << 24  # MAX_DIM
-_SMALL_10K = {"model_type": "llama", "num_hidden_layers": 10_000, "hidden_size": 64, "num_attention_heads": 1,
-              "num_key_value_heads": 1, "intermediate_size": 64, "vocab_size": 1000, "max_position_embeddings": 1 << 20}
-#: The largest configs the input limits allow (calc/limits.py: 10,000 layers, widths 2^24, lengths 2^31), each
-#: through web.compute (plan + every what-if + report); the small-width ones fit, so they reach the binary searches.
-LARGEST: dict[str, tuple[dict[str, object], dict[str, object]]] = {
-    "every width at its maximum": ({"model_type": "llama", "num_hidden_layers": 10_000, "hidden_size": _D,
-                                    "num_attention_heads": _D, "num_key_value_heads": _D, "intermediate_size": _D,
-                                    "vocab_size": _D, "head_dim": _D, "max_position_embeddings": 1 << 31}, {}),
-    "maximal MLA": ({"model_type": "deepseek_v3", "num_hidden_layers": 10_000, "hidden_size": _D,
-                     "num_attention_heads": _D, "kv_lora_rank": _D, "qk_rope_head_dim": _D, "intermediate_size": _D,
-                     "vocab_size": _D, "max_position_embeddings": 1 << 31, "n_routed_experts": _D,
-                     "moe_intermediate_size": _D, "num_experts_per_tok": 8}, {}),
-    "10,000 layers, auto length": (_SMALL_10K, {"max_model_len": "auto"}),
-    "10,000 sliding/full, PP 4": ({**_SMALL_10K, "model_type": "gemma2", "sliding_window": 4096},
-                                  {"pipeline_parallel_size": 4}),
-    "10,000 sliding/full, 0.10.0": ({**_SMALL_10K, "model_type": "gemma2", "sliding_window": 4096},
-                                    {"vllm_version": "0.10.0", "max_model_len": "100000"}),
-    "10,000 layers, V0 (0.7.0)": (_SMALL_10K, {"vllm_version": "0.7.0", "max_model_len": "100000"}),
-}
-
-
-def largest_configs() -> None:
-    """The slowest allowed configs through web.compute, with every cache empty (target < 2 s each)."""
-    from kvcalc.verdict import _layers
-
-    def cold(req: str) -> Callable[[], None]:
-        def run() -> None:
-            plan.cache_clear()
-            _layers.cache_clear()
-            compute(req)
-        return run
-
-    print("\nlargest allowed configs, web.compute with empty caches (median of 3; target < 2 s;"
-          " CPU time too, which a loaded machine changes less):")
-    for name, (cfg, extra) in LARGEST.items():
-        req = json.dumps({"action": "plan", "inputs": {"config": json.dumps(cfg), "gpu": "H100-80GB", **extra}})
-        cpu = []
-        for _ in range(3):
-            t0 = time.process_time()
-            cold(req)()
-            cpu.append(time.process_time() - t0)
-        print(f"  {name:32s} {_median_ms(cold(req), runs=3) / 1000:6.2f} s wall, {statistics.median(cpu):6.2f} s CPU")
-
-
 if __name__ == "__main__":
     if sys.argv[1:] == ["--largest"]:
-        largest_configs()
+        hostile_main(["--no-pyodide"])
     else:
         main()

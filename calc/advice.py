@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from functools import lru_cache
 
 from . import catalog
 from .arch.model import WeightQuant, normalize_config
@@ -273,9 +274,11 @@ QUANT_TOKENS = frozenset({"awq", "gptq", "fp8", "nvfp4", "mxfp4", "fp4", "int4",
 """Name tokens a quantized checkpoint adds to its base model's name (``Qwen3-32B-AWQ``, ``…-A3B-NVFP4``)."""
 
 
+@lru_cache(maxsize=64)
 def quantized_siblings(model_id: str) -> tuple[catalog.CatalogModel, ...]:
     """Catalog checkpoints of the same base model stored quantized: same name plus only quantization
-    tokens, and a ``quantization_config`` (a catalog fact, never a guessed repository)."""
+    tokens, and a ``quantization_config`` (a catalog fact, never a guessed repository). Cached: a pure
+    function of the id and the bundled catalog, asked again on every recompute of a scenario."""
     base = catalog._tokens(model_id.rpartition("/")[2])
     if not base:
         return ()

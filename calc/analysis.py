@@ -105,7 +105,8 @@ def _concurrency_curve(v: Verdict) -> tuple[ConcurrencyPoint, ...]:
         ctx = SizingContext(max_model_len=length, in_flight_tokens=v.in_flight_tokens,
                             dcp=v.deployment.decode_context_parallel_size)
         needed = check.needed_kv_bytes(v.deployment.rules, ctx, model_groups=v.grouping, worker_groups=stage.grouping,
-                                       reported_specs=stage.reported_specs, grouped_specs=stage.grouped_specs)
+                                       reported_specs=stage.reported_specs, grouped_specs=stage.grouped_specs,
+                                       reported_counts=stage.reported_counts)
         if needed <= stage.check_kv_bytes:  # the release's start-up check at this length (less the null block)
             per_request = blocks_per_request(stage.grouping, ctx, sum_groups=v.deployment.rules.sum_group_blocks)
             points.append(ConcurrencyPoint(max_model_len=length, max_concurrency=blocks / per_request))

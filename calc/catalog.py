@@ -157,6 +157,17 @@ def _token_prefixes(text: str) -> set[str]:
 _MIN_PREFIX = 3
 
 
+@lru_cache(maxsize=4)
+def _exact_index(entries: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, tuple[str, ...]]:
+    """Each normalized id or alias → the entries it names, in catalog order: built once per catalog, so a
+    lookup (every recompute in the calculator does two) costs one normalization, not one per name."""
+    index: dict[str, list[str]] = {}
+    for entry_id, aliases in entries:
+        for key in dict.fromkeys(normalize_id(a) for a in (entry_id, *aliases)):
+            index.setdefault(key, []).append(entry_id)
+    return {key: tuple(ids) for key, ids in index.items()}
+
+
 def _match(kind: str, wanted: str, entries: list[tuple[str, tuple[str, ...]]]) -> str:
     """The id ``wanted`` names, by the catalog's one matching rule (README, "Ids").
 
@@ -169,8 +180,7 @@ def _match(kind: str, wanted: str, entries: list[tuple[str, tuple[str, ...]]]) -
     """
     key = normalize_id(wanted)
     if key:
-        exact = [entry_id for entry_id, aliases in entries
-                 if any(normalize_id(a) == key for a in (entry_id, *aliases))]
+        exact = list(_exact_index(tuple(entries)).get(key, ()))
         if len(exact) == 1:
             return exact[0]
         if len(exact) > 1:

@@ -17,6 +17,7 @@ characters (checked by the face, which then answers a structured error).
 """
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 
@@ -65,8 +66,24 @@ def inert_tree(obj: object) -> object:
     return obj
 
 
+# In JSON text (``ensure_ascii=False``) a character :func:`inert` would rewrite shows either raw (DEL, C1, bidi,
+# U+2028/U+2029, a lone surrogate) or as an escape json writes for C0 (``\u00XX``, ``\r``, ``\b``, ``\f``).
+# The pattern also fires on an escaped backslash before such a letter: it only sends the answer the long way.
+_MAYBE_UNSAFE_JSON = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+                                r"|\\(?:u00|[rbf])")
+
+
 def inert_json(obj: object) -> str:
-    """Strict JSON whose every string is inert (ValueError on a non-finite number, as ``strict_json``)."""
+    """Strict JSON whose every string is inert (ValueError on a non-finite number, as ``strict_json``).
+
+    An answer holding no character :func:`inert` rewrites (almost every answer) is written as it is; only
+    one that may hold one is walked string by string: the same text, without a walk of every answer."""
+    try:
+        text = json.dumps(obj, ensure_ascii=False, allow_nan=False)
+    except TypeError:  # a mapping json cannot write (inert_tree makes it a dict)
+        text = None
+    if text is not None and not _MAYBE_UNSAFE_JSON.search(text):
+        return text
     return strict_json(inert_tree(obj))
 
 

@@ -11,6 +11,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TypeVar
 
 from . import catalog
@@ -106,9 +107,17 @@ def _model(inputs: Mapping[str, object]) -> tuple[ModelSpec, str]:
         return normalize_config(raw, model_id=name), name
     if _present(inputs, "model"):
         entry = _lookup(catalog.find_model, inputs, "model")
-        return normalize_config(entry.config, model_id=entry.id, num_parameters=entry.num_parameters,
-                                checkpoint_bytes=entry.weights_bytes), entry.id
+        return _catalog_model(entry.id), entry.id
     raise CalcError("missing_model", "give a model (--model, a catalog id) or a config.json (--config)", field="model")
+
+
+@lru_cache(maxsize=128)
+def _catalog_model(model_id: str) -> ModelSpec:
+    """A catalog model's ``ModelSpec``: a pure function of the bundled entry, read once per id (every recompute
+    of the calculator asks for it again; the one frozen object also keys the plan caches at once)."""
+    entry = next(m for m in catalog.models() if m.id == model_id)
+    return normalize_config(entry.config, model_id=entry.id, num_parameters=entry.num_parameters,
+                            checkpoint_bytes=entry.weights_bytes)
 
 
 def _lookup(find: Callable[[str], _Entry], inputs: Mapping[str, object], key: str) -> _Entry:

@@ -91,6 +91,9 @@ class StagePlan:
     null_block_bytes: int = 0
     """From #47272 (0.29.0) the check, its estimate and auto-fit plan against the memory less the one pool
     block BlockPool keeps as its null block (vllm/v1/core/kv_cache_utils.py ``check_memory``); 0 before."""
+    reported_counts: check.SpecCounts | None = field(default=None, compare=False, repr=False)
+    """``check.reported_layer_counts`` of the two spec maps (releases whose check sums layers, before 0.14):
+    lets a caller that checks many lengths (the concurrency curve) sum a few distinct specs, not every layer."""
 
     @property
     def check_kv_bytes(self) -> int:
@@ -180,6 +183,8 @@ class _Worker:
         return self.available_kv_bytes - self.null_block_bytes
     reported_counts: check.SpecCounts | None = None
     """``check.reported_layer_counts`` of the two, for the releases whose check sums layers (before 0.14)."""
+    kv_bytes_per_token: int = 0
+    """``planner.kv_bytes_per_token`` of ``layer_specs`` (computed once per stage with the specs)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -263,6 +268,8 @@ class _StageLayers:
     layer_specs: Mapping[str, AttentionSpec]
     reported_specs: Mapping[str, AttentionSpec]
     reported_counts: check.SpecCounts | None
+    kv_bytes_per_token: int
+    """``planner.kv_bytes_per_token`` of ``layer_specs``: once per stage, not once per plan."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -290,7 +297,8 @@ def _stages(model: ModelSpec, pp: int, rules: RuleSet, grouping: Grouping, layer
         own_reported = {k: v for k, v in reported.items() if k in own}
         counts = None if rules.check_by_groups else check.reported_layer_counts(rules, own_reported, own_specs)
         stages.append(_StageLayers(num_layers=count, grouping=project_to_worker(grouping, own), layer_specs=own_specs,
-                                   reported_specs=own_reported, reported_counts=counts))
+                                   reported_specs=own_reported, reported_counts=counts,
+                                   kv_bytes_per_token=kv_bytes_per_token(own_specs)))
     return tuple(stages)
 
 
@@ -310,7 +318,7 @@ def _workers(dep: Deployment, layers: _Layers, available: int, lines: list[str])
         workers.append(_Worker(stage=stage, num_layers=share.num_layers, grouping=share.grouping,
                                layer_specs=share.layer_specs, reported_specs=share.reported_specs,
                                available_kv_bytes=stage_available, reported_counts=share.reported_counts,
-                               null_block_bytes=null_block))
+                               null_block_bytes=null_block, kv_bytes_per_token=share.kv_bytes_per_token))
     return tuple(workers)
 
 
@@ -425,8 +433,9 @@ def _stage_plans(p: _Planning, length: int, estimate_upper: int) -> list[StagePl
                       available_kv_bytes=w.available_kv_bytes, null_block_bytes=w.null_block_bytes,
                       needed_kv_bytes=p.needed_kv_bytes(w, length),
                       estimated_max_model_len=p.estimate(w, estimate_upper),
-                      kv_bytes_per_token=kv_bytes_per_token(w.layer_specs), num_blocks=None,
-                      reported_specs=w.reported_specs, grouped_specs=w.layer_specs)
+                      kv_bytes_per_token=w.kv_bytes_per_token, num_blocks=None,
+                      reported_specs=w.reported_specs, grouped_specs=w.layer_specs,
+                      reported_counts=w.reported_counts)
             for w in p.workers]
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from kvcalc.errors import CalcError
-from kvcalc.faces import cli, web
+from kvcalc.faces import report, web
 from kvcalc.faces.cli import main
 from kvcalc.faces.web import compute
 from kvcalc.inert_text import MAX_ANSWER_CHARS, MAX_QUOTE_CHARS, has_invisible_or_control, inert, inert_json, quote
@@ -312,7 +312,8 @@ def test_the_too_large_message_is_localized(lang: str, monkeypatch: pytest.Monke
 
 
 def test_a_cli_json_answer_over_the_limit_exits_2(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli, "result_dict", lambda a: {"vllm_log": ["INFO line"] * 200_000})
+    # the CLI imports the report when a command runs: patched where it is defined (kvcalc/faces/cli.py)
+    monkeypatch.setattr(report, "result_dict", lambda a: {"vllm_log": ["INFO line"] * 200_000})
     code, out, err = run(["plan", "--model", "Qwen/Qwen3-8B", "--gpu", "H100-80GB", "--json"])
     assert_cli_error(code, out, err, "en", "answer_too_large")
 

@@ -27,17 +27,15 @@ import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn, TextIO
 
-from .. import catalog
-from ..analysis import analyze
 from ..deployment import INTERCONNECTS
 from ..errors import CalcError
 from ..inert_text import MAX_ANSWER_CHARS, MAX_QUOTE_CHARS, inert, inert_json, quote
-from ..inputs import scenario_from_inputs
 from ..kv.kv_spec import KV_CACHE_DTYPES, MAMBA_DTYPES, MambaCacheMode
 from ..limits import MAX_CONFIG_BYTES, MAX_LOG_BYTES, shorten
 from ..strings import t
-from .report import build_log_report, build_report, recommendation_dict, result_dict, with_capacity_fit_notes
-from .web import localized_error, quoted_facts
+
+# The pipeline (analysis, advice, report, the JSON boundary) is imported by the command that runs it, not
+# here: `kvcalc --help`, a usage error and `kvcalc models` start without it (CONTRIBUTING.md §1.1, faces).
 
 if TYPE_CHECKING:
     from ..logs.diagnose import Diagnosis
@@ -352,6 +350,10 @@ def _form(args: argparse.Namespace, stdin: TextIO | None) -> dict[str, object]:
 
 
 def _plan(args: argparse.Namespace, face: _Face, stdin: TextIO | None) -> int:
+    from ..analysis import analyze
+    from ..inputs import scenario_from_inputs
+    from .report import build_report, result_dict
+
     a = analyze(scenario_from_inputs(_form(args, stdin)))
     if args.json:
         face.write(_json(result_dict(a)) + "\n")
@@ -375,6 +377,8 @@ def _json(obj: object) -> str:
 def _log(args: argparse.Namespace, face: _Face, stdin: TextIO | None) -> int:
     from ..logs.diagnose import diagnose  # only `kvcalc log` needs the log reader
     from ..logs.log_mismatch import mismatch_dicts
+    from .report import recommendation_dict, result_dict
+    from .web import quoted_facts
 
     if args.path == "-":
         text, truncated = _read_stdin(stdin, limit=MAX_LOG_BYTES, field="log")
@@ -403,6 +407,8 @@ def _log_text(lang: str, d: Diagnosis) -> str:
     """``kvcalc log``: the diagnosis in words, the facts labelled with units (and the flag of each engine
     argument), then the recomputed plan or what the log alone answers."""
     from ..logs.logfacts import fact_rows  # only `kvcalc log` needs the log reader
+    from .report import build_log_report, build_report, with_capacity_fit_notes
+    from .web import localized_error, quoted_facts
 
     lines = [f"{t(lang, 'cli.log.diagnosis')}: {t(lang, d.title_key)}", ""]
     if d.reading.facts:
@@ -423,6 +429,8 @@ def _log_text(lang: str, d: Diagnosis) -> str:
 
 def _catalog(args: argparse.Namespace, face: _Face) -> int:
     """``kvcalc models`` / ``kvcalc gpus``: the ids ``--model`` and ``--gpu`` accept."""
+    from .. import catalog
+
     rows: list[dict[str, object]]
     cells: list[tuple[str, ...]]
     if args.command == "models":
@@ -461,6 +469,8 @@ def main(argv: list[str] | None = None, *, stdout: TextIO | None = None, stderr:
     except _UsageError as exc:
         face.line(f"kvcalc: error: {exc}")
     except CalcError as exc:
+        from .web import localized_error
+
         face.line(f"kvcalc: error: {localized_error(lang, exc)['message']}")
     except _OutputFailed as exc:
         face.line(f"kvcalc: error: {t(lang, 'err.output_failed', value=str(exc))}")

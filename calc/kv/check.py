@@ -53,9 +53,13 @@ def reported_layer_counts(rules: RuleSet, raw: Mapping[str, AttentionSpec],
                           grouped: Mapping[str, AttentionSpec]) -> SpecCounts:
     """The specs the pre-0.14 check saw (``_as_reported``), each with the number of layers that have it:
     10,000 layers hold a handful of distinct specs, so each length the binary search tries costs a few terms."""
-    counts: dict[AttentionSpec, int] = {}
+    by_object: dict[int, tuple[AttentionSpec, int]] = {}  # layers mostly share spec objects: count those first
     for spec in _as_reported(rules, raw, grouped).values():
-        counts[spec] = counts.get(spec, 0) + 1
+        seen = by_object.get(id(spec))
+        by_object[id(spec)] = (spec, seen[1] + 1 if seen else 1)
+    counts: dict[AttentionSpec, int] = {}
+    for spec, n in by_object.values():
+        counts[spec] = counts.get(spec, 0) + n
     return tuple(counts.items())
 
 
@@ -64,9 +68,12 @@ def _as_reported(rules: RuleSet, raw: Mapping[str, AttentionSpec],
     """The specs ``check_enough_kv_cache_memory`` saw: the runner's own, before any promotion or page
     unification. A sliding layer is reported as SlidingWindowSpec from #14097 (0.8.3), a chunked one
     as ChunkedLocalAttentionSpec from #21093 (0.10.0); before, as full attention (the promoted spec)."""
+    sliding_as_full, chunked_as_full = not rules.runner_reports_sliding, not rules.runner_reports_chunked
+    if not (sliding_as_full or chunked_as_full):
+        return dict(raw)
     out: dict[str, AttentionSpec] = {}
     for name, spec in raw.items():
-        as_full = ((isinstance(spec, SlidingWindowSpec) and not rules.runner_reports_sliding)
-                   or (isinstance(spec, ChunkedLocalAttentionSpec) and not rules.runner_reports_chunked))
+        as_full = ((sliding_as_full and isinstance(spec, SlidingWindowSpec))
+                   or (chunked_as_full and isinstance(spec, ChunkedLocalAttentionSpec)))
         out[name] = grouped[name] if as_full else spec
     return out

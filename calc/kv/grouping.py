@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from functools import cached_property
 
 from ..errors import CalcError
 from ..units import cdiv
@@ -93,17 +94,17 @@ class Grouping:
     packed_layout: PackedLayout = PackedLayout.STRIDE
     """PACKED only: the release's pool-block rule."""
 
-    @property
+    @cached_property
     def group_size(self) -> int:
         """``gs``: the most layers any group holds (one page of each per block id)."""
         return max((len(g.layer_names) for g in self.groups), default=0)
 
-    @property
+    @cached_property
     def page_size_bytes(self) -> int:
         """The common page (hybrid groups are unified to one page size)."""
         return self.groups[0].spec.page_size_bytes if self.groups else 0
 
-    @property
+    @cached_property
     def bytes_per_block(self) -> int:
         """Pool bytes one block id costs (kv_cache_utils._pool_bytes_per_block)."""
         if self.kind == GroupingKind.UNIFORM_TYPE:
@@ -119,7 +120,7 @@ class Grouping:
 
 def _is_uniform(specs: list[AttentionSpec]) -> bool:
     first = specs[0]
-    return all(mergeable(first, s) for s in specs[1:])
+    return all(s is first or mergeable(first, s) for s in specs[1:])
 
 
 def _merged(specs: list[AttentionSpec]) -> AttentionSpec:
@@ -150,10 +151,13 @@ def _unify_page_size(specs: dict[str, AttentionSpec]) -> dict[str, AttentionSpec
     """Raise smaller pages to the largest: scale the block size when it divides, else pad."""
     largest = max(s.page_size_bytes for s in specs.values())
     out: dict[str, AttentionSpec] = {}
+    done: dict[int, AttentionSpec] = {}  # layers sharing one spec object share its unified spec too
     for name, s in specs.items():
         page = s.page_size_bytes
         if page == largest:
             out[name] = s
+        elif id(s) in done:
+            out[name] = done[id(s)]
         elif isinstance(s, MambaSpec):
             # A smaller Mamba page is padded, its block size kept (#45207; the hybrid alignment
             # normally makes every page equal already).
@@ -165,6 +169,7 @@ def _unify_page_size(specs: dict[str, AttentionSpec]) -> dict[str, AttentionSpec
             out[name] = replace(s, page_size_padded=largest)
         else:
             raise CalcError("unsupported", "KV cache page sizes of this model cannot be unified", field=None)
+        done[id(s)] = out[name]
     return out
 
 
@@ -177,7 +182,7 @@ def _hybrid_groups(specs: dict[str, AttentionSpec], size_ratio: float | None
     buckets: list[tuple[AttentionSpec, list[str]]] = []
     for name, s in specs.items():
         for spec, names in buckets:
-            if mergeable(spec, s):
+            if spec is s or mergeable(spec, s):
                 names.append(name)
                 break
         else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property
 
 from ..arch.model import LayerKind, MambaConfig, MambaMixer
 from ..errors import CalcError
@@ -88,7 +89,7 @@ class FullAttentionSpec:
             return self.block_size * self.num_kv_heads * self.content_bytes
         return self.block_size * self.num_kv_heads * (self.head_size + self.head_size_v) * self.dtype_bytes
 
-    @property
+    @cached_property
     def page_size_bytes(self) -> int:
         return self.page_size_padded if self.page_size_padded is not None else self.real_page_size_bytes
 
@@ -126,7 +127,7 @@ class _CompressedPage:
             self.num_kv_heads * self.head_size * self.dtype_bytes)
         return self.storage_block_size * per_entry
 
-    @property
+    @cached_property
     def page_size_bytes(self) -> int:
         if self.page_size_padded is not None:
             return self.page_size_padded
@@ -319,7 +320,7 @@ class MambaSpec:
     def real_page_size_bytes(self) -> int:
         return mamba_page_size_bytes(self.shapes, self.dtypes)
 
-    @property
+    @cached_property
     def page_size_bytes(self) -> int:
         if self.page_size_padded is not None:
             assert self.page_size_padded >= self.real_page_size_bytes
@@ -356,7 +357,7 @@ class UniformTypeSpec:
     def block_size(self) -> int:
         return next(iter(self.layer_specs.values())).block_size
 
-    @property
+    @cached_property
     def page_size_bytes(self) -> int:
         return sum(s.page_size_bytes for s in self.layer_specs.values())
 

@@ -9,6 +9,7 @@ vllm/distributed/utils.py ``get_pp_indices`` at vLLM main 6adad087….
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 
 from ..arch.model import LayerKind, ModelSpec
 from ..units import cdiv
@@ -35,10 +36,13 @@ __all__ = [
 ]
 
 
+@lru_cache(maxsize=1 << 15)
 def layer_name(i: int) -> str:
+    """vLLM's attention layer name (a pure function of the index: cached, every plan names every layer)."""
     return f"model.layers.{i}.self_attn.attn"
 
 
+@lru_cache(maxsize=1 << 15)
 def indexer_layer_name(i: int) -> str:
     """DeepSeek-V3.2's indexer K cache of layer ``i`` (its own attention layer in vLLM)."""
     return f"model.layers.{i}.self_attn.indexer.k_cache"
@@ -65,6 +69,11 @@ def build_layer_specs(model: ModelSpec, *, tensor_parallel_size: int, kv_cache_d
     specs: dict[str, AttentionSpec] = {}
     shared = set(model.kv_shared_layers)  # cross-layer KV sharing: planned as if absent
     mla = model.is_mla  # a scan of every layer: once, not once per layer
+    # Layers of one kind and width share one (frozen) spec object: built once, not once per layer.
+    built: dict[tuple[LayerKind, int, int], AttentionSpec] = {}
+    # model.attention_of(i) for every layer, as one look-up each
+    widths = {i: (head, kv_heads) for i, head, kv_heads in reversed(model.layer_attention)}
+    default_width = (model.head_size, model.total_num_kv_heads)
     for i, kind in enumerate(model.layer_kinds):
         if kind == LayerKind.NONE or i in shared:
             continue
@@ -75,7 +84,11 @@ def build_layer_specs(model: ModelSpec, *, tensor_parallel_size: int, kv_cache_d
             continue
         # Per layer (Gemma 4's full-attention layers are wider). MLA keeps one latent "head" per GPU, never
         # divided by TP; otherwise max(1, heads // TP).
-        head, kv_heads = model.attention_of(i)
+        head, kv_heads = widths.get(i, default_width)
+        known = built.get((kind, head, kv_heads))
+        if known is not None and not (kind == LayerKind.MLA and model.indexer_head_size):
+            specs[layer_name(i)] = known
+            continue
         heads = 1 if mla else max(1, kv_heads // tensor_parallel_size)
         head_v = model.head_size_v if head == model.head_size else head
         common = dict(num_kv_heads=heads, head_size=head, head_size_v=head_v, dtype_bytes=e)
@@ -97,7 +110,7 @@ def build_layer_specs(model: ModelSpec, *, tensor_parallel_size: int, kv_cache_d
                                              content_bytes=content, **common)
         else:
             spec = FullAttentionSpec(block_size=block_size, content_bytes=content, **common)
-        specs[layer_name(i)] = spec
+        specs[layer_name(i)] = built[(kind, head, kv_heads)] = spec
     return specs
 
 
@@ -139,7 +152,14 @@ def max_memory_usage_bytes(grouping: Grouping, ctx: SizingContext, *, sum_groups
         return _packed_max_memory_usage_bytes(grouping, ctx)
     page = grouping.page_size_bytes
     counted = grouping.groups if sum_groups else grouping.groups[:1]
-    blocks = sum(cdiv(g.spec.max_memory_usage_bytes(ctx), page) for g in counted)
+    # the groups cut from one bucket share its spec object: each distinct spec is sized once per length
+    per_spec: dict[int, int] = {}
+    blocks = 0
+    for g in counted:
+        n = per_spec.get(id(g.spec))
+        if n is None:
+            n = per_spec[id(g.spec)] = cdiv(g.spec.max_memory_usage_bytes(ctx), page)
+        blocks += n
     return grouping.group_size * page * blocks
 
 
