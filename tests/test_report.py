@@ -35,6 +35,7 @@ RESULT_KEYS = [
     "kv_cache_groups", "budget", "vllm_log", "vllm_error", "recommendations",
     "limit_mm_per_prompt", "skip_mm_profiling",           # the reader's multimodal profiling flags
     "interconnect", "interconnect_assumed",              # --interconnect, and what the budget assumed without it
+    "data_parallel_size", "enable_expert_parallel", "moe_split",   # DP/EP, and how a MoE's experts were split
     "assumed_architecture",                               # None, or what an unknown config was planned as
 ]
 RECOMMENDATION_KEYS = [
@@ -98,6 +99,8 @@ def test_result_values_for_the_worked_example():
         "vllm_error": None,
         "limit_mm_per_prompt": None, "skip_mm_profiling": False,   # not given (vLLM's defaults)
         "interconnect": "unknown", "interconnect_assumed": None,   # not given; a measured budget assumes nothing
+        "data_parallel_size": 1, "enable_expert_parallel": False,  # not given: vLLM's defaults
+        "moe_split": None,                                       # a dense model: no experts to split
         "assumed_architecture": None,                            # Qwen3 is a known decoder
     }
     assert r["vllm_log"] == ["Available KV cache memory: 60.0 GiB",

@@ -109,9 +109,8 @@ def _refused(why: str, **params: object) -> CalcError:
     )
 
 
-def read_eagle3_draft(raw: object, target: ModelSpec, *, tensor_parallel_size: int) -> Eagle3Draft:
-    """The drafter's layers and parameters per GPU (module docstring), or a clear refusal."""
-    cfg = _parse(raw)
+def _check_drafter(cfg: Mapping[str, object], target: ModelSpec) -> None:
+    """Refuse drafters and targets whose layout the calculator does not build (llama_eagle3.py)."""
     architectures = cfg.get("architectures")
     if (
         not isinstance(architectures, list)
@@ -126,6 +125,12 @@ def read_eagle3_draft(raw: object, target: ModelSpec, *, tensor_parallel_size: i
         raise _refused(
             "the target must have full attention on every layer (no sliding window, MLA or Mamba)"
         )
+
+
+def read_eagle3_draft(raw: object, target: ModelSpec, *, tensor_parallel_size: int) -> Eagle3Draft:
+    """The drafter's layers and parameters per GPU (module docstring), or a clear refusal."""
+    cfg = _parse(raw)
+    _check_drafter(cfg, target)
     hidden, heads = _width(cfg, "hidden_size"), _width(cfg, "num_attention_heads")
     kv_heads = _width(cfg, "num_key_value_heads", heads)
     head = _width(cfg, "head_dim", hidden // heads if hidden % heads == 0 else None)
