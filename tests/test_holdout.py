@@ -40,7 +40,7 @@ def test_the_split_is_by_source_and_recorded() -> None:
     # batch, and every row names its batch
     batched = [src for _, sources in p.batches for src in sources]
     assert sorted(batched) == sorted(p.held_out_sources) and len(set(batched)) == len(batched)
-    assert [d for d, _ in p.batches] == ["2026-12-01", "2026-12-02", "2026-12-02b"]
+    assert [d for d, _ in p.batches] == ["2026-12-01", "2026-12-02", "2026-12-02b", "2026-12-02c"]
     by_source = {src: date for date, sources in p.batches for src in sources}
     assert all(h.batch == by_source[h.source] for h in heldout_rows())
     # every source of a development row (both halves of validation.json) is development, and only those
