@@ -191,6 +191,16 @@ REASONS: dict[str, tuple[str, str, str]] = {
         'Qwen3-8B en las 2 × T4 de Kaggle con --enable-lora y adaptadores de rango no indicado, y Qwen3-4B como motor de rollout compartido con un entrenador verl (modo sleep, los tensores del propio entrenador en la GPU): ninguna de las dos configuraciones es de las que admite la estimación; se descartaron antes de estimar nada',
         'Kaggle 2 × T4 上带 --enable-lora、适配器秩未说明的 Qwen3-8B，以及作为 verl 训练器同卡 rollout 引擎的 Qwen3-4B（sleep 模式，训练器自己的张量也在 GPU 上）：两种配置都不在估算可接受的范围内；在任何估算之前即已剔除',
     ),
+    'CybearsecurityLab/neurosymbolic-sysrepair vllm_server.log, qweewqq/EnergyLLM vllm_server.log, GiakyLi/llm-app-framework logs/vllm_server.log, jyngjeon/multiagentsdebate logs/vllm_server.log (not vendored)': (
+        "catalog models (Mistral-7B-Instruct-v0.3, Llama-3.1-8B-Instruct, Qwen3-4B, Qwen3-14B), but no line of the source names the GPU, so the held-out estimate could not be made without guessing the GPU; left out before any estimate",
+        'modelos del catálogo (Mistral-7B-Instruct-v0.3, Llama-3.1-8B-Instruct, Qwen3-4B, Qwen3-14B), pero ninguna línea de la fuente nombra la GPU, así que la estimación no podía hacerse sin adivinar la GPU; se descartaron antes de estimar nada',
+        '模型在目录中（Mistral-7B-Instruct-v0.3、Llama-3.1-8B-Instruct、Qwen3-4B、Qwen3-14B），但来源中没有任何一行写明 GPU，不猜 GPU 就无法做留出估算；在任何估算之前即已剔除',
+    ),
+    'samilazrak/vllm-optimization-lab results/raw/awq.startup.log and tuned.startup.log, phivan3008/meeting-translator vllm_serve.log, ljg6861/anton_new vllm_server.log (not vendored)': (
+        "quantized checkpoints not in the catalog (Qwen3-14B-AWQ, Qwen3.6-27B-FP8, an AWQ 4-bit Qwen3-30B-A3B); left out before any estimate (the first source's Qwen3-14B BF16 log is held out)",
+        'checkpoints cuantizados que no están en el catálogo (Qwen3-14B-AWQ, Qwen3.6-27B-FP8, un Qwen3-30B-A3B AWQ de 4 bits); se descartaron antes de estimar nada (el registro de Qwen3-14B en BF16 de la primera fuente está entre los reservados)',
+        '不在目录中的量化检查点（Qwen3-14B-AWQ、Qwen3.6-27B-FP8、一个 4 位 AWQ 的 Qwen3-30B-A3B）；在任何估算之前即已剔除（第一个来源的 Qwen3-14B BF16 日志属于留出集）',
+    ),
 }
 
 

@@ -40,7 +40,7 @@ def test_the_split_is_by_source_and_recorded() -> None:
     # batch, and every row names its batch
     batched = [src for _, sources in p.batches for src in sources]
     assert sorted(batched) == sorted(p.held_out_sources) and len(set(batched)) == len(batched)
-    assert [d for d, _ in p.batches] == ["2026-12-01", "2026-12-02", "2026-12-02b"]
+    assert [d for d, _ in p.batches] == ["2026-12-01", "2026-12-02", "2026-12-02b", "2026-12-02c"]
     by_source = {src: date for date, sources in p.batches for src in sources}
     assert all(h.batch == by_source[h.source] for h in heldout_rows())
     # every source of a development row (both halves of validation.json) is development, and only those
@@ -85,18 +85,18 @@ def test_published_held_out_figures() -> None:
     """The figures the page, the FAQ and README print (page rounding: 1 decimal for %, 2 for GiB)."""
     rows = heldout_rows()
     s = heldout_summary(rows)
-    assert s.count == len(rows) == 18
-    assert len({h.source for h in rows}) == 6
+    assert s.count == len(rows) == 20
+    assert len({h.source for h in rows}) == 8
     assert s.median_abs_error_pct is not None
     assert round(s.median_abs_error_pct, 1) == 2.9                  # published "2.9 %"
-    assert s.in_band == 11                                          # "11 of 18 inside the band"
-    assert s.verdict_right == s.count                               # "right for 18 of 18"
-    assert (s.above, s.below) == (5, 13)
-    assert s.over_promise == 1 and round(s.worst_over_gib, 2) == 0.31   # "1 ... (0.31 GiB)"
+    assert s.in_band == 13                                          # "13 of 20 inside the band"
+    assert s.verdict_right == s.count                               # "right for 20 of 20"
+    assert (s.above, s.below) == (6, 14)
+    assert s.over_promise == 2 and round(s.worst_over_gib, 2) == 0.54   # "2 ... (0.54 GiB)"
     assert round(s.worst_under_pct, 1) == -23.6                     # "−23.6 %"
-    assert s.on_target == 12 and s.optimistic_beyond_band == 0     # "12 of 18", "none ... beyond"
+    assert s.on_target == 14 and s.optimistic_beyond_band == 0     # "14 of 20", "none ... beyond"
     consumer = heldout_summary(tuple(h for h in rows if h.consumer))
-    assert consumer.count == 5 and consumer.in_band == 5 and consumer.on_target == 5
+    assert consumer.count == 6 and consumer.in_band == 6 and consumer.on_target == 6
     assert consumer.median_abs_error_pct is not None
     assert round(consumer.median_abs_error_pct, 1) == 2.0
     assert OVER_PROMISE_GIB == 0.25
@@ -150,11 +150,11 @@ def test_the_page_lists_every_held_out_log_and_the_figures(lang: str) -> None:
                   f.on_target, f.beyond):
         assert value in sentence
     if lang == "es":
-        assert (f.median, f.worst_over_gib, f.worst_under) == ("2,9", "0,31", "-23,6")
+        assert (f.median, f.worst_over_gib, f.worst_under) == ("2,9", "0,54", "-23,6")
     else:
-        assert (f.median, f.worst_over_gib, f.worst_under) == ("2.9", "0.31", "-23.6")
+        assert (f.median, f.worst_over_gib, f.worst_under) == ("2.9", "0.54", "-23.6")
     figures = (f.count, f.in_band, f.on_target, f.beyond, f.consumer, f.sources)
-    assert figures == ("18", "11", "12", "0", "5", "6")
+    assert figures == ("20", "13", "14", "0", "6", "8")
     summary = page.heldout_summary_table(lang)
     assert summary.count("\n") == 3                                   # header, rule, all logs, consumer subset
     for name in ("validation.md", "faq.md"):
@@ -178,7 +178,7 @@ def test_readme_repeats_the_computed_figures() -> None:
                  f"(the largest excess {f.worst_over_gib} GiB",
                  f"the worst shortfall is −{f.worst_under.lstrip('-')} %",
                  f"right for {f.right} of {f.count}", f"{f.on_target} of {f.count} meet it", beyond,
-                 f"the {misses} that miss", f"and {f.consumer} on 4x RTX 3090",
+                 f"the {misses} that miss", f"and {f.consumer} on consumer and workstation cards",
                  f"{o.same_source} of its {o.validation} rows share a source with "
                  f"{o.fit_same_source} fit rows, {o.same_model} a model"):
         assert text in readme, text

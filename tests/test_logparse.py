@@ -530,6 +530,17 @@ EXPECTED: dict[str, tuple[str, dict[str, object]]] = {
         "vllm_version": "0.10.0", "max_model_len": 32768, "tensor_parallel_size": 8, "kv_cache_dtype": "fp8",
         "model_weights_gib": 7.6871, "available_kv_gib": 55.62, "gpu_kv_cache_tokens": 3650960,
         "max_concurrency": 111.42}),
+    # the third 2026-12-02 held-out batch (ilseokoh/vllm-gce on one A100 40GB,
+    # samilazrak/vllm-optimization-lab on one L40S); each value is printed in the log
+    "h20b-v0151_llama31_8b_a100_40gb_eager_defaults_131k.log": ("started", {
+        "vllm_version": "0.15.1", "max_model_len": 131072, "enforce_eager": True,
+        "max_num_batched_tokens": 8192, "model_weights_gib": 14.99, "available_kv_gib": 19.28,
+        "gpu_kv_cache_tokens": 157936, "max_concurrency": 1.2}),
+    "h20b-v0290_qwen3_14b_l40s_defaults_40k.log": ("started", {
+        "vllm_version": "0.29.0", "model": "Qwen/Qwen3-14B", "max_model_len": 40960,
+        "model_weights_gib": 27.52, "available_kv_gib": 11.06, "gpu_memory_utilization": 0.92,
+        "gpu_kv_cache_tokens": 72496, "max_concurrency": 1.77, "total_gpu_memory_gib": 44.39,
+        "activation_peak_gib": 1.99}),
 }
 
 

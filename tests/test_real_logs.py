@@ -428,6 +428,11 @@ RECOMPUTED: dict[str, Case] = {
         "started", model="Qwen/Qwen3-VL-30B-A3B-Instruct",
         xfail="tokens: computed 813,184-813,408 at 37.23 ± 0.005 GiB, logged 813,152 (50,822 blocks against 50,831 at "
               "the low edge): the capacity line is of a worker with less memory than the one whose Available line is printed (inferred)"),
+    # the third 2026-12-02 held-out batch: a local clone of Meta-Llama-3.1-8B-Instruct, and
+    # Qwen3-14B by name
+    "h20b-v0151_llama31_8b_a100_40gb_eager_defaults_131k.log": Case(
+        "started", model="meta-llama/Llama-3.1-8B-Instruct"),
+    "h20b-v0290_qwen3_14b_l40s_defaults_40k.log": Case("started"),
 }
 
 # Every other log: the diagnosis its lines give (the reasons are in the table above).
