@@ -56,7 +56,7 @@ def _localize_permalinks(html: str, lang: str) -> str:
 
 
 # ---------------------------------------------------------------------------
-# Navigation between languages (issue 10): relative switcher links, and the
+# Navigation between languages: relative switcher links, and the
 # script that keeps ?query and #section on a language switch and ranks the
 # reader's language first in search (docs/javascripts/navigation.js).
 # ---------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Core speed: time per ``plan`` call, per ``log`` reading, per ``web.compute``, the import time and
 the strict docs build.
 
-Prints medians of many runs (these machines are noisy). Targets (issue 2):
+Prints medians of many runs (these machines are noisy). Targets (CONTRIBUTING.md §6):
 under 1 ms per ``plan`` call, under 50 ms to import in CPython, ``kvcalc log`` under a
 second on 5 MB of random bytes, and every parser under 50 ms on each 100,000-character
 adversarial string. The tests check only that these give the right answer; how fast they
@@ -147,7 +147,8 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _site_build_s(runs: int = 3) -> float:
-    """Wall-clock of the strict docs build, as tests/test_docs_site.py runs it (it used to assert < 15 s)."""
+    """Wall-clock of the strict docs build, as tests/test_docs_site.py runs it (tests assert no time:
+    CONTRIBUTING.md §5)."""
     root = Path(__file__).resolve().parent.parent
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     samples = []

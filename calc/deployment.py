@@ -86,7 +86,7 @@ class Deployment:
     max_num_batched_tokens: int | None = None
     kv_cache_dtype: str = "auto"
     gpu_memory_utilization: float | None = None
-    """None: the rule set's default (0.92 now, 0.90 before 2026-04-21)."""
+    """None: the rule set's default (0.92 from #38284, 0.20.0; 0.90 in earlier releases)."""
     kv_cache_memory_bytes: int | None = None
     block_size: int | None = None
     """None: 16 (the backend default for FlashAttention/FlashInfer/Triton)."""

@@ -31,7 +31,8 @@ from .vllm_flags import FLAG_BY_NAME, FlagKind, accepts, choices_at
 __all__ = ["INPUT_KEYS", "Scenario", "scenario_from_inputs", "canonical_query", "parse_bool", "BLOCK_SIZES",
            "check_model_word"]
 
-# The query-string / form names, in form order (issue 4's contract).
+# The query-string / form names, in form order: the names saved links and `kvcalc.web` requests
+# use, so a rename breaks them (CONTRIBUTING.md §7).
 INPUT_KEYS = (
     "model", "config", "gpu", "gpu_memory_gib", "tensor_parallel_size", "pipeline_parallel_size", "max_model_len",
     "max_num_seqs", "max_num_batched_tokens", "kv_cache_dtype", "gpu_memory_utilization", "kv_cache_memory_bytes",

@@ -195,7 +195,7 @@ EN: dict[str, str] = {
     "chart.concurrency.x": "max_model_len (tokens)",
     "chart.concurrency.y": "concurrent full-length requests",
     "chart.you": "you",
-    # Issue 12 (hostile input) and issue 8 (versions, ids): bounded input, catalog matching.
+    # Hostile input (README "Hostile input") and versions, ids (CONTRIBUTING.md §7): bounded input, catalog matching.
     "err.number_too_long": "{field}: \"{value}\" is too long to be a valid number.",
     "err.version_too_old": "vLLM {value} is older than 0.6.0, which the calculator does not model.",
     "err.too_deep": "The input is nested {value} levels deep; at most {limit} levels are allowed.",
@@ -208,7 +208,7 @@ EN: dict[str, str] = {
     "err.unrepresentable": "The result holds a number too large to show; check the inputs for extreme values.",
     "note.log_truncated": "The log is longer than 5 MB: only its last 5 MB were read (vLLM's fatal lines are at the end).",
     "err.url_value_dropped": "the value in the link could not be read and was left empty.",
-    # issue 9: the estimated budget as a band
+    # the estimated budget as a band (CONTRIBUTING.md §8)
     "fig.available_band": "{value}, likely {low}–{high} GiB",
     "verdict.borderline.title": "Borderline: it depends on what vLLM measures at start-up",
     "verdict.borderline.summary": "One request of {max_model_len} tokens needs {needed} of KV cache. The estimate leaves {available} for it, likely between {low} and {high} GiB: inside that range vLLM may start or refuse. The advice below holds at the pessimistic end.",
@@ -506,7 +506,7 @@ ES: dict[str, str] = {
     "chart.concurrency.x": "max_model_len (tokens)",
     "chart.concurrency.y": "peticiones completas simultáneas",
     "chart.you": "usted",
-    # Issue 12 (entradas hostiles) e issue 8 (versiones, identificadores).
+    # Entradas hostiles (README "Hostile input"), versiones e identificadores (CONTRIBUTING.md §7).
     "err.number_too_long": "{field}: «{value}» es demasiado largo para ser un número válido.",
     "err.version_too_old": "vLLM {value} es anterior a 0.6.0, versión que la calculadora no modela.",
     "err.too_deep": "La entrada tiene {value} niveles de anidamiento; se admiten como máximo {limit}.",
@@ -519,7 +519,7 @@ ES: dict[str, str] = {
     "err.unrepresentable": "El resultado contiene un número demasiado grande para mostrarlo; revise si algún valor de entrada es extremo.",
     "note.log_truncated": "El registro supera los 5 MB: solo se han leído sus últimos 5 MB (las líneas de error fatal de vLLM están al final).",
     "err.url_value_dropped": "no se pudo leer el valor del enlace y se ha dejado vacío.",
-    # issue 9: el presupuesto estimado como intervalo
+    # el presupuesto estimado como intervalo (CONTRIBUTING.md §8)
     "fig.available_band": "{value}; probablemente entre {low} y {high} GiB",
     "verdict.borderline.title": "En el límite: depende de lo que vLLM mida al arrancar",
     "verdict.borderline.summary": "Una petición de {max_model_len} tokens necesita {needed} de caché KV. La estimación deja {available} para ella, probablemente entre {low} y {high} GiB: dentro de ese intervalo vLLM puede arrancar o negarse. Los consejos siguientes valen también en el extremo pesimista.",
@@ -817,7 +817,7 @@ ZH: dict[str, str] = {
     "chart.concurrency.x": "max_model_len（token）",
     "chart.concurrency.y": "同时容纳的满长请求数",
     "chart.you": "当前",
-    # Issue 12（恶意输入）与 issue 8（版本、ID 匹配）。
+    # 恶意输入（README "Hostile input"）与版本、ID 匹配（CONTRIBUTING.md §7）。
     "err.number_too_long": "{field}：“{value}” 太长，不是有效的数字。",
     "err.version_too_old": "vLLM {value} 早于 0.6.0，计算器不对其建模。",
     "err.too_deep": "输入嵌套了 {value} 层；最多允许 {limit} 层。",
@@ -830,7 +830,7 @@ ZH: dict[str, str] = {
     "err.unrepresentable": "结果中的数字太大，无法显示；请检查输入中是否有极端值。",
     "note.log_truncated": "日志超过 5 MB：只读取了最后 5 MB（vLLM 的致命错误行在末尾）。",
     "err.url_value_dropped": "无法读取链接中的值，已留空。",
-    # issue 9：估算的显存预算是一个区间
+    # 估算的显存预算是一个区间（CONTRIBUTING.md §8）
     "fig.available_band": "{value}，很可能在 {low}–{high} GiB 之间",
     "verdict.borderline.title": "临界：取决于 vLLM 启动时实测的数值",
     "verdict.borderline.summary": "一个 {max_model_len} token 的请求需要 {needed} KV 缓存。估算留给它的是 {available}，很可能在 {low} 到 {high} GiB 之间：在这个区间内，vLLM 可能启动，也可能拒绝启动。下面的建议在最悲观的一端也成立。",

@@ -362,8 +362,9 @@ def _planning(model: ModelSpec, dep: Deployment, lines: list[str]) -> _Planning:
     block = block_choice.block_size
     if block_choice.line:
         lines.append(block_choice.line)
-    # HMA is on by default on GPUs; chunked-local models (Llama 4) turned it off until #29627 (0.14.0) made
-    # VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE default to 1 (vllm/envs.py, vllm/config/vllm.py; spec 5.2).
+    # HMA is on by default on GPUs; chunked-local models (Llama 4) turned it off until #29627
+    # (0.14.0) made VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE default to 1 (vllm/envs.py,
+    # vllm/config/vllm.py; CONTRIBUTING.md §2.5).
     hma = rules.hybrid_groups and not dep.disable_hybrid_kv_cache_manager and (
         LayerKind.CHUNKED not in model.layer_kinds or rules.chunked_local_keeps_hma)
     requested = _requested_length(model, dep)

@@ -39,7 +39,7 @@ __all__ = ["RuleSet", "PINNED_COMMIT", "PINNED_DATE", "LATEST_RELEASE", "ParsedV
 
 PINNED_COMMIT = "6adad08767583f52eb4d2122111af0bf638ed5e6"
 PINNED_DATE = date(2026, 8, 14)
-"""The main commit the rules were first read at (kept for reference); the default is now LATEST_RELEASE."""
+"""The vLLM main commit the rules were first read at (a reference); the default is LATEST_RELEASE."""
 LATEST_RELEASE = "0.33.0"
 """The newest release whose rules were read (its PyPI wheel, 2026-11-02): the rules without --vllm-version."""
 _MAX_VERSION_CHARS = 128

@@ -154,7 +154,9 @@ def define_env(env: Any) -> None:
 
     @macro
     def plan_development() -> Any:
-        """Why the old validation half is development now: ``{{ plan_development().same_source }}``."""
+        """Why the validation half is development, not held out.
+
+        ``{{ plan_development().same_source }}``."""
         return validation.development_overlap(page_language(env))
 
     @macro

@@ -213,7 +213,8 @@ def heldout_protocol(lang: str) -> str:
 
 @dataclass(frozen=True, kw_only=True)
 class DevelopmentOverlap:
-    """Why the old validation half no longer holds out (counts, formatted)."""
+    """Why the validation half is development, not held out: the rows it shares with the fit half
+    (counts, formatted)."""
 
     validation: str
     """Validation rows."""

@@ -37,8 +37,8 @@ from .strings import t
 
 __all__ = ["FULL_PRESETS", "INPUT_NAMES", "SAMPLE_LOG", "calculator", "root_prefix"]
 
-#: The query-string / form names the widget offers: the core's inputs (issue 4's contract),
-#: less the byte-exact ``available_kv_bytes`` (the form takes GiB) and ``no_async_scheduling``.
+#: The query-string / form names the widget offers: the core's inputs
+#: (``kvcalc.inputs.INPUT_KEYS``), less the byte-exact ``available_kv_bytes`` (the form takes GiB) and ``no_async_scheduling``.
 INPUT_NAMES: tuple[str, ...] = tuple(k for k in INPUT_KEYS if k not in ("available_kv_bytes", "no_async_scheduling"))
 
 #: KV cache dtypes offered in the select; "" is vLLM's default (``auto``). The quantized layouts of 0.20+ that the

@@ -6,7 +6,7 @@ gives back) → fp8 KV cache → quantized weights → more GPUs → larger GPU 
 kv_cache_memory_bytes; "no memory" / weights larger than the GPU: quantize → more GPUs →
 larger GPU → --cpu-offload-gb → eager; "free memory": lower utilization → free the GPU →
 fixed budget). KV offload is no rung: it cannot pass the start-up check. Every figure is worked by hand from vLLM's
-rules (shared/spec/vllm-kv-sizing.md, sections 7 and 9.2) in the comment beside it.
+rules (CONTRIBUTING.md §2.7 and §2.9) in the comment beside it.
 
 Hand arithmetic shared by the scenarios (Qwen/Qwen3-8B: 36 layers, 8 KV heads × 128, bf16):
   one block id  = 36 × 16 × 8 × 256 × 2                   = 2,359,296 B
@@ -193,8 +193,8 @@ def test_fixed_budget_is_the_need_rounded_up_to_256_mib():
 def test_fixed_budget_rounds_up_and_flags_a_gpu_too_small():
     # need(40,960) = 6,039,797,760 = 5,760 MiB = 22.5 × 256 MiB → 23 × 256 MiB = 5,888 MiB = 6,174,015,488 B
     # 19,864,223,744 (non-KV) + 6,174,015,488 = 26,038,239,232 > 25,769,803,776 (24 GiB), let alone
-    # 0.95 × 24 GiB = 24,481,313,587: a budget that cannot fit the GPU is no longer proposed (it used to be,
-    # flagged exceeds_gpu; vLLM does not check a fixed budget, so it would start and then run out of memory)
+    # 0.95 × 24 GiB = 24,481,313,587: a budget that cannot fit the GPU is not proposed (vLLM does not
+    # check a fixed budget, so it would start and then run out of memory)
     s = measured_gpu(18.5)
     assert "kv_cache_memory_bytes" not in codes(advise(s))
 
@@ -225,7 +225,7 @@ def test_cpu_offload_gb_is_the_fewest_whole_gib_that_start():
     # lowers the GPU's weights by exactly k GiB and nothing else, so A(k) = A(0) + k × 1,073,741,824;
     # the smallest k with A(k) ≥ need is cdiv(need − A(0), 1 GiB).
     # The budget is an estimate with a band: the advice plans every what-if at its pessimistic edge
-    # (issue 9), so A(0) is the low edge's figure and offloading moves every edge by the same k GiB.
+    # (CONTRIBUTING.md §8), so A(0) is the low edge's figure and offloading moves every edge by the same k GiB.
     s = scenario(gpu="RTX-4090", max_model_len=40960)
     v = plan(s.model, s.deployment)
     assert not v.fits
@@ -288,7 +288,7 @@ def test_no_memory_when_the_weights_fit_the_gpu_but_leave_nothing():
     v = plan(s.model, s.deployment)
     assert v.status == "no_memory" and v.available_kv_bytes == -493_921_239
     # read-your-log "No available memory for the cache blocks", fixes free ones first: 1. raise the utilization
-    # (0.92 here, below 0.95), then the weights; it used to start at the weights
+    # (0.92 here, below 0.95), then the weights
     assert codes(recommend(s, v)) == ["raise_gpu_memory_utilization", "quantize_weights", "add_gpus", "larger_gpu",
                                       "enforce_eager"]
 
@@ -303,7 +303,7 @@ def test_weights_ladder_order():
     # each fix links to the home page section that explains it (the diagnosis lives on read-your-log)
     assert [r.anchor for r in recs] == ["weights-and-hardware", "weights-and-hardware", "weights-and-hardware",
                                         "cuda-graph-memory"]
-    # no quantized Qwen3-8B in the catalog: the fix names no repository (it used to ask for a made-up "…-AWQ")
+    # no quantized Qwen3-8B in the catalog: the fix names no repository (never a made-up "…-AWQ")
     assert by_code(recs, RecCode.QUANTIZE_WEIGHTS).settings == {}
     assert by_code(recs, RecCode.QUANTIZE_WEIGHTS).variant == "generic"
     # 32 attention heads % (2 × TP 1) == 0
@@ -313,7 +313,7 @@ def test_weights_ladder_order():
 
 def test_larger_gpu_is_the_smallest_catalog_gpu_that_starts():
     # the next catalog GPUs by memory, with the same 16.5 GiB = 17,716,740,096 B non-KV and 0.92:
-    #   A10  23,696,375,808 × 0.92 → ceil 21,800,665,744 → A = 4,083,925,648 < 4,831,838,208 (CUDA's totals, issues 8-9)
+    #   A10  23,696,375,808 × 0.92 → ceil 21,800,665,744 → A = 4,083,925,648 < 4,831,838,208 (CUDA's totals, scripts/gpus.json)
     #   A10G 23,684,186,112 × 0.92 → ceil 21,789,451,224 → A = 4,072,711,128 < need
     #   L4   23,654,532,383 × 0.92 → ceil 21,762,169,793 → A = 4,045,429,697 < need
     #   A30  25,232,932,864 × 0.92 = 23,214,298,234.88 → ceil 23,214,298,235 → A = 5,497,558,139 ≥ need

@@ -193,7 +193,7 @@ def test_larger_gpu_has_more_memory_and_no_command_of_its_own():
 def test_fitting_length_by_hand():
     # central 31,504, pessimistic 24,272: readable_length(31,504) → [18,902.4, 25,203.2]: 1.5 × 16,384 = 24,576,
     # which does not fit 24,272; the largest multiple of 1024 ≤ 24,272 is 23 × 1024 = 23,552 (≥ 18,902: kept).
-    # The old rule took 60–80 % of the pessimistic figure: readable_length(24,272) = 16,384, half of what fits.
+    # readable_length alone on the pessimistic figure would give 16,384, half of what fits.
     assert readable_length(24_272) == 16_384
     assert fitting_length(24_272, 31_504) == 23_552
     # the central length fits the pessimistic edge: it stays (readable_length(20,500): [12,300, 16,400] → 16,384)

@@ -227,7 +227,7 @@ def test_checkpoint_weight_bytes_where_a_published_total_exists() -> None:
 
 
 def test_every_weights_bytes_has_its_source() -> None:
-    # issue 9: a checkpoint total is only as good as its citation, in the committed catalog and in its input
+    # a checkpoint total is only as good as its citation, in the committed catalog and in its input
     import json
 
     for path in (COMMITTED, Path(__file__).parent.parent / "scripts" / "model_configs" / "index.json"):
@@ -387,7 +387,7 @@ def test_find_gpu_forgiving_spelling(query: str, expected: str) -> None:
 def test_find_gpu_ambiguous_or_unknown_raise_lookup_error() -> None:
     with pytest.raises(LookupError, match="A100-40GB"):
         catalog.find_gpu("a100")
-    # "h100" is a whole leading token of both H100 entries: refused, listing both (issue 12)
+    # "h100" is a whole leading token of both H100 entries: refused, listing both (README "The kvcalc command", Ids)
     with pytest.raises(catalog.NotFound, match="H100-80GB, H100-NVL") as info:
         catalog.find_gpu("h100")
     assert info.value.ambiguous and info.value.candidates == ("H100-80GB", "H100-NVL")
@@ -425,7 +425,7 @@ def test_gpu_memory_source_kind_is_recorded() -> None:
     assert catalog.find_gpu("RTX 3060").memory_bytes == 12487617413
     assert {g: kinds[g] for g in ("L40S", "A100-80GB", "RTX-3060-12GB", "A100-40GB")} == dict.fromkeys(
         ("L40S", "A100-80GB", "RTX-3060-12GB", "A100-40GB"), "cuda")
-    # issue 9: these four carried nvidia-smi totals; public CUDA totals replaced them (scripts/gpus.json):
+    # these four carry public CUDA totals (scripts/gpus.json), not nvidia-smi's:
     #   RTX 4080 "total_memory=16049MB" (PyTorch, whole MiB): 16049 x 1,048,576 = 16,828,596,224
     #     (nvidia-smi: 16376MiB = 17,171,480,576)
     #   GH200 deviceQuery "97280 MBytes (102005473280 bytes)" (nvidia-smi: 97871MiB = 102,625,181,696)

@@ -255,8 +255,8 @@ def test_booleans_print_as_vllm_declares_them() -> None:
 
 
 def test_the_log_only_path_prints_booleans_as_flags() -> None:
-    """The log-only report used to print ``--enable-prefix-caching false`` (the form's text), which vLLM's
-    BooleanOptionalAction leaves as a stray positional and exits on."""
+    """The log-only report prints ``--no-enable-prefix-caching``, never ``--enable-prefix-caching false``
+    (the form's text), which vLLM's BooleanOptionalAction leaves as a stray positional and exits on."""
     path = REPO / "tests/data/logs/llmd_v019_codellama_34b_h100_tp2_free_memory.log"
     d = diagnose(path.read_text(encoding="utf-8"))
     report = build_log_report("en", d) or {}

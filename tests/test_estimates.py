@@ -266,13 +266,9 @@ def test_non_torch_at_tp_by_release_and_interconnect() -> None:
 
 
 # --- the whole budget against every validated log ---------------------------------
-# Targets on the validation half (issue 9): median |error| <= 3 %, every log within 5 %,
+# Targets on the validation half (CONTRIBUTING.md §8): median |error| <= 3 %, every log within 5 %,
 # no logged figure below the band's low edge by more than 2 %. The misses are listed by
 # name so an improvement never fails the test and a new miss always does:
-#  (gpt-oss-120b on one H100, 0.10.1, validation: -9.5 % (-2.34 GiB against -2.14) while the weights took the
-#    checkpoint +0.3 % (66.08 GiB against 65.97 logged); with the rotary cache and the additive load constant
-#    (estimates.py, weights) they are 65.93 and the row is -2.19 GiB, -2.5 %: no longer a miss. Between the
-#    v0.10.1 and v0.11.0 tags the warm-up and the measurement do the same for a TP-1 text model.)
 #  * Llama-3.1-8B at 32,000 tokens on an L4 (0.11, fit half): -6.4 %, on the safe side (weights 14.9901 GiB
 #    against 14.9889 logged). The
 #    sorting sampler at 128 sequences (9.5 x 0.061 GiB) predicts 0.58 GiB of activation where
@@ -284,31 +280,27 @@ def test_non_torch_at_tp_by_release_and_interconnect() -> None:
 #    sampler are as in the same model's row at 0.4 (-0.8 %); this start took 2.70 GiB of host memory where the
 #    term's centre is 1.58: it sets the band's pessimistic edge (estimates.py, unified memory), and the logged
 #    figure is inside the band (-2.43 to 1.02).
-#  (Llama-4-Scout at TP 4, fit half: +15.5 % while its weights were 50.7 GiB against 53.12 logged; its llama3 rope
-#    caches 10,485,760 positions x 128 x 2 B = 2.5 GiB (rope_cache.py), the weights are 53.08 and the row +1.5 %.)
 #  * Qwen2.5-1.5B on a T4 (0.30, V2 runner, fit half): graphs 0.15 GiB vs 0.79 estimated; weights 2.98 GiB logged
 #    against 2.89 (the 98 MiB that sets the load constant's upper band edge).
-#  (gpt-oss-120b on one H100, 0.11, fit half: -5.5 % with the +0.3 % load overhead; +3.3 % now, 1.77 GiB
-#    estimated against 1.71 logged.)
 #  * Qwen3-30B-A3B-FP8 on a GB10 at 0.3 (NVIDIA's 0.13 build, fit half): +5.6 %, 4.27 GiB estimated against 4.04.
-#    Its weights are now 29.03 GiB against 29.04 logged (29.11 with the +0.3 %, which hid part of the miss);
-#    the rest is the unified-memory term: this start left 1.80 GiB of host memory where the term's centre,
-#    the median of the four GB10 fit rows, is 1.58 (test_unified_memory_term_is_the_gb10_fit_rows_median_and_spread).
-#  (Llama-3.1-8B on an A10, 0.7, fit half: -6.1 % before issue 9 on the nvidia-smi total less 0.55 GiB;
-#    -3.5 % with CUDA's 22.07 GiB, the same total the log prints: no longer a miss.)
-#  (Qwen3-VL-30B-A3B on 4x RTX 3090 at TP 4, 0.11.0, validation, after the fit: -7.9 % before issue 9, 2.13 GiB
-#    estimated against 2.31 logged, band 0.90-3.06; +1.1 % with the TP non-torch term below (2.34 GiB, band
-#    1.20-3.16), +0.3 % with the additive load rule (2.32 GiB, band 1.09-3.14): no longer a miss. The
-#    weights are counted as vLLM lays them out (test_qwen3_vl_weights_per_gpu_at_tp4_match_the_log: 14.7676 GiB
-#    against 14.7708 logged; 14.747 with the +0.3 %); the activation follows the v0.11.0 source
-#    (test_encoder_run_per_tp_rank_splits_heads_and_mlp_but_not_the_gathered_qkv): 4.05 GiB = 153,600 padded rows
-#    2.34 + the unpadded output still bound to ``output`` 0.19 + the held pixel values 0.14 + the sorting sampler
-#    1.38. The log leaves 21.22 - 14.77 - 2.31 = 4.14 GiB for activation + non-torch, about 0.09 GiB of non-torch;
-#    the estimate took 0.30 for PCIe TP (fitted on 0.6.6/0.7 logs) until the term followed #25359 (gpu_worker.py
-#    init_device, abad204be, first in v0.11.0rc1: PyNccl, custom all-reduce and NCCL are set up before the start-up
-#    snapshot, so only what the profile run adds counts): 0.09 GiB from 0.11.0 without NVSwitch, fitted on the one
-#    fit-half row that prints it (4x A30 at TP 4, 0.11.1.dev12, DEBUG: fit_term non_torch_tp; this validation row
-#    was not used). It lands 0.21 GiB higher: 2.13 + 0.21 = 2.34.)
+#    Its weights are 29.03 GiB against 29.04 logged; the rest is the unified-memory term: this start left
+#    1.80 GiB of host memory where the term's centre, the median of the four GB10 fit rows, is 1.58
+#    (test_unified_memory_term_is_the_gb10_fit_rows_median_and_spread).
+# Rows within the targets, worked for reference:
+#  (gpt-oss-120b on one H100, 0.10.1, validation: weights 65.93 GiB against 65.97 logged with the rotary cache and
+#    the additive load constant (estimates.py, weights); the row is -2.19 GiB, -2.5 %.)
+#  (Llama-4-Scout at TP 4, fit half: its llama3 rope caches 10,485,760 positions x 128 x 2 B = 2.5 GiB
+#    (rope_cache.py); weights 53.08 GiB against 53.12 logged, the row +1.5 %.)
+#  (Qwen3-VL-30B-A3B on 4x RTX 3090 at TP 4, 0.11.0, validation: 2.32 GiB estimated against 2.31 logged,
+#    +0.3 %, band 1.09-3.14. The weights are counted as vLLM lays them out
+#    (test_qwen3_vl_weights_per_gpu_at_tp4_match_the_log: 14.7676 GiB against 14.7708 logged); the activation
+#    follows the v0.11.0 source (test_encoder_run_per_tp_rank_splits_heads_and_mlp_but_not_the_gathered_qkv):
+#    4.05 GiB = 153,600 padded rows 2.34 + the unpadded output still bound to ``output`` 0.19 + the held pixel
+#    values 0.14 + the sorting sampler 1.38. The log leaves 21.22 - 14.77 - 2.31 = 4.14 GiB for activation +
+#    non-torch, about 0.09 GiB of non-torch, which is the PCIe TP term from 0.11.0 (#25359, gpu_worker.py
+#    init_device, first in v0.11.0rc1: PyNccl, custom all-reduce and NCCL are set up before the start-up
+#    snapshot, so only what the profile run adds counts), fitted on the one fit-half row that prints it (4x A30
+#    at TP 4, 0.11.1.dev12, DEBUG: fit_term non_torch_tp; this validation row was not used).)
 #  (The A30 fit row itself: 17.01 GiB estimated against 17.24 logged, -1.3 %, logged above the band 16.54-17.20 on
 #    the safe side. Weights 1.2447 GiB (share 1.2428 + padding, allocator slack, load constant; 1.24 logged) and
 #    non-torch 0.09 (0.09 logged) match; the activation does
@@ -320,9 +312,8 @@ KNOWN_BEYOND_5PCT = {
     "v0130nv2601_qwen25_14b_fp8dyn_gb10_util015_fp8kv_32k_no_memory.log",
     "v0130nv2601_qwen3_30b_a3b_fp8_gb10_util03_fp8kv_32k.log",
 }
-# The GB10 gpt-oss-20b row (validation) left both sets when the unified-memory term was fitted on the four GB10
-# fit rows: 13.06 GiB estimated against 12.94 logged (+0.9 %), band 10.65-14.35 (was 14.64, +13.1 %, band
-# 13.35-15.61 below the logged figure).
+# The GB10 gpt-oss-20b row (validation), with the unified-memory term fitted on the four GB10 fit rows:
+# 13.06 GiB estimated against 12.94 logged (+0.9 %), band 10.65-14.35: in neither set.
 KNOWN_BELOW_BAND: set[str] = set()
 
 
@@ -409,7 +400,7 @@ def test_nvidia_smi_totals_are_corrected_to_cuda() -> None:
     # An nvidia-smi total overstates what CUDA gives vLLM by 0-1.1 GiB (RTX 4060 Ti: almost nothing; RTX 4090: 24564 MiB = 23.99 GiB
     # against PyTorch's 23.64; L40S: 46068 MiB = 44.99 GiB against 44.39-44.42 in vLLM's logs; B300: 275040 MiB =
     # 268.59 GiB against 267.69; GH200: 97871 MiB = 95.58 GiB against about 94.5 usable); central gap 0.55 GiB.
-    # No catalog GPU carries an nvidia-smi total any more (issue 9): the RTX 4080's nvidia-smi 16376 MiB
+    # No catalog GPU carries an nvidia-smi total (CUDA's own totals: scripts/gpus.json): the RTX 4080's nvidia-smi 16376 MiB
     # (17,171,480,576 B) is given by hand, as a user entering nvidia-smi's figure would. (Its CUDA total, PyTorch's
     # total_memory=16049MB = 16,828,596,224 B, is 327 MiB below nvidia-smi; the V100-32GB's gap is 0.27 GiB and
     # the RTX 4060 Ti's almost none, so the band's top edge is the nvidia-smi figure itself.)
@@ -564,7 +555,6 @@ def test_qwen3_vl_weights_per_gpu_at_tp4_match_the_log() -> None:
     #  + MRoPE cache enlarged 4x (mrope.py), 3 more copies: 3 x 262,144 x 128 x 2 = 201,326,592
     #  + deep-stack buffers 3 x 2048 tokens x 2048 x 2 = 25,165,824
     #  = 15,856,574,008 B = 14.7676 GiB; the log: "Model loading took 14.7708 GiB" on each of the 4 workers.
-    #  (Before: x 1.003 for the load overhead, 15,834,719,242 = 14.747 GiB.)
     from kvcalc.budget.weight_share import replicated_parameters, share_bytes
     spec = catalog_model("Qwen/Qwen3-VL-30B-A3B-Instruct")
     assert replicated_parameters(spec) == 17_443_456
@@ -963,7 +953,7 @@ def test_qwen3_vl_image_profile_against_the_013_h100_nvl_log() -> None:
     # image items"). The peak is the sorting sampler (before 0.17.0) at 1024 sequences, 9.5 x 1024 x 151,936 x 4
     # = 5,912,133,632 B, plus the kept image, 16,384 x 2048 x 4 x 2 = 268,435,456, and the pixel values profile_run
     # still holds, 65,536 x 1536 x 2 = 201,326,592: 6,381,895,680 B (5.94 GiB); the encoder run (2.17 GiB) is
-    # smaller. 19.27 GiB estimated against 19.40 logged on CUDA's 93.10 GiB total (issue 9; 19.21 on nvidia-smi's
+    # smaller. 19.27 GiB estimated against 19.40 logged on CUDA's 93.10 GiB total (19.21 on nvidia-smi's
     # 95830 MiB less 0.55 GiB)
     # (weights 58.33 GiB with MRoPE's enlarged cache and the deep-stack buffers, weight_share.py; 58.23 loaded).
     text = (LOGS / "v0130_qwen3vl_moe_custom_h100nvl_8k.log").read_text(encoding="utf-8")

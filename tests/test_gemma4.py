@@ -1,4 +1,4 @@
-"""Gemma 4: wider full-attention layers, and the full-attention block doubled by page unification (issue 8).
+"""Gemma 4: wider full-attention layers, and the full-attention block doubled by page unification (CONTRIBUTING.md §2.5).
 
 vLLM builds each Gemma 4 layer from ``gemma4_layer_config`` (vllm/transformers_utils/configs/gemma4.py at
 main 2f41c894; in vllm/model_executor/models/gemma4.py since #38826, first in 0.19.0): a

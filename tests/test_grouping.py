@@ -1,17 +1,17 @@
 """``grouping.get_kv_cache_groups`` / ``project_to_worker`` on model-shaped layer maps.
 
-Hand-worked from vLLM's grouping rules (shared/spec/vllm-kv-sizing.md section 5; vLLM main
-6adad087… ``vllm/v1/core/kv_cache_utils.py``): decision order (5.1), page-size
-unification (5.3), equal-size groups with strided membership and padding (5.4).
+Hand-worked from vLLM's grouping rules (CONTRIBUTING.md §2.5; vLLM main
+6adad087… ``vllm/v1/core/kv_cache_utils.py``): decision order, page-size
+unification, equal-size groups with strided membership and padding.
 
 vLLM's own cases from ``tests/v1/core/test_kv_cache_utils.py`` that this API can express
 (uniform / uniform-type / hybrid one-worker configs, merge rules, HMA-disabled promotion,
 projection onto workers, PP sharding) are ported in tests/test_vllm_cases.py; the rest of
 that file (runtime block pools, prefix hashing, DeepSeek-V4 packed layouts, lock-step MLA,
-Mamba) has no counterpart here. The cases below are the spec's own examples and the
+Mamba) has no counterpart here. The cases below are CONTRIBUTING.md's examples and the
 model shapes the catalog serves, not repeats of those ports.
 
-Page sizes (spec 4.1): page = block_size × kv_heads × (head_size + head_size_v) × dtype_bytes.
+Page sizes (CONTRIBUTING.md §2.4): page = block_size × kv_heads × (head_size + head_size_v) × dtype_bytes.
 """
 from __future__ import annotations
 
@@ -82,7 +82,7 @@ def test_uniform_dense_model_is_one_group():
     assert g.groups[0].spec == full()
     assert g.page_size_bytes == 65_536                       # 16 × 8 × (128 + 128) × 2
     assert g.group_size == 36
-    assert g.bytes_per_block == 2_359_296                    # 65,536 × 36 (spec 14: 2.25 MiB per block id)
+    assert g.bytes_per_block == 2_359_296                    # 65,536 × 36 = 2.25 MiB per block id
     assert g.min_block_size == 16
     assert g.warnings == () and g.num_padding_layers == 0
 
@@ -189,7 +189,7 @@ def test_page_unification_scales_the_smaller_block():
 
 def test_page_unification_pads_when_not_a_multiple():
     # sliding head 96: 16 × 8 × 192 × 2 = 49,152; 65,536 % 49,152 ≠ 0 → FlashAttention-family
-    # backends read by block stride, so the page is padded to 65,536 (spec 5.3); block size unchanged
+    # backends read by block stride, so the page is padded to 65,536 (CONTRIBUTING.md §2.5); block size unchanged
     g = get_kv_cache_groups(layers([full(), sliding(head=96)]))
     spec = g.groups[1].spec
     assert spec.block_size == 16 and spec.real_page_size_bytes == 49_152 and spec.page_size_bytes == 65_536
@@ -208,7 +208,7 @@ def test_page_unification_impossible_is_an_error():
 
 def test_hma_disabled_promotes_sliding_layers():
     g = get_kv_cache_groups(gemma3_27b(), hma_enabled=False)
-    # every layer now reserves all tokens: one uniform group of 62, recording the window 1024
+    # promoted, every layer reserves all tokens: one uniform group of 62, recording the window 1024
     assert g.kind == GroupingKind.UNIFORM and len(g.groups) == 1 and g.group_size == 62
     assert g.groups[0].spec == FullAttentionSpec(block_size=16, num_kv_heads=16, head_size=128, head_size_v=128,
                                                  dtype_bytes=2, sliding_window=1024)

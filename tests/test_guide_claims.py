@@ -92,14 +92,11 @@ def test_running_example_fails_by_default() -> None:
     assert not v.fits
     # 36 layers × 8 KV heads × 128 × 2 (K, V) × 2 B = 147,456 B per token; × 36,864 = 5,435,817,984 B = 5.0625 GiB
     assert gib(v.needed_kv_bytes) == 5.06
-    # 4.77 since issue 8: the RTX 4090's catalog total is CUDA's own 23.64 GiB (PyTorch's out-of-memory line,
-    # ali-vilab/VGen#104), used as is. Before, nvidia-smi's 24564 MiB = 23.99 GiB less the 0.55 GiB central
-    # correction = 23.44 GiB gave 4.58 (5.10 before that correction); 0.20 GiB more total x 0.92 utilisation
-    # = 0.18 GiB more budget: 4.58 + 0.18 = 4.76 from the rounded figures, 4.7675 exactly.
-    # 4.80 since the load constant (issue 9, estimates.py weights): the checkpoint's 16,381,470,720 B load with
+    # 4.80: the RTX 4090's catalog total is CUDA's own 23.64 GiB (PyTorch's out-of-memory line,
+    # ali-vilab/VGen#104), used as is, x 0.92; the weights are the checkpoint's 16,381,470,720 B plus
     # rope 40,960 x 128 x 2 = 10,485,760 + allocator slack 2 x 1 MiB (embedding and lm_head, 151,936 x 4096 x 2
-    # = 1187 MiB each in 1188 MiB segments) + 1,430,528 = 14,013,440 B instead of x 1.003 = 49,144,412 B:
-    # 35,130,972 B (0.033 GiB) more available, 4.8002 GiB. Still short of the 5.06 GiB needed.
+    # = 1187 MiB each in 1188 MiB segments) + the load constant 1,430,528 = 14,013,440 B (estimates.py,
+    # weights); with the activation, non-torch and graph estimates, 4.8002 GiB. Short of the 5.06 GiB needed.
     assert gib(v.available_kv_bytes) == 4.80
 
 
@@ -111,7 +108,7 @@ def test_max_num_seqs_16_tips_the_running_example() -> None:
 
 
 def test_default_max_num_seqs_follows_the_gpu() -> None:
-    # spec 10.1: 256 under 70 GiB and on the A100, 1024 on the H100 class and above
+    # CONTRIBUTING.md §2.10: 256 under 70 GiB and on the A100, 1024 on the H100 class and above
     assert verdict(**BASE).max_num_seqs == 256
     assert verdict(model="Qwen/Qwen3-8B", gpu="A100-80GB").max_num_seqs == 256
     assert verdict(model="Qwen/Qwen3-8B", gpu="H100-80GB").max_num_seqs == 1024
@@ -188,7 +185,7 @@ def _compute(inputs: dict[str, object]) -> dict:
     return response
 
 
-# Issue 9: the advice counts a fix only if vLLM starts at the estimate band's pessimistic edge.
+# The advice counts a fix only if vLLM starts at the estimate band's pessimistic edge (CONTRIBUTING.md §8).
 # So the utilization preset starts from a measured budget (a log's "Available KV cache memory",
 # no band), and the free-runtime-memory preset from an H100 scenario, whose 1024 default
 # sequences give a large CUDA-graph pool and sampler warm-up to win back.
@@ -322,12 +319,12 @@ def test_paste_your_log_states_the_rounding(lang: str) -> None:
 # ---------------------------------------------------------------------------
 
 def test_fp8_doubles_the_tokens_in_the_pool() -> None:
-    """The FAQ's table: fp8 doubles the tokens that fit (34,944 -> 69,904 since issue 9's load constant), not the memory."""
+    """The FAQ's table: fp8 doubles the tokens that fit (34,944 -> 69,904), not the memory."""
     bf16 = verdict(model="Qwen/Qwen3-8B", gpu="RTX-4090", max_model_len=32768)
     fp8 = verdict(model="Qwen/Qwen3-8B", gpu="RTX-4090", max_model_len=32768, kv_cache_dtype="fp8")
-    # 5,119,061,050 B available (RTX 4090 at its CUDA total, issue 8) + 35,130,972 B the weights no longer take
-    # (issue 9: rope + allocator slack + constant = 14,013,440 B instead of 0.3 % of 16,381,470,720 = 49,144,412)
-    # = 5,154,192,022 B; a 16-token block of Qwen3-8B is
+    # 5,154,192,022 B available (RTX 4090 at its CUDA total; the weights take the checkpoint's 16,381,470,720 B
+    # + rope, allocator slack and the load constant, 14,013,440 B, as in test_running_example_fails_by_default);
+    # a 16-token block of Qwen3-8B is
     # 36 layers x 2 x 8 heads x 128 x 2 B x 16 = 2,359,296 B in bf16 and 1,179,648 B in fp8:
     # 5,154,192,022 / 2,359,296 = 2184.6 -> 2,184 blocks x 16 = 34,944 tokens; / 1,179,648 = 4369.3 -> 69,904
     assert bf16.available_kv_bytes == 5_154_192_022
@@ -336,7 +333,7 @@ def test_fp8_doubles_the_tokens_in_the_pool() -> None:
 
 
 def test_fixed_budget_example_fits_a_24_gb_card() -> None:
-    """The --kv-cache-memory-bytes example: 4G leaves room on an RTX 4090, 8G (the old example) did not."""
+    """The --kv-cache-memory-bytes example: 4G leaves room on an RTX 4090, 8G does not."""
     budget = verdict(model="Qwen/Qwen3-8B", gpu="RTX-4090", max_model_len=16384).budget
     runtime = budget.weights_bytes + budget.activation_bytes + budget.non_torch_bytes + budget.cudagraph_bytes
     assert runtime + 4 * GiB < budget.total_bytes

@@ -130,7 +130,7 @@ def test_the_target_rule_by_hand() -> None:
 
 
 def test_the_old_validation_half_is_pinned_too() -> None:
-    # what README keeps quoting about the old validation half (now development): 0.3 %, all inside the band
+    # what CONTRIBUTING.md §8 quotes about the validation half (development): 0.3 %, all inside the band
     val = validation_rows("validation")
     from kvcalc.budget.validation import validation_summary
     s = validation_summary(val)

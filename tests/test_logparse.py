@@ -190,7 +190,7 @@ EXPECTED: dict[str, tuple[str, dict[str, object]]] = {
         "max_concurrency": 5.59, "cudagraph_gib": 0.27}),
     "v014_qwen3_17b_24gb_capacity.log": ("started", {
         "available_kv_gib": 18.78, "gpu_kv_cache_tokens": 175856}),
-    # --- added with the budget validation (issue 9); values read from each file ----------
+    # --- the budget validation's logs (calc/data/validation.json); values read from each file ----------
     # llm-d 0.19 sweep, tail-only copies (no capacity lines; started per "init engine (profile,
     # create kv cache, warmup model) took"): the figures come from "Free memory on device ...
     # Actual usage is W GiB for weight ... Current kv cache memory in use is A GiB".
@@ -250,7 +250,7 @@ EXPECTED: dict[str, tuple[str, dict[str, object]]] = {
     "v0190_qwen3_0p6b_rtx3060_12gb_util06_4k_eager.log": ("started", {"vllm_version": "0.19.0", "available_kv_gib": 5.68, "gpu_kv_cache_tokens": 53184, "max_concurrency": 12.98, "max_model_len": 4096, "model_weights_gib": 1.12}),
     # V0 0.7.1, 8x A100-40GB: "total_gpu_memory (39.39GiB)", "... reserved for KV Cache is 29.02GiB"
     "v071_deepseek_coder_v2_lite_8xa100_40gb_tp8_v0.log": ("started", {"model": "/opt/ml/model", "available_kv_gib": 29.02, "max_model_len": 8192, "tensor_parallel_size": 8, "pipeline_parallel_size": 1, "kv_cache_dtype": "auto", "total_gpu_memory_gib": 39.39}),
-    # --- issue 8's corpus (tests/data/logs/sources.json, after v014): every value below is printed
+    # --- the logs after v014 in tests/data/logs/sources.json: every value below is printed
     # in the log as it stands (GiB to 0.01, tokens with thousands separators, versions as printed);
     # two runs in one file (v010_fp8_kv) keep the first capacity line and the error's figures.
     "v2026_qwen38_27b_fp8_tp2_3090_concurrency.log": ("started", {

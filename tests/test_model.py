@@ -1,7 +1,7 @@
 """``model.normalize_config``: a config.json resolved the way vLLM reads it.
 
-Every expected value is worked by hand from vLLM's rules (shared/spec/vllm-kv-sizing.md,
-sections 3.1, 3.2, 3.4, 3.6, 4.2 and 7.5; vLLM main 6adad087…) with the arithmetic in
+Every expected value is worked by hand from vLLM's rules (CONTRIBUTING.md §2.3, §2.4 and
+``vllm/config/model.py``; vLLM main 6adad087…) with the arithmetic in
 the comment beside it, never read back from the code. Small inline dicts are test
 inputs, not claims about real models; where a real model is named, its facts come
 from the catalog's config (``kvcalc.catalog.find_model(id).config``) or the vendored
@@ -60,7 +60,7 @@ def kinds(*runs: tuple[LayerKind, int]) -> tuple[LayerKind, ...]:
     return tuple(k for kind, n in runs for k in [kind] * n)
 
 
-# ---- head size (spec 3.1) ------------------------------------------------------------------------
+# ---- head size (CONTRIBUTING.md §2.3) ------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("over", "head_size"), [
     # no head_dim: hidden_size // num_attention_heads = 4096 // 32
@@ -102,7 +102,7 @@ def test_gemma3_default_head_dim(model_id):
     assert catalog(model_id).head_size == 256
 
 
-# ---- KV heads (spec 3.2) -----------------------------------------------------------------------------
+# ---- KV heads (CONTRIBUTING.md §2.3) -----------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("over", "kv_heads", "architecture"), [
     # GQA: num_key_value_heads 8 of 32 attention heads
@@ -140,7 +140,7 @@ def test_kv_heads_catalog():
     assert catalog("microsoft/phi-4").total_num_kv_heads == 10
 
 
-# ---- which layers slide (spec 3.6) -------------------------------------------------------------------
+# ---- which layers slide (CONTRIBUTING.md §2.3) -------------------------------------------------------------------
 
 QWEN2 = dict(model_type="qwen2", num_hidden_layers=28, num_attention_heads=28, num_key_value_heads=4,
              hidden_size=3584, max_position_embeddings=32768)
@@ -168,7 +168,7 @@ def test_qwen2_use_sliding_window_from_layer_zero():
 
 def test_qwen2_layer_types_given():
     # layer_types as transformers writes them for max_window_layers 20 of 28 (layers 20–27 sliding).
-    # This test used to expect 20 full + 8 sliding layers; vLLM does not build that: Qwen2Model asserts
+    # Not 20 full + 8 sliding layers: vLLM does not build that: Qwen2Model asserts
     # max_window_layers == num_hidden_layers whenever the layer types mix (main 26d725c3 qwen2.py
     # ``len(set(layer_types)) > 1``; v0.10.1–v0.25.1 ``is_interleaved``), so 20 ≠ 28 is refused.
     types = ["full_attention"] * 20 + ["sliding_attention"] * 8
@@ -247,7 +247,7 @@ def test_mistral_v01_model_level_window_covers_every_layer():
 
 @pytest.mark.parametrize("window", [0, None])
 def test_sliding_window_zero_or_null_means_none(window):
-    # "sliding_window: 0 in a config means no sliding window" (spec 3.6)
+    # "sliding_window: 0 in a config means no sliding window" (CONTRIBUTING.md §2.3)
     m = norm(cfg(model_type="mistral", sliding_window=window))
     assert m.layer_kinds == kinds((FULL, 4)) and m.sliding_window is None
 
@@ -283,7 +283,7 @@ def test_llama4_layer_types_keep_the_chunk_size():
     assert e.value.code == "config_missing_key"
 
 
-# ---- MLA (spec 3.1, 3.2, 4.2) ---------------------------------------------------------------------------
+# ---- MLA (CONTRIBUTING.md §2.3, §2.4) ---------------------------------------------------------------------------
 
 MLA_CFG = dict(model_type="deepseek_v2", num_hidden_layers=4, num_attention_heads=16, num_key_value_heads=16,
                hidden_size=2048, kv_lora_rank=512, qk_rope_head_dim=64, qk_nope_head_dim=128, v_head_dim=128)
@@ -314,7 +314,7 @@ def test_mla_needs_both_the_model_type_and_kv_lora_rank():
     assert not m.is_mla and m.head_size == 128
 
 
-# ---- derived max_model_len (spec 7.5) -------------------------------------------------------------------
+# ---- derived max_model_len (vllm/config/model.py, CONTRIBUTING.md §2.12) -------------------------------------------------------------------
 
 @pytest.mark.parametrize(("over", "derived"), [
     # max_position_embeddings alone
@@ -376,7 +376,7 @@ def test_derived_max_model_len_catalog(model_id, derived):
     assert catalog(model_id).derived_max_model_len == derived
 
 
-# ---- dtype (spec 3.4) ----------------------------------------------------------------------------------
+# ---- dtype (CONTRIBUTING.md §2.3) ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("over", "dtype"), [
     ({"torch_dtype": "bfloat16"}, "bfloat16"),

@@ -244,7 +244,7 @@ def test_random_config_values_give_result_or_calc_error(model: str, changes: dic
     _check({"config": json.dumps(config, default=list), "available_kv_gib": "40", "max_model_len": "4096"})
 
 
-# --- the estimated budget's band (issue 9) ------------------------------------------------------
+# --- the estimated budget's band (CONTRIBUTING.md §8) ------------------------------------------------------
 
 @FAST
 @given(dep=deployments(), gpu=st.sampled_from(GPU_IDS), data=st.data())

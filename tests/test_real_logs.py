@@ -633,7 +633,7 @@ def test_corpus_mix() -> None:
     rows = {row["file"]: row for row in json.loads((LOGS / "sources.json").read_text(encoding="utf-8"))}
     assert len(rows) >= 60
     assert len(RECOMPUTED) >= 25
-    # "kind", "tp" and "pp" are recorded for the rows added with issue 8; the earlier rows name them in the file
+    # "kind", "tp" and "pp" are recorded for some rows; the others name them in the file
     kinds = [row.get("kind") for row in rows.values()]
     assert kinds.count("hybrid_mamba") >= 10
     assert kinds.count("mla") + ("llmd_v019_deepseek_v2_lite_h100.log" in rows) >= 4

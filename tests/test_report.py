@@ -1,7 +1,7 @@
 """``report``: the CLI/JSON contract (``result_dict``), ``serve_command``, ``gib_gb``, the localized
 view model (``build_report``) and ``error_message``; and report.py never plans again.
 
-Figures are the spec's worked example (shared/spec/vllm-kv-sizing.md section 14), worked by
+Figures are the Qwen3-8B worked example (README, tests/test_cli.py), worked by
 hand in the comments: Qwen/Qwen3-8B, 60 GiB available, max_model_len 32,768 →
 147,456 B/token; need 2,048 blocks × 2,359,296 = 4,831,838,208 B (4.5 GiB);
 60 GiB = 64,424,509,440 B // 2,359,296 = 27,306 blocks → 436,896 tokens, 13.33x.
@@ -382,13 +382,12 @@ def test_report_imports_no_planning_module():
     assert not imported & {"planner", "verdict", "advice"}, imported
 
 
-# ---- issue 9: the estimated budget's band in the contract, the view model and the advice ------------------
+# ---- the estimated budget's band in the contract, the view model and the advice ------------------
 
 # Llama-3.1-8B at 36,864 tokens on one RTX 4090 (latest rules): one request needs
 # 32 layers x 2 x 8 heads x 128 x 2 B x 36,864 = 4,831,838,208 B = 4.5 GiB; the estimate leaves about 5.2 GiB
-# with a band of roughly 4.3-5.9 GiB, so the answer flips inside the band. (32,768 tokens, 4 GiB, was the
-# example while the RTX 4090 carried nvidia-smi's 24564 MiB and its 0.40-0.85 GiB correction band, 3.9-5.8 GiB;
-# with PyTorch's CUDA total, 23.64 GiB (issue 8), the low edge rose above 4 GiB.)
+# with a band of roughly 4.3-5.9 GiB (the RTX 4090 at PyTorch's CUDA total, 23.64 GiB), so the answer
+# flips inside the band.
 BORDERLINE = {"model": "meta-llama/Llama-3.1-8B-Instruct", "gpu": "RTX-4090", "max_model_len": 36864}
 # Same model, 8192 tokens on an H100: 1 GiB needed, tens of GiB available at either edge.
 FITS = {"model": "meta-llama/Llama-3.1-8B-Instruct", "gpu": "H100-80GB", "max_model_len": 8192}
@@ -423,8 +422,7 @@ def test_advice_counts_a_fix_only_at_the_pessimistic_edge() -> None:
     d = result_dict(a)
     codes = [r["code"] for r in d["recommendations"]]
     # the guide's order for a KV cache that is too small (advice._kv_ladder): the shorter context, then the free
-    # fixes that raise the available memory by what each gives back (it used to be utilization, fp8, eager,
-    # concurrency: the guide now orders steps 2 and 4 by their gain), then fp8 and the weights
+    # fixes that raise the available memory, ordered by what each gives back, then fp8 and the weights
     free = ["raise_gpu_memory_utilization", "enforce_eager", "limit_concurrency"]
     ladder = ["lower_max_model_len", *free, "fp8_kv_cache", "quantize_weights", "add_gpus", "larger_gpu", "cpu_offload",
               "kv_cache_memory_bytes"]

@@ -138,7 +138,7 @@ def test_gb10_qwen36_log_loaded_no_tower() -> None:
     assert 2 * 446_570_096 / GIB > 64.69 - 64.404
     m = catalog_model("Qwen/Qwen3.6-35B-A3B")
     assert not tower_loaded(m, _dep("0.20.0", TEXT_ONLY, gpu="GB10"))
-    # the catalog's counted total now holds the tower (vLLM builds it by default), and text-only mode takes it out
+    # the catalog's counted total holds the tower (vLLM builds it by default), and text-only mode takes it out
     assert m.tower_parameters == m.vision_parameters == 446_570_096
     assert _weights(m, "0.20.0", NONE, gpu="GB10") - _weights(m, "0.20.0", TEXT_ONLY, gpu="GB10") == 2 * 446_570_096
 
@@ -163,7 +163,7 @@ QWEN35_27B_TOWER = 460_728_944
 
 
 def test_catalog_qwen_wrappers_count_the_tower_vllm_loads() -> None:
-    # issue 9: the catalog keeps only text-config keys; without the tower the no-log budget over-promised by its bytes
+    # the catalog keeps only text-config keys; without the tower the no-log budget would over-promise by its bytes
     assert QWEN35_27B_TOWER == 411_466_608 + 1_769_472 + 2_654_208 + 44_838_656
     m = catalog_model("Qwen/Qwen3.5-27B")
     assert m.vision_parameters == m.tower_parameters == QWEN35_27B_TOWER

@@ -181,7 +181,7 @@ def test_parse_float_exclusive_minimum() -> None:
     assert info.value.code == "out_of_range"
 
 
-# --- one size parser with vLLM's semantics (issue 8) -------------------------------------
+# --- one size parser with vLLM's semantics (README "The kvcalc command") -------------------------------------
 
 @pytest.mark.parametrize(("text", "expected"), [
     ("25.6k", 25_600),            # 25.6 × 1000

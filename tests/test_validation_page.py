@@ -1,4 +1,4 @@
-"""The validation page is computed from the core at build time (issue 9): every validated log appears
+"""The validation page is computed from the core at build time (CONTRIBUTING.md §8): every validated log appears
 with the calculator's own estimate, and the summary repeats the core's figures."""
 from __future__ import annotations
 

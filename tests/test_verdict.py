@@ -1,7 +1,7 @@
 """vLLM's start-up planning, per architecture, against hand-worked arithmetic.
 
 Every expected value is derived by hand in the comment beside it from the
-rules in shared/spec/vllm-kv-sizing.md (vLLM main 6adad087…), not read back
+rules in CONTRIBUTING.md §2 (vLLM main 6adad087…), not read back
 from the code. Model facts come from each model's config.json in the catalog.
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ from factories import model, plan_with, run
 from kvcalc.errors import CalcError
 from kvcalc.units import GiB
 
-# ---- Qwen3-8B: the spec's worked example (section 14) --------------------------------
+# ---- Qwen3-8B: the worked example of README and tests/test_cli.py --------------------------------
 # 36 layers, 8 KV heads, head_dim 128, bf16.
 # page = 16 × 8 × (128 + 128) × 2 = 65,536 B; one block id = 36 × 65,536 = 2,359,296 B.
 
@@ -55,7 +55,7 @@ def test_qwen3_8b_fails_in_4_gib_with_vllms_exact_error():
 
 
 def test_equality_passes():
-    # needed == A − one block exactly passes (spec 7.2 item 3; the null block held back from 0.29.0):
+    # needed == A − one block exactly passes (CONTRIBUTING.md §2.7; the null block held back from 0.29.0):
     # 4,831,838,208 + 2,359,296 = 4,834,197,504 B is enough, one byte less is not
     assert run("Qwen/Qwen3-8B", available_bytes=4_834_197_504, max_model_len=32768).fits
     assert not run("Qwen/Qwen3-8B", available_bytes=4_834_197_503, max_model_len=32768).fits
@@ -297,7 +297,7 @@ def test_budget_requested_rounds_up_and_measured_terms_replace_estimates():
                    measured=Measured(weights_bytes=16 * GiB, activation_bytes=1 * GiB, non_torch_bytes=0,
                                      cudagraph_bytes=GiB // 2))
     v = plan(model("Qwen/Qwen3-8B"), d)
-    # spec 14: requested = ceil(85,899,345,920 × 0.92) = 79,027,398,247 (the product is 79,027,398,246.4)
+    # CONTRIBUTING.md §2.9: requested = ceil(85,899,345,920 × 0.92) = 79,027,398,247 (the product is 79,027,398,246.4)
     assert v.budget.requested_bytes == 79_027_398_247
     # A = 79,027,398,247 − 16 GiB − 1 GiB − 0.5 GiB = 60,236,916,327
     assert v.available_kv_bytes == 60_236_916_327
@@ -317,6 +317,6 @@ def test_fixed_kv_cache_memory_bytes_skips_the_budget():
 def test_unknown_architecture_fails_loudly():
     from kvcalc.arch.model import normalize_config
     with pytest.raises(CalcError) as e:
-        # Jamba is planned since issue 8; Zamba2's shared-attention layout is still refused by name.
+        # Jamba is planned; Zamba2's shared-attention layout is refused by name.
         normalize_config({"model_type": "zamba2", "num_hidden_layers": 32, "num_attention_heads": 32, "hidden_size": 4096})
     assert e.value.code == "unsupported_architecture"

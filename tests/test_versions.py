@@ -1,4 +1,4 @@
-"""vLLM versions → rule sets (issue 8): PEP 440 with local labels, dev/rc → the last final release."""
+"""vLLM versions → rule sets (CONTRIBUTING.md §4): PEP 440 with local labels, dev/rc → the last final release."""
 from __future__ import annotations
 
 import json

@@ -31,8 +31,8 @@ Not ported, and why:
   represents a uniform-type group by one of its layers (tested below).
 - test_get_kv_cache_config_one_worker, case "different hidden size that cannot
   be aligned by using different block size" (full head 64 + sliding head 96):
-  the 2026-05 vLLM raises NotImplementedError; the pinned rules (spec 5.3,
-  2026-08-14) pad the smaller page for FlashAttention-family backends, which
+  the 2026-05 vLLM raises NotImplementedError; the pinned rules (CONTRIBUTING.md §2.5,
+  vLLM main of 2026-08-14) pad the smaller page for FlashAttention-family backends, which
   kvcalc does. kvcalc does not model the backend, so neither side is tested.
 - test_project_kv_cache_groups_to_worker identity checks (``is spec_a``):
   object identity; the projected layer names are ported.

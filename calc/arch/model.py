@@ -426,7 +426,7 @@ def _head_size(text: Mapping[str, object], hidden: int, num_heads: int) -> int:
 
 
 def _layer_kinds(text: Mapping[str, object], num_layers: int) -> tuple[tuple[LayerKind, ...], int | None, int | None]:
-    """Which layers slide (vllm/engine/arg_utils.py create_engine_config; spec 3.6)."""
+    """Which layers slide (vllm/engine/arg_utils.py create_engine_config; CONTRIBUTING.md §2.3)."""
     mt = str(text.get("model_type") or "")
     raw_window = _opt_number(text, "sliding_window", maximum=MAX_LEN)
     window = int(raw_window) if raw_window is not None and raw_window >= 1 else None
@@ -1213,7 +1213,8 @@ def _vision_parts(config: Mapping[str, object], hidden: int, *,
     spec = _vision_spec(config, vision_cfg)
     # a catalog Qwen wrapper: its tower copied into the family table (Tower.copied_tower); vLLM builds it by
     # default (qwen3_vl.py Qwen3_VisionTransformer, also in qwen3_5.py; v0.25.1), so it counts also where only
-    # the text model's parameters are known: the budget must not over-promise. Not for Tower.total_pending.
+    # the text model's parameters are known: the budget must not over-promise (CONTRIBUTING.md §2.9).
+    # Not for Tower.total_pending.
     row = families.tower_of(spec.family if spec is not None else "")
     pending = row is not None and row.total_pending
     tower = _count_vision_parameters(vision_cfg or (_qwen_tower_config(spec, hidden)

@@ -1,4 +1,6 @@
-"""Qwen2Model's ``max_window_layers`` as transformers derives it and vLLM checks it (spec 3.6).
+"""Qwen2Model's ``max_window_layers``: as transformers derives it, as vLLM checks it.
+
+CONTRIBUTING.md §2.3.
 
 transformers/models/qwen2/configuration_qwen2.py (and qwen3): ``sliding_window`` only when
 ``use_sliding_window``; without ``layer_types``, layer ``i`` slides iff a window is set and

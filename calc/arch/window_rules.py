@@ -1,4 +1,4 @@
-"""Sliding windows vLLM applies differently by release (spec 3.6).
+"""Sliding windows vLLM applies differently by release (CONTRIBUTING.md §2.3).
 
 Two config shapes are planned by the pinned main rules in ``kvcalc.model`` and adjusted here for
 older releases:

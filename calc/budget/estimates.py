@@ -248,8 +248,8 @@ _DEFAULT_MM_LIMIT = 999
 # Not modelled: qwen2_5_vl.py's attention (Qwen2.5-VL, Qwen3-VL) rotates q and k concatenated in fp32 in
 # the v0.11.0–v0.12.0 tags (``qk_concat``/``qk_reshaped``), more than the 13 widths above at TP 1 by the same
 # tally (about 20 in v0.11.0); no TP-1 log of those releases whose peak the run sets was found.
-# Not modelled either (issue 9, read at v0.10.2 and v0.23.0): with the default inductor compile, custom ops are
-# off and the vision blocks run PyTorch-native norms and activations eagerly, so the MLP half outweighs the
+# Not modelled either (read at v0.10.2 and v0.23.0): with the default inductor compile, custom ops
+# are off and the vision blocks run PyTorch-native norms and activations eagerly, so the MLP half outweighs the
 # attention. Qwen2-VL (qwen2_vl.py v0.10.2): block input, sum, norm + fc1, QuickGELU's sigmoid and product =
 # 3 widths + 3 x intermediate (19,200 > 13 x 1280; 19,200 / 16,640 = 1.154, about the fitted factor).
 # Qwen2.5-VL (qwen2_5_vl.py v0.23.0 ``norm2(x, residual=x_attn)``; vllm/ir/ops/layernorm.py native, out of place
@@ -560,8 +560,8 @@ def cudagraph_estimate(**kwargs: object) -> Estimate:
 # RTX 4060 Ti about 0, V100-32GB 0.27, RTX 4080 0.32, RTX 4090 0.35 (24564 MiB vs 23.64), A10 and RTX 3090
 # 0.42, A10G 0.43, H100 0.46, L4 0.46, L40S 0.57-0.60, RTX PRO 6000 0.62, B200 0.71, A100-80GB 0.75-0.85,
 # B300 0.90 (275040 MiB vs 267.69); GH200 about 1.1 (97871 MiB vs a one-decimal "94.5 GiB usable"). The band
-# spans them all; the centre stays the median. Every catalog NVIDIA GPU now carries CUDA's total, so this
-# applies to SMI totals given as such (AMD's rocm-smi, MI300X 0.55).
+# spans them all; the centre stays the median. Every catalog NVIDIA GPU carries CUDA's total, so
+# this applies to SMI totals given as such (AMD's rocm-smi, MI300X 0.55).
 _SMI_GAP_GIB = (0.0, 0.55, 1.10)  # low, central, high
 # A vendor spec sheet's capacity (ROCm's table lists VRAM in GiB) is the physical memory, which HIP/CUDA
 # can report almost all of (MI355X: vLLM prints 287.98 of the table's 288 GiB), or ~0.55 GiB less

@@ -292,8 +292,8 @@ def _packed_block_bytes(groups: tuple[KVCacheGroup, ...], layout: PackedLayout) 
 
 def get_kv_cache_groups(layer_specs: Mapping[str, AttentionSpec], *, hma_enabled: bool = True,
                         packed_layout: PackedLayout = PackedLayout.STRIDE, size_ratio: float | None = 1.5) -> Grouping:
-    """The whole model's groups, in vLLM's decision order (spec 5.1); ``packed_layout`` is the
-    release's DeepSeek-V4 block rule, ``size_ratio`` its group-size rule (``_hybrid_groups``)."""
+    """The whole model's groups, in vLLM's decision order (CONTRIBUTING.md §2.5); ``packed_layout``
+    is the release's DeepSeek-V4 block rule, ``size_ratio`` its group-size rule (``_hybrid_groups``)."""
     specs = dict(layer_specs)
     if not specs:
         return Grouping(groups=(), kind=GroupingKind.EMPTY)

@@ -1,4 +1,4 @@
-"""Issue 9 in the page: an estimated budget is a band, and a verdict that flips inside it is
+"""In the page: an estimated budget is a band, and a verdict that flips inside it is
 "borderline" in every language, with the band beside the available memory.
 
 Qwen3-8B on an RTX 4090 at 32,768 tokens needs 4.5 GiB (147,456 B per token × 32,768); the

@@ -505,7 +505,7 @@ def test_recommendation_links_reach_their_guide_section(page: Page, lang: str) -
     wait_ready(root)
     assert result_of(root)["status"] == "weights_exceed_gpu" == cli_plan(query)["status"]
     hrefs = root.locator(".kvcalc-rec > a").evaluate_all("links => links.map(a => a.href)")
-    # Since the fixes link to the home page's sections (b377fce), a plan's ladder stays on the
+    # The fixes link to the home page's sections, so a plan's ladder stays on the
     # home page; a log whose GPU lacked free memory links to read-your-log's section as well.
     open_log(root)
     field(root, "log").fill((REPO / "tests" / "data" / "logs" / "llmd_v019_codellama_34b_h100_tp2_free_memory.log")

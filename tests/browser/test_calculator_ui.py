@@ -1,4 +1,4 @@
-"""The calculator's interface in a real browser (issue 11).
+"""The calculator's interface in a real browser.
 
 Never a stale answer (an error hides the previous result and leads the result and its
 field; a log that names no model shows its own report; clearing the log gives the form

@@ -1,4 +1,4 @@
-"""Hostile input in a real browser (issue 12): the calculator never freezes.
+"""Hostile input in a real browser (README "Hostile input"): the calculator never freezes.
 
 A malformed URL fragment (``#%``, on which ``decodeURIComponent`` throws) still lets the
 calculator start; after a deeply nested config, a log whose figures overflow to Infinity

@@ -1,4 +1,4 @@
-"""Navigation between languages in a real browser (issue 10).
+"""Navigation between languages in a real browser.
 
 * The language switcher keeps the page, the ``#section`` and the calculator's
   ``?query``, from four deep links (one of them edited in the calculator first).
