@@ -54,6 +54,7 @@ class Recommendation:
     """One rung of the ladder, with the flags it changes and what vLLM would then do."""
 
     code: RecCode
+    """Which fix this is: the stable id the JSON, the CLI and the page share."""
     anchor: str
     """The guide section id that explains it (the same in every language)."""
     settings: dict[str, object]

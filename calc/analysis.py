@@ -46,7 +46,9 @@ class ConcurrencyPoint:
     """Maximum concurrency at one ``max_model_len`` for this budget."""
 
     max_model_len: int
+    """The context length of this point (tokens)."""
     max_concurrency: float
+    """Full-length requests the KV cache holds at that length (vLLM's "Maximum concurrency")."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -54,7 +56,9 @@ class FeasibleGrid:
     """Context length × KV dtype → maximum concurrency (None where vLLM would refuse to start)."""
 
     kv_cache_dtypes: tuple[str, ...]
+    """The grid's columns: the KV cache dtypes compared (``auto`` first)."""
     lengths: tuple[int, ...]
+    """The grid's rows: the context lengths compared, in tokens."""
     max_concurrency: tuple[tuple[float | None, ...], ...]
     """One row per length, one cell per dtype."""
 
@@ -75,9 +79,13 @@ class Analysis:
     """A scenario's verdict, its ordered what-ifs, the feasible grid and the concurrency curve."""
 
     scenario: Scenario
+    """The inputs, resolved: the model, the deployment and where each value came from."""
     verdict: Verdict
+    """``plan()``'s answer for the scenario as given."""
     recommendations: tuple[Recommendation, ...]
+    """The guide's fixes as computed what-ifs, in the guide's order."""
     feasible: FeasibleGrid
+    """Maximum concurrency for other lengths and KV dtypes on the same budget."""
     concurrency_curve: tuple[ConcurrencyPoint, ...]
     """Drawn for failing scenarios too: it shows how short the context must be to start."""
     band_verdict: BandVerdict = BandVerdict.FITS

@@ -25,7 +25,9 @@ class LoraSettings:
     """``--enable-lora --max-loras N --max-lora-rank R [--max-cpu-loras M]``."""
 
     max_loras: int = DEFAULT_MAX_LORAS
+    """``--max-loras``: adapters resident on the GPU at once, each with its own slot."""
     max_lora_rank: int = DEFAULT_MAX_LORA_RANK
+    """``--max-lora-rank``: the rank every slot is allocated for."""
     max_cpu_loras: int | None = None
     """Host-side cache of adapters (None: ``max_loras``); no GPU memory."""
     given: tuple[tuple[str, int], ...] = ()
@@ -39,6 +41,7 @@ class SpeculativeConfig:
     method: str
     """``mtp``, ``eagle3`` or ``ngram`` (the modelled methods)."""
     num_speculative_tokens: int
+    """Draft tokens per step; for MTP a multiple of the checkpoint's MTP layers."""
     text: str
     """The JSON as the reader gave it (printed commands carry it unchanged)."""
     draft_layers: int = 0
@@ -55,9 +58,13 @@ class Measured:
     available_kv_bytes: int | None = None
     """"Available KV cache memory" from the log: skips the whole budget estimate."""
     weights_bytes: int | None = None
+    """``--weights-gib``: the weights as a log's "Model loading took X GiB" states them."""
     activation_bytes: int | None = None
+    """``--activation-gib``: the profile run's peak, a log's "torch peak memory increase"."""
     non_torch_bytes: int | None = None
+    """``--non-torch-gib``: a log's "non-torch memory" figure."""
     cudagraph_bytes: int | None = None
+    """``--cudagraph-gib``: what CUDA graph capture took, as a log states it."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -75,7 +82,9 @@ class Deployment:
     (a catalog total a few hundred MiB above it) or ``spec-sheet`` (the vendor's capacity); for the
     last two the budget estimates CUDA's figure."""
     tensor_parallel_size: int = 1
+    """``--tensor-parallel-size``: GPUs each layer's heads are split across."""
     pipeline_parallel_size: int = 1
+    """``--pipeline-parallel-size``: stages the layers are split into (``get_pp_indices``)."""
     decode_context_parallel_size: int = 1
     """``--decode-context-parallel-size``: TP ranks that shard each request's KV cache by token (no
     extra GPUs); every rank keeps ``cdiv(L, dcp)`` tokens of a request."""
@@ -84,16 +93,23 @@ class Deployment:
     max_num_seqs: int | None = None
     """None: vLLM's default for the GPU."""
     max_num_batched_tokens: int | None = None
+    """None: vLLM's default for the GPU and the entry point (CONTRIBUTING.md §2.10)."""
     kv_cache_dtype: str = "auto"
+    """``--kv-cache-dtype``; ``auto`` is the model dtype."""
     gpu_memory_utilization: float | None = None
     """None: the rule set's default (0.92 from #38284, 0.20.0; 0.90 in earlier releases)."""
     kv_cache_memory_bytes: int | None = None
+    """``--kv-cache-memory-bytes``: a fixed KV budget that replaces the measured one."""
     block_size: int | None = None
     """None: 16 (the backend default for FlashAttention/FlashInfer/Triton)."""
     num_gpu_blocks_override: int | None = None
+    """``--num-gpu-blocks-override``: replaces the computed number of blocks."""
     disable_hybrid_kv_cache_manager: bool = False
+    """``--disable-hybrid-kv-cache-manager``: sliding and chunked layers become full ones."""
     async_scheduling: bool = True
+    """On unless ``--no-async-scheduling``: two batches in flight at PP 1 (#47728)."""
     enforce_eager: bool = False
+    """``--enforce-eager``: no CUDA graphs, so no graph memory."""
     enable_chunked_prefill: bool | None = None
     """V0 only: None = the release default (on for ``max_model_len > 32768``); sizes the V0 profile run."""
     cpu_offload_bytes: int = 0
@@ -114,7 +130,9 @@ class Deployment:
     skip_mm_profiling: bool = False
     """``--skip-mm-profiling`` (0.10.1 on): vLLM profiles without the multimodal encoder run and its cache."""
     rules: RuleSet = field(default_factory=lambda: rules_for(None))
+    """The release rules everything is planned by (``rules_for(--vllm-version)``)."""
     measured: Measured = field(default_factory=Measured)
+    """The figures the reader measured; each replaces its estimate."""
     calculate_kv_scales: bool = False
     """``--calculate-kv-scales`` (up to 0.27.x; refused from 0.28.0): no memory effect, kept for the command."""
     budget_edge: str = "central"

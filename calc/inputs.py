@@ -55,7 +55,9 @@ class Scenario:
     """A model and how it is served: everything ``plan`` needs."""
 
     model: ModelSpec
+    """The model, from the catalog or a pasted config."""
     deployment: Deployment
+    """How it is served: the flags, the GPU, the release rules and any measured figures."""
     model_label: str
     """What ``vllm serve`` would be given (catalog id, or a placeholder for pasted configs)."""
     given: frozenset[str] = frozenset()

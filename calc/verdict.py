@@ -76,14 +76,21 @@ class StagePlan:
     """One pipeline stage (all its TP ranks are identical)."""
 
     stage: int
+    """The stage's index, 0 first."""
     num_layers: int
+    """Decoder layers the stage owns (``get_pp_indices``), cache-less ones included."""
     grouping: Grouping
+    """The whole model's KV cache groups projected onto this stage's layers."""
     available_kv_bytes: int
     """After a ``num_gpu_blocks_override`` adjustment: what the blocks are counted from."""
     needed_kv_bytes: int
+    """What one request of ``max_model_len`` needs here (the check's "KV cache is needed")."""
     estimated_max_model_len: int
+    """The largest length whose need fits this stage's memory (vLLM's estimate)."""
     kv_bytes_per_token: int
+    """KV bytes one token costs on one GPU of this stage, over all its layers."""
     num_blocks: int | None
+    """Blocks this stage's memory holds; None when the start fails before they are counted."""
     reported_specs: Mapping[str, AttentionSpec] = field(default_factory=dict, compare=False, repr=False)
     """This stage's layers as vLLM's model runner reports them (before promotion / page unification)."""
     grouped_specs: Mapping[str, AttentionSpec] = field(default_factory=dict, compare=False, repr=False)
@@ -110,30 +117,49 @@ class Verdict:
     """What vLLM would do with this model and deployment."""
 
     model: ModelSpec
+    """The model as planned (``normalize_config``'s ``ModelSpec``)."""
     deployment: Deployment
+    """The serving set-up as planned, with its release rules."""
     status: VerdictStatus
+    """What vLLM does at start-up: starts, fails the check, has no memory for blocks, …."""
     max_model_len: int
     """The length checked (after auto-fit)."""
     requested_max_model_len: int
     """What was asked for (-1 for auto)."""
     derived_max_model_len: int
+    """The model's own maximum length (from its config), the default ``max_model_len``."""
     max_num_batched_tokens: int
+    """The batched-token limit in force (the flag or vLLM's default)."""
     max_num_seqs: int
+    """The sequence limit in force (the flag or vLLM's default)."""
     in_flight_tokens: int
+    """Tokens a sliding or chunked layer must keep beyond its window (CONTRIBUTING.md §2.10)."""
     block_size: int
+    """Tokens per block of the attention layers, after any hybrid alignment."""
     hma_enabled: bool
+    """Whether the hybrid KV cache manager is on (sliding layers keep their own groups)."""
     grouping: Grouping
+    """The whole model's KV cache groups."""
     budget: MemoryBudget
+    """Where the GPU's memory goes, and what is left for the KV cache."""
     stages: tuple[StagePlan, ...]
+    """One plan per pipeline stage."""
     limiting_stage: int
+    """The stage with the fewest blocks (vLLM takes the minimum over workers)."""
     num_gpu_blocks: int | None
+    """The blocks vLLM allocates (the minimum over stages); None when it does not start."""
     gpu_kv_cache_tokens: int | None
+    """The "GPU KV cache size: N tokens" figure; None when it does not start."""
     max_concurrency: float | None
+    """The "Maximum concurrency" figure; None when it does not start."""
     blocks_per_request: int
+    """Blocks one request of ``max_model_len`` takes, over all groups (CONTRIBUTING.md §2.8)."""
     estimated_max_model_len: int
     """The largest length that fits (up to the model's derived maximum when it fits)."""
     vllm_lines: tuple[str, ...]
+    """The lines vLLM would log, in order, as this release words them."""
     error_text: str | None
+    """vLLM's error, word for word, when it does not start; None when it starts."""
     mamba: MambaPlan | None = None
     """Mamba / linear-attention hybrids: the cache mode, Mamba block and padded page vLLM resolved."""
 
@@ -168,13 +194,17 @@ class _Worker:
     """One pipeline stage as the engine core sees it: its layers and its KV memory."""
 
     stage: int
+    """The stage's index, 0 first."""
     num_layers: int
+    """Decoder layers the stage owns, cache-less ones included."""
     grouping: Grouping
     """The whole model's groups projected onto this stage's layers."""
     layer_specs: Mapping[str, AttentionSpec]
+    """This stage's layers after grouping (promotions and page unification applied)."""
     reported_specs: Mapping[str, AttentionSpec]
     """The same layers as the model runner reports them (what vLLM's check saw up to 0.13)."""
     available_kv_bytes: int
+    """The stage's KV memory, after any ``num_gpu_blocks_override``."""
     null_block_bytes: int = 0
     """One pool block, held back from the check and auto-fit from #47272 (0.29.0)."""
 
@@ -192,19 +222,31 @@ class _Planning:
     """Everything one planning reads, resolved once: the engine's defaults, groups, budget and workers."""
 
     model: ModelSpec
+    """The model being planned."""
     deployment: Deployment
+    """The serving set-up, with its release rules."""
     max_num_batched_tokens: int
+    """The batched-token limit in force (the flag or vLLM's default)."""
     max_num_seqs: int
+    """The sequence limit in force (the flag or vLLM's default)."""
     block_size: int
+    """Tokens per block of the attention layers, after any hybrid alignment."""
     in_flight_tokens: int
+    """Tokens a sliding or chunked layer keeps beyond its window."""
     hma_enabled: bool
+    """Whether the hybrid KV cache manager is on."""
     grouping: Grouping
     """The whole model's groups."""
     model_layer_specs: Mapping[str, AttentionSpec]
+    """Layer name → spec after grouping, for the whole model."""
     derived_max_model_len: int
+    """The model's own maximum length, from its config."""
     requested_max_model_len: int
+    """What was asked for: a length, or -1 for auto-fit."""
     budget: MemoryBudget
+    """Where the GPU's memory goes, and what is left for the KV cache."""
     workers: tuple[_Worker, ...]
+    """One worker per pipeline stage, with its layers and memory."""
     mamba: MambaPlan | None = None
     """Mamba / linear-attention hybrids: cache mode and block-size alignment."""
 
@@ -264,10 +306,15 @@ class _StageLayers:
     """One PP stage's share of the layers, before any memory is known."""
 
     num_layers: int
+    """Decoder layers the stage owns, cache-less ones included."""
     grouping: Grouping
+    """The whole model's groups projected onto this stage's layers."""
     layer_specs: Mapping[str, AttentionSpec]
+    """This stage's layers after grouping."""
     reported_specs: Mapping[str, AttentionSpec]
+    """This stage's layers as the model runner reports them (what the check saw up to 0.13)."""
     reported_counts: check.SpecCounts | None
+    """Distinct reported specs with their layer counts, for the releases whose check sums layers."""
     kv_bytes_per_token: int
     """``planner.kv_bytes_per_token`` of ``layer_specs``: once per stage, not once per plan."""
 
@@ -277,9 +324,13 @@ class _Layers:
     """The layer specs, their KV cache groups and their split over the PP stages."""
 
     specs: Mapping[str, AttentionSpec]
+    """Every layer's KV spec as the model runner builds it (MTP layers included)."""
     grouping: Grouping
+    """The whole model's KV cache groups."""
     model_layer_specs: Mapping[str, AttentionSpec]
+    """Layer name → spec after grouping (promotions and page unification applied)."""
     stages: tuple[_StageLayers, ...]
+    """The layers' split over the pipeline stages."""
 
 
 def _stages(model: ModelSpec, pp: int, rules: RuleSet, grouping: Grouping, layer_specs: Mapping[str, AttentionSpec],
@@ -409,10 +460,15 @@ class _Capacity:
     """What a start that passes the check reports."""
 
     num_gpu_blocks: int | None = None
+    """The blocks vLLM allocates; None when the start fails."""
     gpu_kv_cache_tokens: int | None = None
+    """The "GPU KV cache size" figure."""
     max_concurrency: float | None = None
+    """The "Maximum concurrency" figure."""
     blocks_per_request: int = 0
+    """Blocks one full-length request takes, over all groups."""
     estimated_max_model_len: int = 0
+    """The largest length that fits the memory."""
 
 
 def _verdict(p: _Planning, status: VerdictStatus, length: int, stages: list[StagePlan], lines: list[str], *,

@@ -62,7 +62,9 @@ class ParsedVersion:
     pre: tuple[str, int] | None = None
     """``("rc", 2)`` for ``rc2`` (``a``/``b``/``rc``)."""
     post: int | None = None
+    """``1`` for ``.post1``; a post build gets its release's rules."""
     dev: int | None = None
+    """``1802`` for ``.dev1802``: a dev build of X.Y.Z gets the release before X.Y.Z's rules."""
     local: str | None = None
     """After ``+``: ``g1234abc``, ``cu128``, ``582e4e37.nv25.11``."""
 
@@ -224,7 +226,9 @@ class RuleSet:
     every rule change of the table)."""
 
     label: str
+    """How the result names the release ("vLLM 0.33.0")."""
     version: Version | None
+    """The release whose rules these are; None: the newest release read."""
 
     def _has(self, pr: str) -> bool:
         return self.version is None or self.version >= first_release(pr)

@@ -68,6 +68,7 @@ class Flag:
     cli: str
     """vLLM's spelling of the positive flag."""
     kind: FlagKind
+    """How the value is written and read back (bool, size, length, choice, JSON, …)."""
     since: Rule = None
     """First release whose argparse declares it (None: v0.6.0, the oldest release the core models)."""
     until: Rule = None
@@ -77,8 +78,11 @@ class Flag:
     inverted: bool = False
     """BOOL: the input names the negative form (``no_async_scheduling`` → ``--no-async-scheduling``)."""
     human_from: Rule = None
+    """SIZE / LENGTH: the first release taking ``human_readable_int`` values (``32k``)."""
     auto_from: Rule = None
+    """LENGTH: the first release taking ``auto`` (``-1`` before)."""
     json_from: Rule = None
+    """JSON: the first release taking a JSON object (``key=value,…`` pairs before)."""
     choices: tuple[tuple[Rule, tuple[str, ...]], ...] = ()
     """CHOICE: (first release, the choices from it on), oldest first; an empty tuple of choices: any int."""
     neutral: str | None = None
@@ -268,6 +272,7 @@ class ParsedCommand:
     """What vLLM would be started with: the model word and each flag's value, by input name."""
 
     model: str
+    """The model word after ``vllm serve`` (or its ``--model``)."""
     flags: dict[str, object]
     """Input name → the value read (bool for BOOL flags, text otherwise)."""
 

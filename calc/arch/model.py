@@ -63,6 +63,7 @@ class MambaConfig:
     """
 
     mixer: MambaMixer
+    """Which state layout the layer has (Mamba1, Mamba2, short conv, gated DeltaNet, …)."""
     conv_kernel: int = 0
     """``K``: conv states keep ``K - 1`` rows (plus speculative tokens)."""
     intermediate_size: int = 0
@@ -170,14 +171,19 @@ class VisionSpec:
     hidden_size: int = 0
     """ViT width; 0 = the tower's shape is not known (no ``vision_config`` and no published shape copied)."""
     intermediate_size: int = 0
+    """ViT MLP width (0 = not known)."""
     gated_mlp: bool = False
     """A SiLU-gated MLP (gate and up projections: Qwen2.5-VL, Pixtral)."""
     patch_size: int = 14
+    """Pixels per patch side."""
     temporal_patch_size: int = 1
+    """Video frames per patch (Qwen-VL; 1 for images-only towers)."""
     spatial_merge_size: int = 1
+    """Patches merged per side before the projector (Qwen-VL 2: a 2 × 2 merge)."""
     image_size: int = 0
     """Fixed input side in pixels (SigLIP, Pixtral); 0 for processors that resize to a pixel budget."""
     in_channels: int = 3
+    """Input channels of the patch embedding (3: RGB)."""
     deepstack_layers: int = 0
     """Qwen3-VL deep-stack outputs concatenated to the merger's (each one more text-width row per token)."""
     depth: int = 0
@@ -205,9 +211,13 @@ class ModelSpec:
     total_num_kv_heads: int
     """KV heads of the whole model before tensor parallelism (1 for MLA)."""
     num_attention_heads: int
+    """Query heads of the whole model (``num_attention_heads``)."""
     hidden_size: int
+    """The decoder's width (``hidden_size``)."""
     intermediate_size: int
+    """The dense MLP's width (``intermediate_size``); sizes activations and parameters."""
     vocab_size: int
+    """Vocabulary rows (``vocab_size``): embedding, LM head and the sampler's logits."""
     sliding_window: int | None
     """Window of the sliding layers, in tokens."""
     attention_chunk_size: int | None
@@ -221,8 +231,11 @@ class ModelSpec:
     num_expert_parameters: int
     """Parameters inside routed MoE experts (for expert-only quantization)."""
     quant: WeightQuant
+    """How the weights are stored (the checkpoint's ``quantization_config``, else the dtype)."""
     is_moe: bool
+    """Routed mixture-of-experts MLPs."""
     num_experts_per_tok: int
+    """Experts each token is routed to (0 for dense models)."""
     mamba: MambaConfig | None = None
     """The Mamba / linear-attention layers' state facts (None: no such layers)."""
     num_experts: int = 0

@@ -38,8 +38,11 @@ class RopeCache:
     """One ``cos_sin_cache`` buffer: ``rows × rotary_dim`` elements of ``element_bytes``."""
 
     rows: int
+    """Positions the buffer holds (the maximum position, scaled for some rope types)."""
     rotary_dim: int
+    """Elements per position (cos and sin halves together)."""
     element_bytes: int
+    """Bytes per element (the model dtype, or fp32 where vLLM keeps it)."""
 
     @property
     def bytes(self) -> int:

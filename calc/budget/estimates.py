@@ -66,8 +66,11 @@ class Estimate:
     """One estimated term: the central figure and the band the real one is likely in (bytes)."""
 
     bytes: int
+    """The central figure: what the result shows."""
     low_bytes: int
+    """The band's low edge."""
     high_bytes: int
+    """The band's high edge."""
 
     @staticmethod
     def relative(central: int, below: float, above: float) -> Estimate:
@@ -272,6 +275,7 @@ class EncoderItem:
     """One multimodal item of the maximum feature size, as vLLM's profile run feeds the encoder."""
 
     modality: str
+    """``image``, ``video`` or ``audio``, as ``--limit-mm-per-prompt`` names it."""
     tokens: int
     """Embeddings it becomes in the decoder (what the encoder budget counts)."""
     patches: int

@@ -47,15 +47,21 @@ class MemoryBudget:
     """Where one GPU's memory goes, in bytes."""
 
     source: BudgetSource
+    """Where the available KV memory comes from: estimated, measured or a fixed budget."""
     total_bytes: int | None
     """What vLLM sees as the GPU's total (CUDA's figure; estimated from an ``nvidia-smi`` catalog total)."""
     gpu_memory_utilization: float
+    """The fraction of the total vLLM may use (the flag, or the release's default)."""
     requested_bytes: int | None
     """``ceil(total × utilization)``; what vLLM may use on this GPU."""
     weights_bytes: int
+    """The model weights one GPU holds after loading, with what loading adds."""
     activation_bytes: int
+    """The profile run's peak of PyTorch memory beyond the weights."""
     non_torch_bytes: int
+    """Memory outside PyTorch's allocator: CUDA context, NCCL buffers (host memory on GB10)."""
     cudagraph_bytes: int
+    """What capturing CUDA graphs takes (0 with ``--enforce-eager``)."""
     estimated: tuple[str, ...]
     """Which of total/weights/activation/non_torch/cudagraph are our estimates."""
     available_kv_bytes: int

@@ -38,12 +38,19 @@ class ValidationRow:
     file: str
     """The log in tests/data/logs (and its ``sources.json`` entry)."""
     source_url: str
+    """Where the log was published (its URL in ``sources.json``)."""
     model: str
+    """The catalog model id the log ran."""
     gpu: str
+    """The catalog GPU id the log ran on."""
     num_gpus: int
+    """GPUs of the run (TP × PP)."""
     tensor_parallel_size: int
+    """The run's tensor-parallel size."""
     pipeline_parallel_size: int
+    """The run's pipeline-parallel size."""
     vllm_version: str
+    """The release the log names (its rules are the estimate's)."""
     engine: str
     """``v0`` or ``v1``."""
     split: str
@@ -53,10 +60,15 @@ class ValidationRow:
     fit_term: str
     """The estimate term this log was collected to fit (always in the fit half); empty for the alternating rows."""
     logged_gib: float
+    """"Available KV cache memory" as the log prints it."""
     estimate_gib: float
+    """The calculator's central estimate of the same figure."""
     low_gib: float
+    """The estimate band's pessimistic edge."""
     high_gib: float
+    """The estimate band's optimistic edge."""
     note: str
+    """Why the row lands where it does, when that needs saying (empty otherwise)."""
 
     @property
     def error_gib(self) -> float:
@@ -84,15 +96,19 @@ class ValidationSummary:
     """Error statistics of one split."""
 
     count: int
+    """Rows in the split."""
     median_abs_error_pct: float
+    """Median of |estimate − logged| in % of the logged figure."""
     worst_error_pct: float
     """The error (signed) of largest magnitude."""
     worst_file: str
+    """The log with the worst error."""
     over_optimistic: int
     """Rows whose central estimate is above the logged figure."""
     below_band_over_2pct: int
     """Rows whose logged figure is below the band's low edge by more than 2 %."""
     in_band: int
+    """Rows whose logged figure lies inside the band."""
 
 
 Row = Mapping[str, Any]

@@ -24,15 +24,21 @@ _FONT = 13
 @dataclass(frozen=True, kw_only=True)
 class Segment:
     key: str
+    """Stable id of the term (``weights``, ``kv``, ``headroom``, …), the same in every language."""
     label: str
+    """The term's name in the reader's language."""
     value_bytes: int
+    """The term's size, which sets the segment's width."""
     value_text: str
+    """The size as the result prints it (``4.5 GiB``)."""
 
 
 @dataclass(frozen=True, kw_only=True)
 class Point:
     x: int
+    """Context length, tokens (the horizontal axis)."""
     y: float
+    """Maximum concurrency at that length (the vertical axis)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -40,7 +46,9 @@ class Marker:
     """A labelled position on the budget bar (bytes from the bar's start)."""
 
     at_bytes: int
+    """Where the mark sits, in bytes from the bar's start."""
     label: str
+    """The text beside the mark, in the reader's language."""
 
 
 def _open(kind: str, height: float, title: str) -> list[str]:

@@ -27,7 +27,9 @@ class BlockSizeChoice:
     """The block size and the line vLLM logs when it is not the default 16."""
 
     block_size: int
+    """Tokens per KV cache block the attention backend takes."""
     line: str | None = None
+    """vLLM's log line announcing a non-default block size; None for 16."""
 
 
 # Product-name fragments → CUDA compute capability major (9 Hopper, 10 datacenter Blackwell,

@@ -80,7 +80,9 @@ class KVCacheGroup:
     """Layers sharing one block table; every group draws from one block pool."""
 
     layer_names: tuple[str, ...]
+    """The layers in the group, by vLLM's names (``model.layers.3.self_attn.attn``)."""
     spec: KVSpec
+    """The one KV spec every layer of the group shares."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -88,9 +90,13 @@ class Grouping:
     """The groups for a model (or one worker's projection of them)."""
 
     groups: tuple[KVCacheGroup, ...]
+    """The groups, in vLLM's order (group 0 first)."""
     kind: GroupingKind
+    """Which of vLLM's grouping paths produced them."""
     warnings: tuple[str, ...] = ()
+    """vLLM's warnings while grouping ("Add N padding layers …"), as it logs them."""
     num_padding_layers: int = 0
+    """Padding layers vLLM adds so each group has ``group_size`` layers ("Add N padding layers")."""
     packed_layout: PackedLayout = PackedLayout.STRIDE
     """PACKED only: the release's pool-block rule."""
 

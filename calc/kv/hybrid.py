@@ -48,7 +48,9 @@ class MambaPlan:
     """How vLLM resolved a hybrid model's Mamba cache before building the KV specs."""
 
     enable_prefix_caching: bool
+    """Whether prefix caching is on for the hybrid (the flag, or the release's default)."""
     mamba_cache_mode: MambaCacheMode
+    """The resolved ``--mamba-cache-mode`` (``none`` turned into ``align`` with prefix caching)."""
     attention_block_size: int
     """``cache_config.block_size`` after the alignment."""
     mamba_block_size: int
@@ -58,8 +60,11 @@ class MambaPlan:
     mamba_page_size_padded: int | None
     """``cache_config.mamba_page_size_padded``: the attention page, when it differs."""
     num_speculative_blocks: int
+    """Extra states per request for speculative tokens (``S``)."""
     shapes: tuple[tuple[int, ...], ...]
+    """One Mamba layer's per-GPU state shapes (already divided by TP)."""
     dtypes: tuple[str, ...]
+    """One dtype per shape (the conv and SSM state dtypes)."""
     lines: tuple[str, ...]
     """What vLLM logs while resolving these, in its order."""
 

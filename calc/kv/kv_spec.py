@@ -68,15 +68,21 @@ class FullAttentionSpec:
     """A layer that keeps K and V for every token of the request."""
 
     block_size: int
+    """Tokens per block (``cache_config.block_size`` after backend and hybrid rules)."""
     num_kv_heads: int
     """KV heads on this GPU (already divided by tensor parallelism)."""
     head_size: int
+    """Per-head size of K."""
     head_size_v: int
+    """Per-head size of V."""
     dtype_bytes: int
+    """Bytes per cached element of the KV cache dtype."""
     sliding_window: int | None = None
     """Recorded when a sliding layer was promoted (HMA off); still reserves all tokens."""
     attention_chunk_size: int | None = None
+    """Recorded when a chunked-local layer was promoted (HMA off); still reserves all tokens."""
     page_size_padded: int | None = None
+    """The page after page unification pads it (block-strided backends); None: the real page."""
     content_bytes: int | None = None
     """Bytes one KV head of one token takes, K and V together, for the quantized layouts (nvfp4, the
     per-token-head ones: scales and packing included, kv_dtypes.py); None: (head_size + head_size_v) × dtype."""
@@ -140,6 +146,7 @@ class MLAAttentionSpec(_CompressedPage, FullAttentionSpec):
     """Multi-head latent attention: one latent vector per token, no K/V factor 2."""
 
     cache_dtype_str: str = "auto"
+    """The ``--kv-cache-dtype`` as given: ``fp8_ds_mla`` has its own fixed per-token layout."""
     compress_ratio: int = 1
     """DeepSeek-V4: the layer stores one entry per ``compress_ratio`` tokens
     (``storage_block_size = block_size // compress_ratio``)."""
@@ -187,8 +194,11 @@ class SlidingWindowMLASpec(_CompressedPage, SlidingWindowSpec):
     compressors' fp32 states (compressor.py ``CompressorStateCache``)."""
 
     compress_ratio: int = 1
+    """Tokens per stored entry (1 for the SWA KV; the compressors' ratio for their states)."""
     alignment: int | None = None
+    """The page is rounded up to a multiple of this (``_apply_alignment_padding``)."""
     state_content_bytes: int | None = None
+    """Bytes per stored entry (the compressors' fp32 states), replacing ``head_size × dtype``."""
     kind = LayerKind.SLIDING
 
     def merge_key(self) -> tuple[object, ...]:
@@ -309,6 +319,7 @@ class MambaSpec:
     page_size_padded: int | None = None
     """``cache_config.mamba_page_size_padded``: the attention page after hybrid alignment."""
     mamba_cache_mode: MambaCacheMode = MambaCacheMode.NONE
+    """The resolved ``--mamba-cache-mode``: the states a request keeps (CONTRIBUTING.md §2.4)."""
     num_speculative_blocks: int = 0
     """``S``: one extra state per speculative token."""
 
@@ -351,6 +362,7 @@ class UniformTypeSpec:
     """One group of same-kind layers whose pages differ (vLLM's UniformTypeKVCacheSpecs)."""
 
     layer_specs: Mapping[str, AttentionSpec]
+    """Layer name → its own spec; a block costs the sum of their pages."""
     kind = "uniform_type"
 
     @property

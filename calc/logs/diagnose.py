@@ -66,12 +66,17 @@ class LogFigures:
     """
 
     max_model_len: int | None = None
+    """The length vLLM checked ("the model's max seq len")."""
     needed_kv_bytes: int | None = None
+    """"X GiB KV cache is needed", in bytes (to vLLM's 0.01 GiB rounding)."""
     available_kv_bytes: int | None = None
+    """"the available KV cache memory (Y GiB)", in bytes (to vLLM's 0.01 GiB rounding)."""
     estimated_max_model_len: int | None = None
+    """vLLM's "estimated maximum model length", as printed."""
     kv_bytes_per_token: int | None = None
     """``needed ÷ max_model_len`` from the error's GiB figures (rounded to 0.01 GiB by vLLM)."""
     suggested_max_model_len: int | None = None
+    """The guide's starting length, a readable length below the estimate."""
 
     @property
     def any(self) -> bool:
@@ -82,6 +87,7 @@ class LogFigures:
 @dataclass(frozen=True, kw_only=True)
 class Diagnosis:
     reading: LogReading
+    """What the log states, line by line (its facts and the start-up read)."""
     inputs: dict[str, object]
     """Form values implied by the log (strings, as a reader would type them)."""
     analysis: Analysis | None

@@ -66,9 +66,13 @@ class Protocol:
     """How the held-out rows were chosen (``data/holdout.json``)."""
 
     decided: str
+    """The date the split was recorded, before any held-out row was estimated."""
     rule: str
+    """How a log's source is defined and which side each source goes to, in words."""
     development_sources: tuple[str, ...]
+    """Sources the estimate was built looking at (every source of a validation row)."""
     held_out_sources: tuple[str, ...]
+    """Sources no estimate term has seen."""
     batches: tuple[tuple[str, tuple[str, ...]], ...] = ()
     """(date, held-out sources) of each collection, in order: a batch is recorded before any of
     it is estimated."""
@@ -79,8 +83,11 @@ class HeldOutRow:
     """One held-out log: the validation figures plus its source and the verdict check."""
 
     row: ValidationRow
+    """The log's validation figures (logged and estimated available KV memory, band)."""
     source: str
+    """The log's source (repository, thread, site or author), as ``data/holdout.json`` names it."""
     max_model_len: int
+    """The length the log's run checked, at which the verdict is compared."""
     estimated_verdict: BandVerdict
     """The calculator's answer from the estimate (over its band) at the log's ``max_model_len``."""
     logged_fits: bool
@@ -136,17 +143,23 @@ class HeldOutSummary:
     """What the held-out rows (or a subset) measure."""
 
     count: int
+    """Rows measured."""
     median_abs_error_pct: float | None
+    """Median of |estimate − logged| in % of the logged figure; None without rows."""
     in_band: int
+    """Rows whose logged figure lies inside the estimate's band."""
     verdict_right: int
+    """Rows whose verdict at the log's length agrees with the logged outcome."""
     over_promise: int
     """Rows whose estimate is above the logged figure by more than ``OVER_PROMISE_GIB``."""
     above: int
     """Rows whose estimate is above the logged figure (optimistic), of any size."""
     below: int
+    """Rows whose estimate is below the logged figure (on the safe side)."""
     worst_over_gib: float
     """The largest estimate-minus-logged (0 when no row is above)."""
     worst_over_pct: float
+    """The largest positive error in % (0 when no row is above)."""
     worst_under_pct: float
     """The most negative error in % (0 when no row is below)."""
     on_target: int = 0
@@ -223,11 +236,15 @@ class TermResidual:
     """Estimate minus logged of one budget term over the rows whose log prints it (GiB per GPU)."""
 
     term: str
+    """The budget term (``weights``, ``activation``, ``non_torch``, ``cudagraph``)."""
     rows: int
+    """Rows whose log prints the term."""
     median_gib: float
+    """The median residual."""
     p5_gib: float
     """5th percentile (inclusive method); with fewer than two rows, the one residual."""
     p95_gib: float
+    """95th percentile (inclusive method); with fewer than two rows, the one residual."""
 
     @property
     def enough(self) -> bool:

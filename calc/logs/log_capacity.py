@@ -53,14 +53,17 @@ class FitStatus(StrEnum):
 @dataclass(frozen=True, kw_only=True)
 class CapacityFit:
     status: FitStatus
+    """How the logged figures and the printed GiB agree (``FitStatus``)."""
     logged_gib: float
     """The log's ``Available KV cache memory``, as printed."""
     available_kv_bytes: int
     """What the plan uses: the refined bytes (EXACT) or the midpoint of the printed GiB."""
     low_bytes: int
+    """The smallest bytes that print as ``logged_gib``."""
     high_bytes: int
     """The bytes that print as ``logged_gib`` (both ends included)."""
     logged_blocks: int | None = None
+    """The blocks the log's capacity line implies (None: no capacity line)."""
     recomputed_blocks: int | None = None
     """At the midpoint; with ``logged_blocks``, the disagreement of a DISAGREES fit."""
 

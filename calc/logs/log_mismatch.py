@@ -36,7 +36,9 @@ class FigureMismatch:
     key: str
     """The fact key of the printed figure (``needed_kv_gib``, ``estimated_max_model_len``, …)."""
     printed: float
+    """The figure as the log prints it."""
     recomputed: float
+    """The same figure recomputed from the log's facts and the reader's corrections."""
     tolerance: float
     """The largest difference the log's own rounding explains, in the figure's unit."""
 

@@ -54,7 +54,9 @@ class FactRow:
     key: str
     """The fact's JSON key (unchanged)."""
     label: str
+    """The fact's name in the reader's language."""
     value: str
+    """The value as the log states it, formatted for the reader's language."""
     flag: str
     """``--max-model-len`` for an engine argument, else empty."""
 
