@@ -8,8 +8,9 @@ the page as ``<template data-kvcalc-template="…">`` elements; the page script
 from the core's report in the browser, and :func:`fill` fills the very same
 templates at build time for the preset shown before Pyodide is ready. Both
 follow the rules below, so for the same report the pre-rendered region and
-the live one are the same markup (tests/browser/test_calculator.py compares
-them byte for byte).
+the live one are the same markup (tests/test_template_fillers.py runs both
+fillers on the same fixtures, the page script's under Node;
+tests/browser/test_calculator.py compares the page's regions byte for byte).
 
 The fill rules (a template's root is one element; ``ctx`` starts as the value
 a region shows, ``report.verdict`` for the verdict, and so on):
