@@ -121,3 +121,18 @@ def test_docstrings_and_js_comments_are_read() -> None:
     assert [line for line, _ in python_comments(py)] == [3]
     js = "const a = 1; // issue 9\n/* two\n   issue 12 */\n"
     assert [line for line, t in js_comments(js) if PATTERNS["a project issue number"].search(t)] == [1, 3]
+
+
+#: Paths the two pages cite that are not files of this repository: build output and vLLM's own files.
+NOT_IN_THE_REPOSITORY = {"docs/assets/pyodide/", "tests/v1/core/test_kv_cache_utils.py"}
+_CITED_PATH = re.compile(r"(?<![\w/.-])((?:calc|kvguide_macros|scripts|tests|bench|docs|\.ci|\.github)/[\w./-]*[\w/])")
+
+
+@pytest.mark.parametrize("page", ["README.md", "CONTRIBUTING.md"])
+def test_every_path_the_pages_cite_exists(page: str) -> None:
+    # a module that moved leaves its old path in the prose: the newcomer's first dead end
+    cited = set(_CITED_PATH.findall((ROOT / page).read_text(encoding="utf-8")))
+    assert len(cited) > 10
+    missing = sorted(p for p in cited - NOT_IN_THE_REPOSITORY
+                     if not any(c in p for c in "<*…") and not (ROOT / p).exists())
+    assert not missing, f"{page} cites paths that do not exist: {missing}"

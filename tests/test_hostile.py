@@ -32,8 +32,8 @@ from hypothesis import strategies as st
 from scaling import GROWTH_BOUND, growth_ratio
 
 from kvcalc import catalog
-from kvcalc.cli import main
 from kvcalc.errors import CalcError
+from kvcalc.faces.cli import main
 from kvcalc.faces.web import compute
 from kvcalc.inputs import INPUT_KEYS
 from kvcalc.limits import MAX_DEPTH, check_json_depth, python_literal_ok
@@ -344,7 +344,7 @@ sys.exit(os.waitstatus_to_exitcode(status))
 
 #: The cases also run end to end as a real process (fd 0 a device or a pipe of bytes, the 200 MB
 #: sparse file, the 6 MB log on standard input, a usage error, a non-finite flag); every case of the
-#: corpus runs in-process through ``kvcalc.cli.main``, where the subprocess adds nothing.
+#: corpus runs in-process through ``kvcalc.faces.cli.main``, where the subprocess adds nothing.
 END_TO_END = ("config_stdin_dev_zero", "log_stdin_dev_urandom", "log_binary_stdin", "log_sparse_200mb",
               "log_6mb_keeps_end_stdin", "usage_no_command", "util_nan")
 
@@ -391,7 +391,7 @@ def _alarm(_signum: int, _frame: object) -> None:
 
 def run_in_process(argv: list[str], stdin: object, files: dict[str, Path],
                    tmp_path: Path) -> tuple[int, str, str, int]:
-    """``kvcalc.cli.main`` as the process would run it: standard input an open file (its descriptor is
+    """``kvcalc.faces.cli.main`` as the process would run it: standard input an open file (its descriptor is
     what the CLI checks), output through UTF-8 text streams decoded strictly afterwards; (exit, stdout,
     stderr, peak bytes Python allocated during the call, ``tracemalloc``). A hang is stopped by SIGALRM."""
     out, err = io.BytesIO(), io.BytesIO()

@@ -3,7 +3,7 @@
 ``kvguide_macros/results.py`` fills the templates at build time (the preset shown before Pyodide is
 ready); ``docs/javascripts/kvcalc.js`` (``fillTemplate``) fills the same templates in the browser. Both
 get the same fixtures here, under Node for the page script (``tests/node/fill_templates.mjs``): every
-region of the result for real answers of ``kvcalc.web.compute`` (a plan that fits, one that does not,
+region of the result for real answers of ``kvcalc.faces.web.compute`` (a plan that fits, one that does not,
 a borderline one, a hybrid with grouping warnings, a pasted log, a log that names no model, bad input)
 in es, zh and en, and small templates that reach each fill rule's edge (absent, false, true, empty
 list, integer, a lookup table, an attribute set again). The filled trees (tags, attributes in
@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from kvcalc.web import compute
+from kvcalc.faces.web import compute
 from kvguide_macros import results
 from kvguide_macros.sections import section_links, section_pages
 
