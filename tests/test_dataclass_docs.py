@@ -4,6 +4,7 @@ The field docstring is a string literal on the line after the field, the house s
 reader hovering a field in an editor sees, and what keeps its unit and its vLLM name in one place.
 Found by walking each module's syntax tree (``ast``), so a class needs no import to be checked.
 """
+
 from __future__ import annotations
 
 import ast
@@ -24,7 +25,11 @@ def _is_dataclass(node: ast.ClassDef) -> bool:
 
 
 def _is_docstring(stmt: ast.stmt | None) -> bool:
-    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)
+    return (
+        isinstance(stmt, ast.Expr)
+        and isinstance(stmt.value, ast.Constant)
+        and isinstance(stmt.value.value, str)
+    )
 
 
 def undocumented_fields(source: str) -> tuple[int, list[str]]:
@@ -51,17 +56,33 @@ def test_every_dataclass_field_in_calc_has_a_docstring() -> None:
         total += seen
         missing += [f"{path.relative_to(CALC.parent).as_posix()}: {m}" for m in absent]
     assert total > 300, total  # the walk found the core's dataclasses
-    assert not missing, "a docstring under each field (CONTRIBUTING.md §1.2):\n" + "\n".join(missing)
+    assert not missing, "a docstring under each field (CONTRIBUTING.md §1.2):\n" + "\n".join(
+        missing
+    )
 
 
-@pytest.mark.parametrize(("source", "expected"), [
-    ("from dataclasses import dataclass\n@dataclass(frozen=True)\nclass A:\n    x: int\n    y: int = 0\n"
-     '    """Y."""\n', ["A.x (line 4)"]),
-    ("import dataclasses\n@dataclasses.dataclass\nclass A:\n    x: int\n    def f(self) -> None:\n"
-     '        """Not x\'s."""\n', ["A.x (line 4)"]),
-    ("from typing import ClassVar\nfrom dataclasses import dataclass\n@dataclass\nclass A:\n"
-     "    k: ClassVar[int] = 1\n", []),
-    ("class Plain:\n    x: int\n", []),
-])
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        (
+            "from dataclasses import dataclass\n@dataclass(frozen=True)\nclass A:\n"
+            "    x: int\n    y: int = 0\n"
+            '    """Y."""\n',
+            ["A.x (line 4)"],
+        ),
+        (
+            "import dataclasses\n@dataclasses.dataclass\nclass A:\n"
+            "    x: int\n    def f(self) -> None:\n"
+            '        """Not x\'s."""\n',
+            ["A.x (line 4)"],
+        ),
+        (
+            "from typing import ClassVar\nfrom dataclasses import dataclass\n@dataclass\nclass A:\n"
+            "    k: ClassVar[int] = 1\n",
+            [],
+        ),
+        ("class Plain:\n    x: int\n", []),
+    ],
+)
 def test_the_walk_finds_what_it_should(source: str, expected: list[str]) -> None:
     assert undocumented_fields(source)[1] == expected

@@ -183,7 +183,8 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out["dir_without_config"] = d / "empty_dir"
     out["dir_without_config"].mkdir()
     out["sparse_200mb"] = d / "sparse_200mb"
-    with open(out["sparse_200mb"], "wb") as f:   # a reader that read it whole before the 2 MB check would hold 200 MB
+    # a reader that read it whole before the 2 MB check would hold 200 MB
+    with open(out["sparse_200mb"], "wb") as f:
         f.truncate(200 * 10**6)
     out["log_6mb_fatal_at_end"] = d / "log_6mb.txt"
     with open(out["log_6mb_fatal_at_end"], "w", encoding="utf-8") as f:
@@ -345,8 +346,8 @@ sys.exit(os.waitstatus_to_exitcode(status))
 #: The cases also run end to end as a real process (fd 0 a device or a pipe of bytes, the 200 MB
 #: sparse file, the 6 MB log on standard input, a usage error, a non-finite flag); every case of the
 #: corpus runs in-process through ``kvcalc.faces.cli.main``, where the subprocess adds nothing.
-END_TO_END = ("config_stdin_dev_zero", "log_stdin_dev_urandom", "log_binary_stdin", "log_sparse_200mb",
-              "log_6mb_keeps_end_stdin", "usage_no_command", "util_nan")
+END_TO_END = ("config_stdin_dev_zero", "log_stdin_dev_urandom", "log_binary_stdin",
+              "log_sparse_200mb", "log_6mb_keeps_end_stdin", "usage_no_command", "util_nan")
 
 
 def _stdin_path(stdin: object, files: dict[str, Path], tmp_path: Path) -> Path:
@@ -382,7 +383,7 @@ def run_cli(argv: list[str], stdin: object, files: dict[str, Path], tmp_path: Pa
 
 
 class _Hung(BaseException):
-    """Raised by the in-process watchdog's alarm; a BaseException, so no ``except Exception`` hides it."""
+    """The in-process watchdog's alarm: a BaseException, so no ``except Exception`` hides it."""
 
 
 def _alarm(_signum: int, _frame: object) -> None:
@@ -391,9 +392,10 @@ def _alarm(_signum: int, _frame: object) -> None:
 
 def run_in_process(argv: list[str], stdin: object, files: dict[str, Path],
                    tmp_path: Path) -> tuple[int, str, str, int]:
-    """``kvcalc.faces.cli.main`` as the process would run it: standard input an open file (its descriptor is
-    what the CLI checks), output through UTF-8 text streams decoded strictly afterwards; (exit, stdout,
-    stderr, peak bytes Python allocated during the call, ``tracemalloc``). A hang is stopped by SIGALRM."""
+    """``kvcalc.faces.cli.main`` as the process would run it: standard input an open file (its
+    descriptor is what the CLI checks), output through UTF-8 text streams decoded strictly afterwards;
+    (exit, stdout, stderr, peak bytes Python allocated during the call, ``tracemalloc``). A hang is
+    stopped by SIGALRM."""
     out, err = io.BytesIO(), io.BytesIO()
     out_text = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
     err_text = io.TextIOWrapper(err, encoding="utf-8", write_through=True)
@@ -402,7 +404,8 @@ def run_in_process(argv: list[str], stdin: object, files: dict[str, Path],
         tracemalloc.start()
         signal.alarm(20)
         try:
-            code = main([_resolve(a, files) for a in argv], stdout=out_text, stderr=err_text, stdin=stdin_file)
+            code = main([_resolve(a, files) for a in argv], stdout=out_text, stderr=err_text,
+                        stdin=stdin_file)
         finally:
             signal.alarm(0)
             signal.signal(signal.SIGALRM, previous)
@@ -411,7 +414,8 @@ def run_in_process(argv: list[str], stdin: object, files: dict[str, Path],
     return code, out.getvalue().decode("utf-8"), err.getvalue().decode("utf-8"), peak
 
 
-def _assert_clean(argv: list[str], codes: set[int], code: int, out: str, err: str, peak: int) -> None:
+def _assert_clean(argv: list[str], codes: set[int], code: int, out: str, err: str,
+                  peak: int) -> None:
     assert code in codes, (code, err[-2000:])
     assert "Traceback" not in err and "internal error" not in err.lower(), err[-2000:]
     lines = err.splitlines()
@@ -424,10 +428,12 @@ def _assert_clean(argv: list[str], codes: set[int], code: int, out: str, err: st
     assert peak < CLI_PEAK_BYTES, peak
 
 
-@pytest.mark.parametrize(("name", "argv", "stdin", "codes"), CLI_CORPUS, ids=[c[0] for c in CLI_CORPUS])
-def test_cli_refuses_hostile_input_cleanly(name: str, argv: list[str], stdin: object, codes: set[int],
-                                           files: dict[str, Path], tmp_path: Path) -> None:
-    # in-process: the peak is what Python allocated for the call (the interpreter's own pages excluded)
+@pytest.mark.parametrize(("name", "argv", "stdin", "codes"), CLI_CORPUS,
+                         ids=[c[0] for c in CLI_CORPUS])
+def test_cli_refuses_hostile_input_cleanly(name: str, argv: list[str], stdin: object,
+                                           codes: set[int], files: dict[str, Path],
+                                           tmp_path: Path) -> None:
+    # in-process: the peak is what Python allocated for the call (not the interpreter's own pages)
     code, out, err, peak = run_in_process(argv, stdin, files, tmp_path)
     _assert_clean(argv, codes, code, out, err, peak)
 
@@ -439,9 +445,11 @@ def test_end_to_end_cases_are_in_the_corpus() -> None:
     assert len(END_TO_END_CASES) == len(END_TO_END)
 
 
-@pytest.mark.parametrize(("name", "argv", "stdin", "codes"), END_TO_END_CASES, ids=[c[0] for c in END_TO_END_CASES])
-def test_cli_process_refuses_hostile_input_cleanly(name: str, argv: list[str], stdin: object, codes: set[int],
-                                                   files: dict[str, Path], tmp_path: Path) -> None:
+@pytest.mark.parametrize(("name", "argv", "stdin", "codes"), END_TO_END_CASES,
+                         ids=[c[0] for c in END_TO_END_CASES])
+def test_cli_process_refuses_hostile_input_cleanly(name: str, argv: list[str], stdin: object,
+                                                   codes: set[int], files: dict[str, Path],
+                                                   tmp_path: Path) -> None:
     code, out, err, _seconds, peak = run_cli(argv, stdin, files, tmp_path)
     # no wall-clock bound here (a loaded machine took 2.41 s): a hang is killed by run_cli's
     # watchdog (exit -9, not an expected code); the parsers' growth is checked below

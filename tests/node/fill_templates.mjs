@@ -1,15 +1,15 @@
-// The page script's template filler (docs/javascripts/kvcalc.js `fillTemplate` and the helpers it calls),
-// run under Node on the fixtures tests/test_template_fillers.py gives the build-time filler
+// The page script's template filler (docs/javascripts/kvcalc.js `fillTemplate` and the helpers it
+// calls), run under Node on the fixtures tests/test_template_fillers.py gives the build-time filler
 // (kvguide_macros/results.py `fill`), so the two fill rules are compared in `make test-core`.
 //
 //   node tests/node/fill_templates.mjs <cases.json> <filled.json>
 //
-// cases.json: {"templates": {name: tree}, "tables": {...}, "cases": [{"id", "name", "ctx"}]}, a tree being
-// {"tag", "attrs": [[name, value], ...], "children": [tree | {"text"} | {"raw"}]} (the templates as the
-// build-time filler parsed them). filled.json: [{"id", "tree"}] in the same order.
+// cases.json: {"templates": {name: tree}, "tables": {...}, "cases": [{"id", "name", "ctx"}]},
+// a tree being {"tag", "attrs": [[name, value], ...], "children": [tree | {"text"} | {"raw"}]}
+// (the templates as the build-time filler parsed them). filled.json: [{"id", "tree"}], same order.
 //
-// The functions are read out of kvcalc.js itself (the module runs the page when imported). They get a
-// small DOM with just what they call: attributes in document order, element and text children,
+// The functions are read out of kvcalc.js itself (the module runs the page when imported). They get
+// a small DOM with just what they call: attributes in document order, element and text children,
 // cloneNode, remove, replaceChildren, textContent. A chart is kept as its markup (the SVG sanitizer
 // needs a real parser: the browser suite covers it).
 import { readFileSync, writeFileSync } from "node:fs"
@@ -24,7 +24,7 @@ if (!outPath) {
 const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..")
 const source = readFileSync(join(repo, "docs", "javascripts", "kvcalc.js"), "utf8")
 
-/** The text of `function NAME(…) {…}` or `const NAME = …` (one line) in kvcalc.js; fails when absent. */
+/** The text of `function NAME(…) {…}` or `const NAME = …` (one line) in kvcalc.js, or an error. */
 function extract(name) {
   const constMatch = new RegExp(`^const ${name} = .*$`, "m").exec(source)
   if (constMatch) return constMatch[0]
@@ -87,7 +87,9 @@ class Element {
     this.parent = null
   }
   cloneNode() { return new Element(this.tag, this.attrs, this.childNodes.map(c => c.cloneNode())) }
-  toTree() { return { tag: this.tag, attrs: this.attrs, children: this.childNodes.map(c => c.toTree()) } }
+  toTree() {
+    return { tag: this.tag, attrs: this.attrs, children: this.childNodes.map(c => c.toTree()) }
+  }
 }
 
 function build(tree) {
@@ -101,17 +103,21 @@ const SVG_NS = "http://www.w3.org/2000/svg"
 class DOMParser {
   parseFromString(markup) {
     const isSvg = /^\s*<svg\b[^>]*\bxmlns="http:\/\/www\.w3\.org\/2000\/svg"/.test(markup)
-    const root = { markup, namespaceURI: isSvg ? SVG_NS : null, attributes: [], querySelectorAll: () => [] }
+    const namespaceURI = isSvg ? SVG_NS : null
+    const root = { markup, namespaceURI, attributes: [], querySelectorAll: () => [] }
     return { documentElement: root, getElementsByTagName: () => [] }
   }
 }
 const document = { importNode: root => new Raw(root.markup) }
 
-const names = ["SLOT_ATTRIBUTES", "partition", "valueAt", "present", "slotText", "svgNode", "fillTemplate", "bindSlots"]
+const names = ["SLOT_ATTRIBUTES", "partition", "valueAt", "present", "slotText", "svgNode",
+  "fillTemplate", "bindSlots"]
 const fillTemplate = new Function("DOMParser", "document", "SVG_NS",
   `${names.map(extract).join("\n")}\nreturn fillTemplate`)(DOMParser, document, SVG_NS)
 
 const { templates, tables, cases } = JSON.parse(readFileSync(casesPath, "utf8"))
-const byName = new Map(Object.entries(templates).map(([name, tree]) => [name, { content: build({ tag: "#fragment", attrs: [], children: [tree] }) }]))
-const filled = cases.map(({ id, name, ctx }) => ({ id, tree: fillTemplate(byName, tables, name, ctx).toTree() }))
+const fragment = tree => build({ tag: "#fragment", attrs: [], children: [tree] })
+const byName = new Map(Object.entries(templates).map(([n, t]) => [n, { content: fragment(t) }]))
+const filled = cases.map(({ id, name, ctx }) =>
+  ({ id, tree: fillTemplate(byName, tables, name, ctx).toTree() }))
 writeFileSync(outPath, JSON.stringify(filled))
