@@ -180,7 +180,7 @@ def test_catalog_qwen_wrappers_count_the_tower_vllm_loads() -> None:
 
 
 @pytest.mark.xfail(strict=True, reason="Qwen2.5-VL-7B's catalog total still leaves out the 1.26 GiB tower "
-                   "(model.py _TOWER_PENDING): counting it moves the 0.23.0 video-profile log check 0.94 GiB off "
+                   "(the family table's Tower.total_pending): counting it moves the 0.23.0 video-profile log check 0.94 GiB off "
                    "until the video encoder estimate (about 0.7 GiB high) is fixed by the source")
 def test_catalog_qwen25_vl_counts_its_tower() -> None:
     # tests/data/logs/v0230_qwen25vl_7b_a100_util022_default_len_video_profile.log: "Model loading took 15.67 GiB";
