@@ -28,6 +28,7 @@ import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
+from core_bench import SCENARIOS
 from hostile_bench import CLEAR_CACHES, write_results
 
 from kvcalc import plan
@@ -37,14 +38,6 @@ from kvcalc.kv.planner import indexer_layer_name, layer_name
 REPO = Path(__file__).resolve().parent.parent
 HEADING = "## Speed targets (bench/speed_bench.py)"
 
-SCENARIOS: dict[str, dict[str, object]] = {
-    "dense Qwen3-8B / RTX-4090 / 32K": {"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090", "max_model_len": "32k"},
-    "MLA DeepSeek-V3 / H200 / TP8": {"model": "deepseek-ai/DeepSeek-V3", "gpu": "H200", "tensor_parallel_size": 8},
-    "hybrid Gemma 3 27B / H100": {"model": "google/gemma-3-27b-it", "gpu": "H100-80GB"},
-    "hybrid gpt-oss-120b / H100": {"model": "openai/gpt-oss-120b", "gpu": "H100-80GB"},
-    "PP 2 Llama-3.1-70B / A100": {"model": "meta-llama/Llama-3.1-70B-Instruct", "gpu": "A100-80GB",
-                                  "tensor_parallel_size": 4, "pipeline_parallel_size": 2},
-}
 PLAN_ARGS = ["plan", "--model", "Qwen/Qwen3-8B", "--gpu", "RTX-4090", "--max-model-len", "32k"]
 
 

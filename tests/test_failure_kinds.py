@@ -13,14 +13,13 @@ for the cache blocks" (the guide says the fixes are that section's), whose row i
 """
 from __future__ import annotations
 
-import io
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from test_log_command_line import commands, run
 
-from kvcalc.faces.cli import main
 from kvcalc.faces.web import compute_dict
 from kvcalc.logs.diagnose import diagnose
 from kvcalc.versions import rules_for
@@ -99,28 +98,10 @@ GUIDE_ROWS = ("kv-cache-too-small", "no-memory-for-cache-blocks", "free-memory-b
 NO_PUBLIC_LOG = {"auto-fit-no-memory"}
 
 
-def run(*argv: str) -> tuple[int, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(list(argv), stdout=out, stderr=err, stdin=io.StringIO(""))
-    assert not err.getvalue(), err.getvalue()
-    return code, out.getvalue()
-
-
 def printed_commands(text: str) -> list[str]:
     """The ``vllm serve`` commands the CLI's text prints under its numbered fixes (not the log's own lines it
     quotes before them), each with its backslash continuations joined."""
-    commands: list[str] = []
-    current: list[str] | None = None
-    for line in text[text.index("\n1. "):].splitlines():
-        stripped = line.strip()
-        if current is None and stripped.startswith("vllm serve"):
-            current = []
-        if current is not None:
-            current.append(stripped.removesuffix("\\").strip())
-            if not stripped.endswith("\\"):
-                commands.append(" ".join(current))
-                current = None
-    return commands
+    return commands(text[text.index("\n1. "):])
 
 
 def test_the_table_is_the_guides() -> None:

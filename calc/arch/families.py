@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 __all__ = ["Kind", "KvHeads", "ParamLayout", "Mlp", "Rope", "LayerPattern", "LoraLayout", "Tower", "Family", "FAMILIES", "family",
-           "types_of", "row_of", "STANDARD_DECODER", "mla_types", "with_class_defaults", "tower_of", "tower_skip_pr", "EVERY_RELEASE"]
+           "row_of", "STANDARD_DECODER", "with_class_defaults", "tower_of", "tower_skip_pr", "EVERY_RELEASE"]
 
 
 class Kind(StrEnum):
@@ -355,16 +355,6 @@ def row_of(model_type: str) -> Family:
 def family(model_type: str) -> Family | None:
     """The row of ``model_type``; None for a type the table does not know (a standard decoder is assumed)."""
     return FAMILIES.get(model_type)
-
-
-def types_of(kind: Kind) -> frozenset[str]:
-    """Every model type of one kind."""
-    return frozenset(t for t, row in FAMILIES.items() if row.kind == kind)
-
-
-def mla_types() -> frozenset[str]:
-    """Every model type whose attention is MLA when the config sets ``kv_lora_rank``."""
-    return frozenset(t for t, row in FAMILIES.items() if row.mla)
 
 
 def with_class_defaults(text: Mapping[str, object], model_type: str) -> dict[str, object]:

@@ -20,9 +20,8 @@ from .opt_layout import opt_parameters, opt_unsplit_parameters
 from .qwen2_window import QWEN2_MAX_WINDOW_LAYERS, qwen2_types, refuse_partial_window
 from .rope_cache import RopeCache, rope_caches
 
-__all__ = ["LayerKind", "WeightQuant", "ModelSpec", "VisionSpec", "normalize_config", "MLA_MODEL_TYPES", "UNSUPPORTED_HYBRID_TYPES",
-           "KNOWN_MODEL_TYPES", "ENCODER_MODEL_TYPES", "ASSUMED_DECODER",
-           "MambaMixer", "MambaConfig", "MAMBA_HYBRID_TYPES", "REMOVED_MODEL_TYPES"]
+__all__ = ["LayerKind", "WeightQuant", "ModelSpec", "VisionSpec", "normalize_config", "UNSUPPORTED_HYBRID_TYPES",
+           "ENCODER_MODEL_TYPES", "ASSUMED_DECODER", "MambaMixer", "MambaConfig"]
 
 
 
@@ -94,19 +93,12 @@ class MambaConfig:
     """``model_config.get_mamba_chunk_size()`` (``"all"`` mode alignment)."""
     supports_all_mode: bool = False
     """``SupportsMambaPrefixCaching``: ``--mamba-cache-mode all`` sticks (else falls back to align)."""
-MLA_MODEL_TYPES = families.mla_types()
-"""Model types whose attention is MLA when the config sets ``kv_lora_rank`` (the family table)."""
-MAMBA_HYBRID_TYPES = families.types_of(families.Kind.HYBRID)
-"""Mamba / linear-attention hybrids planned with MambaSpec layers (the family table)."""
 # Stateful models whose layouts the notes do not cover (or only partly): refused by name rather
 # than silently treated as full attention.
 UNSUPPORTED_HYBRID_TYPES = frozenset({
     "falcon_h1", "mamba", "mamba2", "falcon_mamba", "zamba", "zamba2", "plamo2", "rwkv", "rwkv6", "rwkv7",
     "recurrent_gemma", "xlstm", "hunyuan_v1_dense_mamba", "olmo_hybrid", "bailing_moe_linear",
 })
-KNOWN_MODEL_TYPES = frozenset(families.FAMILIES)
-"""Every ``model_type`` the core plans by name: the family table's rows. Any other is planned as a
-standard decoder (ASSUMED_DECODER), with a note saying so."""
 ASSUMED_DECODER = "standard decoder: full attention, gated MLP, rope"
 """What a model the core does not know is planned as (``ModelSpec.assumed``)."""
 # Encoder-only and encoder-decoder models: vLLM sizes their caches by other rules (no decoder KV check of
@@ -130,8 +122,6 @@ _DECODER_ARCH_SUFFIXES = ("ForCausalLM", "ForConditionalGeneration", "LMHeadMode
 _KNOWN_QUANT_METHODS = frozenset({"none", "fp8", "nvfp4", "modelopt", "modelopt_fp4", "mxfp4", "awq", "gptq",
                                   "awq_marlin", "gptq_marlin", "bitsandbytes", "compressed-tensors"})
 
-REMOVED_MODEL_TYPES = {t: row.removed for t, row in families.FAMILIES.items() if row.removed}
-"""Model types vLLM removed: (last release that serves them, removing PR), from the family table."""
 
 _MIN_ROPE_FACTOR = 2.2250738585072014e-308  # sys.float_info.min: the smallest normal float
 _MAX_LAYERS = MAX_LAYERS  # far above any model; keeps a typo from allocating millions of layer specs
@@ -398,8 +388,7 @@ def _dtype(text: Mapping[str, object], top: str | None) -> str:
 
 
 def _kv_heads(text: Mapping[str, object], num_heads: int) -> int:
-    row = families.family(str(text.get("model_type") or ""))
-    rule = row.kv_heads if row is not None else families.KvHeads.CONFIG
+    rule = families.row_of(str(text.get("model_type") or "")).kv_heads
     # vllm ModelArchConfigConvertorBase.get_total_num_kv_heads
     if rule == families.KvHeads.FALCON and not text.get("new_decoder_architecture") and text.get("multi_query"):
         return 1
@@ -444,8 +433,8 @@ def _layer_kinds(text: Mapping[str, object], num_layers: int) -> tuple[tuple[Lay
     raw_window = _opt_number(text, "sliding_window", maximum=MAX_LEN)
     window = int(raw_window) if raw_window is not None and raw_window >= 1 else None
     layer_types = text.get("layer_types")
-    row = families.family(mt)
-    pattern_rule = row.layer_pattern if row else LayerPattern.NONE
+    row = families.row_of(mt)
+    pattern_rule = row.layer_pattern
     if pattern_rule == LayerPattern.QWEN2:
         return _qwen2_layer_kinds(text, num_layers, window)
     # a list in config.json, a tuple in a catalog entry (calc/catalog.py freezes lists): the same layers either way
@@ -479,7 +468,7 @@ def _layer_kinds(text: Mapping[str, object], num_layers: int) -> tuple[tuple[Lay
     # Configs without layer_types (transformers would derive them).
     if pattern_rule == LayerPattern.ALTERNATE and window:
         return tuple(LayerKind.SLIDING if i % 2 == 0 else LayerKind.FULL for i in range(num_layers)), window, None
-    if pattern_rule == LayerPattern.EVERY_NTH_FULL and window and row is not None:
+    if pattern_rule == LayerPattern.EVERY_NTH_FULL and window:
         pattern = _int(text, "sliding_window_pattern", minimum=1) or row.sliding_pattern
         return tuple(LayerKind.FULL if (i + 1) % pattern == 0 else LayerKind.SLIDING for i in range(num_layers)), window, None
     if pattern_rule == LayerPattern.CHUNKED:
@@ -490,7 +479,7 @@ def _layer_kinds(text: Mapping[str, object], num_layers: int) -> tuple[tuple[Lay
                 nope = [int((i + 1) % 4 != 0) for i in range(num_layers)]
             # vllm/model_executor/models/llama4.py: RoPE layers use chunked local attention.
             return tuple(LayerKind.CHUNKED if nope[i] else LayerKind.FULL for i in range(num_layers)), None, chunk
-    if row is not None and row.window_needs_flag and not text.get("use_sliding_window", False):
+    if row.window_needs_flag and not text.get("use_sliding_window", False):
         window = None  # Qwen configs carry sliding_window with use_sliding_window false: ignored
     if window:
         return (LayerKind.SLIDING,) * num_layers, window, None  # model-level window: every layer (Mistral-7B-v0.1)
@@ -522,8 +511,7 @@ def _window_facts(text: Mapping[str, object], mt: str, num_layers: int,
     """``(qwen2_window, unused_window)`` of ModelSpec: the windows older releases apply differently."""
     raw = _opt_number(text, "sliding_window", maximum=MAX_LEN)
     window = int(raw) if raw is not None and raw >= 1 else None
-    row = families.family(mt)
-    if row is not None and row.layer_pattern == LayerPattern.QWEN2:
+    if families.row_of(mt).layer_pattern == LayerPattern.QWEN2:
         if window is None or not text.get("use_sliding_window", False):
             return None, None
         given = _int(text, "max_window_layers", maximum=MAX_LAYERS)
@@ -603,8 +591,7 @@ def _hybrid_layers(text: Mapping[str, object], mt: str, num_layers: int,
     layer (granite-4.0-micro: a granitemoehybrid config whose layers are all attention).
     """
     chunk = _chunk_size(text)  # read first: a bad chunk size is reported before any layer key
-    row = families.family(mt)
-    reader = _HYBRID_READERS.get(row.hybrid_reader) if row is not None else None
+    reader = _HYBRID_READERS.get(families.row_of(mt).hybrid_reader)
     found = reader(text, mt, num_layers, hidden, chunk) if reader is not None else None
     if found is None:
         return None
@@ -619,8 +606,7 @@ def _gated_delta_net_layers(text: Mapping[str, object], mt: str, num_layers: int
     if kinds is None:
         interval = _positive(text, "full_attention_interval", 4)
         kinds = [LayerKind.FULL if (i + 1) % interval == 0 else LayerKind.MAMBA for i in range(num_layers)]
-    row = families.family(mt)
-    ssm_key = row.ssm_dtype_key if row is not None else ""
+    ssm_key = families.row_of(mt).ssm_dtype_key
     # the linear-attention keys' defaults are the config class's (the family table's class_defaults)
     mamba = MambaConfig(
         mixer=MambaMixer.GDN, conv_kernel=_positive(text, "linear_conv_kernel_dim"),
@@ -662,8 +648,8 @@ def _nemotron_h_layers(text: Mapping[str, object], mt: str, num_layers: int, hid
 def _granite_bamba_layers(text: Mapping[str, object], mt: str, num_layers: int, hidden: int, chunk: int) -> _Hybrid | None:
     """Granite 4.0 and Bamba (granitemoehybrid.py, bamba.py): Mamba2 layers with ``mamba_*`` keys;
     Bamba lists its attention layers in ``attn_layer_indices``."""
-    row = families.family(mt)
-    if row is not None and row.attention_layers_key:
+    row = families.row_of(mt)
+    if row.attention_layers_key:
         attn = text.get(row.attention_layers_key)
         attn_idx = set(attn) if isinstance(attn, (list, tuple)) else set()
         kinds = [LayerKind.FULL if i in attn_idx else LayerKind.MAMBA for i in range(num_layers)]
@@ -679,7 +665,7 @@ def _granite_bamba_layers(text: Mapping[str, object], mt: str, num_layers: int, 
         n_groups=_positive(text, "mamba_n_groups", 1), num_heads=_positive(text, "mamba_n_heads"),
         head_dim=_positive(text, "mamba_d_head"), state_size=_positive(text, "mamba_d_state"),
         conv_kernel=_positive(text, "mamba_d_conv"), chunk_size=chunk,
-        supports_all_mode=row is not None and row.mamba_prefix_caching)
+        supports_all_mode=row.mamba_prefix_caching)
     return kinds, mamba
 
 
@@ -764,8 +750,7 @@ def _derived_max_len(text: Mapping[str, object], mt: str) -> int:
                if (v := _opt_number(text, k, maximum=MAX_LEN)) is not None and v >= 1]
     derived = min(lengths) if lengths else 2048
     rope = text.get("rope_scaling") or text.get("rope_parameters")
-    row = families.family(mt)
-    if isinstance(rope, Mapping) and not (row is not None and row.rope == Rope.TWO):
+    if isinstance(rope, Mapping) and families.row_of(mt).rope != Rope.TWO:
         if "full_attention" in rope and isinstance(rope["full_attention"], Mapping):
             rope = rope["full_attention"]
         rope_type = rope.get("rope_type") or rope.get("type")
@@ -947,8 +932,8 @@ def _count_parameters(text: Mapping[str, object], *, hidden: int, heads: int, kv
     experts = _count(text, "num_experts") or _count(text, "num_local_experts") or _count(text, "n_routed_experts")
     moe_inter = _count(text, "moe_intermediate_size") or inter
     shared = _count(text, "n_shared_experts")
-    row = families.family(str(text.get("model_type") or ""))
-    if row is not None and row.shared_experts and experts:
+    row = families.row_of(str(text.get("model_type") or ""))
+    if row.shared_experts and experts:
         shared = shared or row.shared_experts  # llama4.py Llama4MoE: one shared expert per MoE layer
     shared_inter = _count(text, "shared_expert_intermediate_size")
     is_moe_layer = _moe_layer_test(text, experts)
@@ -1146,8 +1131,7 @@ def _model_type(text: Mapping[str, object], config: Mapping[str, object]) -> str
         raise CalcError("encoder_model", f"{shorten(named)}: encoder-only and encoder-decoder models size their cache "
                         "by other rules in vLLM, which the calculator does not model", field="config",
                         model_type=shorten(named))
-    row = families.family(mt)
-    hybrid_row = row is not None and row.kind == families.Kind.HYBRID
+    hybrid_row = families.row_of(mt).kind == families.Kind.HYBRID
     if mt in UNSUPPORTED_HYBRID_TYPES or (not hybrid_row and (
             "layers_block_type" in text or "hybrid_override_pattern" in text
             or any(_STATE_ARCH.search(a) for a in archs))):
@@ -1365,10 +1349,9 @@ MAX_MTP_LAYERS = 64  # a config's MTP layer count (each becomes a KV layer); rea
 def _num_mtp_layers(text: Mapping[str, object], mt: str) -> int:
     """vllm/config/speculative.py ``hf_config_override``: Qwen3.5/3.6 read ``mtp_num_hidden_layers``, the others
     ``num_nextn_predict_layers`` (Qwen3-Next's config names it so too)."""
-    row = families.family(mt)
-    key = row.mtp_layers_key if row is not None else "num_nextn_predict_layers"
-    value = _int(text, key, maximum=MAX_MTP_LAYERS)
-    if value is None and row is not None:
+    row = families.row_of(mt)
+    value = _int(text, row.mtp_layers_key, maximum=MAX_MTP_LAYERS)
+    if value is None:
         return row.mtp_layers_default  # qwen3_next_mtp.py: getattr(config, "num_nextn_predict_layers", 1)
     return value or 0
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .families import Rope, family
+from .families import Rope, row_of
 
 __all__ = ["RopeCache", "rope_caches"]
 
@@ -70,8 +70,7 @@ def _rows(rope: Mapping[str, object], max_position: int) -> int:
 def rope_caches(text: Mapping[str, object], model_type: str, rotary_head_size: int) -> tuple[RopeCache, ...]:
     """The distinct cos/sin caches of a text config (module docstring); () without a position limit."""
     max_position = _number(text, "max_position_embeddings")
-    row = family(model_type)
-    kind = row.rope if row is not None else Rope.STANDARD
+    kind = row_of(model_type).rope
     if max_position is None or rotary_head_size <= 0 or kind == Rope.NONE:
         return ()
     raw = text.get("rope_scaling") or text.get("rope_parameters")

@@ -17,7 +17,7 @@ quantized layouts: not counted (their slack falls in the load constant's band, e
 
 from __future__ import annotations
 
-from ..arch.families import Mlp, family
+from ..arch.families import Mlp, row_of
 from ..arch.model import LayerKind, ModelSpec
 from ..units import round_up
 
@@ -53,8 +53,8 @@ def dense_weight_shapes(model: ModelSpec, tensor_parallel_size: int) -> tuple[in
     q_heads = model.num_attention_heads // tp
     kv_heads = max(1, model.total_num_kv_heads // tp)  # linear.py QKVParallelLinear replicates kv heads below TP
     d = model.head_size
-    row = family(model.model_type)  # the family table's MLP shape: fc1 → fc2, or gate_up → down
-    mlp = (i * h, h * i) if row is not None and row.mlp == Mlp.PLAIN else (2 * i * h, h * i)
+    # the family table's MLP shape: fc1 → fc2, or gate_up → down
+    mlp = (i * h, h * i) if row_of(model.model_type).mlp == Mlp.PLAIN else (2 * i * h, h * i)
     return tuple(n * _ELEMENT_BYTES for n in ((q_heads + 2 * kv_heads) * d * h, h * q_heads * d, *mlp))
 
 

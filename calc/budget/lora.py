@@ -26,7 +26,7 @@ MLA, Mamba, multimodal, tied-embedding and other layouts, the calculator refuses
 """
 from __future__ import annotations
 
-from ..arch.families import LoraLayout, family
+from ..arch.families import LoraLayout, row_of
 from ..arch.model import LayerKind, ModelSpec
 from ..deployment import MAX_LORA_RANKS, LoraSettings
 from ..errors import CalcError
@@ -43,8 +43,7 @@ def _refused(code: str, why: str, **params: object) -> CalcError:
 
 def _layout(model_type: str) -> LoraLayout:
     """The family table's LoRA layout (Llama's packed qkv_proj / gate_up_proj, with or without embeddings)."""
-    row = family(model_type)
-    return row.lora if row is not None else LoraLayout.NOT_READ
+    return row_of(model_type).lora
 
 
 def _embeddings_wrapped(model_type: str, rules: RuleSet) -> bool:

@@ -24,7 +24,7 @@ All figures are parameters or integer bytes.
 
 from __future__ import annotations
 
-from ..arch.families import family, tower_of
+from ..arch.families import row_of, tower_of
 from ..arch.model import ModelSpec
 from ..versions import RuleSet
 from .alloc_slack import allocator_slack_bytes, padded_vocab
@@ -75,8 +75,7 @@ def replicated_parameters(model: ModelSpec, *, tower_loaded: bool = True) -> int
     kvcalc.tower_skip) and what a family adds (``ModelSpec.unsplit_parameters``: OPT's biases and learned
     positions, opt_layout.py)."""
     norms = (2 * model.num_layers + 1) * model.hidden_size
-    row = family(model.model_type)
-    if row is not None and row.qk_norm:  # per-head q_norm / k_norm, RMSNorm(head_dim), on every rank
+    if row_of(model.model_type).qk_norm:  # per-head q_norm / k_norm, RMSNorm(head_dim), on every rank
         norms += 2 * model.num_layers * model.head_size
     tower = tower_replicated_parameters(model) if tower_loaded else 0
     return norms + _router_parameters(model) + tower + model.unsplit_parameters

@@ -15,8 +15,8 @@ import math
 from dataclasses import dataclass
 
 from .. import vllm_text
-from ..arch.families import family
-from ..arch.model import REMOVED_MODEL_TYPES, LayerKind, ModelSpec
+from ..arch.families import row_of
+from ..arch.model import LayerKind, ModelSpec
 from ..deployment import Deployment
 from ..errors import CalcError
 from ..units import cdiv
@@ -148,7 +148,7 @@ def plan_mamba(model: ModelSpec, dep: Deployment, *, max_model_len: int, num_spe
     m = model.mamba
     if m is None:
         raise ValueError("plan_mamba needs a model with Mamba / linear-attention layers")
-    removed = REMOVED_MODEL_TYPES.get(model.model_type)
+    removed = row_of(model.model_type).removed  # the family table: (last release, removing PR)
     if removed is not None and rules.removed_bamba_minimax:
         last, pr = removed
         raise CalcError("model_removed",
@@ -163,8 +163,7 @@ def plan_mamba(model: ModelSpec, dep: Deployment, *, max_model_len: int, num_spe
         raise CalcError("unsupported", vllm_text.HMA_PROMOTION_ERROR,
                         field="disable_hybrid_kv_cache_manager", model_type=model.model_type)
     lines: list[str] = []
-    row = family(model.model_type)
-    if row is not None and row.nemotron_ssm_dtype and dep.mamba_ssm_cache_dtype == "auto":
+    if row_of(model.model_type).nemotron_ssm_dtype and dep.mamba_ssm_cache_dtype == "auto":
         # NemotronHForCausalLMConfig.verify_and_update_config runs before the hybrid hook.
         lines.append(vllm_text.nemotron_h_ssm_dtype_line(m.ssm_dtype or "float32"))
     prefix, mode = _cache_mode(model, dep, lines)

@@ -34,14 +34,14 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
-from ..arch.families import FAMILIES, family
+from ..arch.families import row_of
 from ..arch.model import LayerKind, ModelSpec
 from ..deployment import SpeculativeConfig
 from ..errors import CalcError
 from ..limits import MAX_ID_CHARS, check_json_depth, shorten
 from .eagle3 import read_eagle3_draft
 
-__all__ = ["SpeculativeConfig", "parse_speculative_config", "MTP_ALIASES", "MTP_MODEL_TYPES", "MAX_SPEC_TOKENS",
+__all__ = ["SpeculativeConfig", "parse_speculative_config", "MTP_ALIASES", "MAX_SPEC_TOKENS",
            "mtp_layer_kind"]
 
 # vllm/config/speculative.py MTPModelTypes (v0.25.1): all renamed to "mtp".
@@ -53,9 +53,6 @@ MTP_ALIASES = frozenset({
 # The vLLM methods that need a draft checkpoint or that this calculator does not size (SpeculativeMethod).
 _NOT_MODELLED = frozenset({"eagle", "eagle3", "draft_model", "medusa", "mlp_speculator", "suffix", "custom_class",
                            "extract_hidden_states", "dflash", "dspark", "ngram_gpu"})
-MTP_MODEL_TYPES = frozenset(t for t, row in FAMILIES.items() if row.mtp)
-"""Target model types whose MTP module is read (the family table's ``mtp``: each MTP layer = one
-full-attention decoder layer of the target; deepseek_mtp.py, glm4_moe_mtp.py, qwen3_next_mtp.py, …)."""
 _KEYS = frozenset({"method", "num_speculative_tokens", "model", "prompt_lookup_max", "prompt_lookup_min",
                    "draft_tensor_parallel_size", "quantization", "max_model_len", "disable_padded_drafter_batch",
                    "enforce_eager", "revision", "code_revision", "parallel_drafting"})
@@ -128,8 +125,8 @@ def _check_mtp(model: ModelSpec, num: int | None, text: str) -> int:
         raise CalcError("spec_no_mtp_layers", f"speculative_config: {model.model_id} has no MTP layers "
                         "(num_nextn_predict_layers / mtp_num_hidden_layers is 0 or missing), so vLLM has none to load",
                         field="speculative_config", value=shorten(model.model_id))
-    row = family(model.model_type)
-    if row is None or not row.mtp:
+    row = row_of(model.model_type)
+    if not row.mtp:
         raise _refused("model_type", "mtp", f"the MTP module of model type {model.model_type} is not read here",
                        model_type=model.model_type)
     n_predict = model.num_mtp_layers

@@ -8,16 +8,15 @@ with the utilization in "your current command".
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Locator, Page
-from test_calculator import LANGS, PREFIX, UPDATE_TIMEOUT_MS, field, open_log, result_of, wait_ready, widget
+from test_calculator import LANGS, PREFIX, UPDATE_TIMEOUT_MS, field, result_of, wait_ready, widget
 from test_failure_kinds import KINDS
+from test_log_sequence import expected_answer, paste
 
 from kvcalc import strings as core_strings
-from kvcalc.faces import web
 from kvcalc.versions import rules_for
 from kvcalc.vllm_flags import parse_serve_command
 
@@ -27,24 +26,6 @@ AWQ = "v0280_qwen3_32b_awq_5090_8k_kv_too_small_excerpt.log"
 DOCKER = "v0271_qwen3_32b_2xrtxpro6000_tp2_util0426_docker_run.log"
 
 pytestmark = pytest.mark.usefixtures("page_is_clean")
-
-
-def answer_for(lang: str, log: str, typed: dict[str, str]) -> dict:
-    """What the page must show: the core's answer for the log and the reader's typed values only."""
-    request = {"action": "log", "lang": lang, "log": log, "inputs": typed, "typed": list(typed)}
-    answer = json.loads(web.compute(json.dumps(request)))
-    assert answer["ok"], answer
-    return answer
-
-
-def paste(root: Locator, text: str, lines: list[str]) -> None:
-    """Paste ``text`` into the log box and wait until the page shows this log's own lines."""
-    open_log(root)
-    field(root, "log").fill(text)
-    root.page.wait_for_function(
-        """([el, text]) => el.dataset.kvcalcStatus === 'ready'
-             && el.querySelector('[data-kvcalc-out="log-lines"] pre')?.textContent === text""",
-        arg=[root.element_handle(), "\n".join(lines)], timeout=UPDATE_TIMEOUT_MS)
 
 
 def command_text(pre: Locator) -> str:
@@ -65,7 +46,7 @@ def test_every_failure_kind_shows_its_fix_and_command(page: Page, lang: str) -> 
     root = read_your_log(page, lang)
     for kind in KINDS:
         text = (LOGS / kind.log).read_text(encoding="utf-8")
-        answer = answer_for(lang, text, {})
+        answer = expected_answer(lang, text, {})
         assert answer["reading"]["diagnosis"] == kind.diagnosis
         rec = next(r for r in answer["report"]["recommendations"] if r["code"] == kind.code
                    and r["anchor"] == kind.anchor)
@@ -83,7 +64,7 @@ def test_every_failure_kind_shows_its_fix_and_command(page: Page, lang: str) -> 
 def test_the_awq_log_asks_for_its_model_then_shows_its_own_figures(page: Page, lang: str) -> None:
     root = read_your_log(page, lang)
     text = (LOGS / AWQ).read_text(encoding="utf-8")
-    answer = answer_for(lang, text, {})
+    answer = expected_answer(lang, text, {})
     paste(root, text, answer["log_lines"])
     assert result_of(root) is None and field(root, "model").input_value() == ""
     ask = root.locator('[data-kvcalc-out="ask"]')
@@ -92,7 +73,7 @@ def test_the_awq_log_asks_for_its_model_then_shows_its_own_figures(page: Page, l
     typed = {"model": "Qwen/Qwen3-32B-AWQ", "vllm_version": "0.28.0"}
     field(root, "vllm_version").fill(typed["vllm_version"])
     field(root, "model").fill(typed["model"])
-    full = answer_for(lang, text, typed)
+    full = expected_answer(lang, text, typed)
     root.page.wait_for_function("([el, m]) => el.dataset.kvcalcStatus === 'ready'"
                                 " && JSON.parse(el.dataset.kvcalcResult || 'null')?.model === m"
                                 " && JSON.parse(el.dataset.kvcalcResult).vllm_rules.endsWith('0.28.0')",
@@ -107,7 +88,7 @@ def test_the_awq_log_asks_for_its_model_then_shows_its_own_figures(page: Page, l
 def test_the_docker_run_log_is_planned_at_tp_2(page: Page, lang: str) -> None:
     root = read_your_log(page, lang)
     text = (LOGS / DOCKER).read_text(encoding="utf-8")
-    answer = answer_for(lang, text, {})
+    answer = expected_answer(lang, text, {})
     paste(root, text, answer["log_lines"])
     root.page.wait_for_function("el => JSON.parse(el.dataset.kvcalcResult || 'null')?.model === 'Qwen/Qwen3-32B'",
                                 arg=root.element_handle(), timeout=UPDATE_TIMEOUT_MS)
