@@ -284,12 +284,13 @@ def quantized_siblings(model_id: str) -> tuple[catalog.CatalogModel, ...]:
     if not base:
         return ()
     out = []
-    for m in catalog.models():
-        tokens = catalog._tokens(m.id.rpartition("/")[2])
+    for other in catalog.model_ids():
+        tokens = catalog._tokens(other.rpartition("/")[2])
         extra = tokens[len(base):]
-        if (m.id != model_id and tokens[:len(base)] == base and extra and set(extra) <= QUANT_TOKENS
-                and isinstance(m.config.get("quantization_config"), Mapping)):
-            out.append(m)
+        if other != model_id and tokens[:len(base)] == base and extra and set(extra) <= QUANT_TOKENS:
+            m = catalog.model_by_id(other)
+            if isinstance(m.config.get("quantization_config"), Mapping):
+                out.append(m)
     return tuple(out)
 
 

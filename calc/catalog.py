@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from types import MappingProxyType
 from typing import Any
 
@@ -25,6 +25,8 @@ __all__ = [
     "find_gpu",
     "find_model",
     "gpus",
+    "model_by_id",
+    "model_ids",
     "models",
     "normalize_id",
 ]
@@ -86,21 +88,34 @@ def _document() -> Mapping[str, Any]:
     return document
 
 
+def _model(entry: Mapping[str, Any]) -> CatalogModel:
+    return CatalogModel(
+        id=entry["id"],
+        family=entry["family"],
+        num_parameters=entry.get("num_parameters"),
+        weights_bytes=entry.get("weights_bytes"),
+        config=_freeze(entry["config"]),
+        rope_scaling_documented=_freeze(entry["rope_scaling_documented"]) if "rope_scaling_documented" in entry
+        else None,
+    )
+
+
 @lru_cache(maxsize=1)
 def models() -> tuple[CatalogModel, ...]:
     """All catalog models, in the catalog's stable order."""
-    return tuple(
-        CatalogModel(
-            id=entry["id"],
-            family=entry["family"],
-            num_parameters=entry.get("num_parameters"),
-            weights_bytes=entry.get("weights_bytes"),
-            config=_freeze(entry["config"]),
-            rope_scaling_documented=_freeze(entry["rope_scaling_documented"]) if "rope_scaling_documented" in entry
-            else None,
-        )
-        for entry in _document()["models"]
-    )
+    return tuple(model_by_id(entry["id"]) for entry in _document()["models"])
+
+
+@lru_cache(maxsize=1)
+def model_ids() -> tuple[str, ...]:
+    """Every catalog model's id, in the catalog's order, without building the models."""
+    return tuple(e["id"] for e in _document()["models"])
+
+
+@cache
+def model_by_id(model_id: str) -> CatalogModel:
+    """One model, built on first use: a plan needs one entry, not the whole catalog frozen."""
+    return _model(next(e for e in _document()["models"] if e["id"] == model_id))
 
 
 @lru_cache(maxsize=1)
@@ -249,7 +264,7 @@ def _family_and_size_first(wanted: str, entries: list[tuple[str, tuple[str, ...]
 
 @lru_cache(maxsize=1)
 def _model_entries() -> list[tuple[str, tuple[str, ...]]]:
-    return [(m.id, (m.id.rpartition("/")[2],)) for m in models()]
+    return [(i, (i.rpartition("/")[2],)) for i in model_ids()]
 
 
 @lru_cache(maxsize=1)
@@ -281,7 +296,7 @@ def find_model(model_id: str) -> CatalogModel:
             raise NotFound(f"{miss} (a local checkpoint is matched by its folder's name, {local!r})",
                            candidates=miss.candidates, ambiguous=miss.ambiguous) from None
         wanted = exact[0][0]
-    return next(m for m in models() if m.id == wanted)
+    return model_by_id(wanted)
 
 
 def _checkpoint_name(text: str) -> str | None:

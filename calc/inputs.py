@@ -118,7 +118,7 @@ def _model(inputs: Mapping[str, object]) -> tuple[ModelSpec, str]:
 def _catalog_model(model_id: str) -> ModelSpec:
     """A catalog model's ``ModelSpec``: a pure function of the bundled entry, read once per id (every recompute
     of the calculator asks for it again; the one frozen object also keys the plan caches at once)."""
-    entry = next(m for m in catalog.models() if m.id == model_id)
+    entry = catalog.model_by_id(model_id)
     return normalize_config(entry.config, model_id=entry.id, num_parameters=entry.num_parameters,
                             checkpoint_bytes=entry.weights_bytes)
 

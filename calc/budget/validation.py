@@ -13,7 +13,6 @@ term (``fit_term``, e.g. ``unified_memory``) all join the fit half.
 from __future__ import annotations
 
 import json
-import statistics
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -28,7 +27,7 @@ from ..versions import rules_for
 from .memory import memory_budget
 
 __all__ = ["ValidationRow", "ValidationSummary", "validation_rows", "validation_summary", "excluded_logs", "row_model",
-           "row_deployment", "validation_row"]
+           "row_deployment", "validation_row", "MIN_TERM_ROWS", "TERMS", "term_row_counts"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -194,6 +193,8 @@ def validation_summary(rows: tuple[ValidationRow, ...]) -> ValidationSummary:
     """Median and worst error, over-optimistic count and band misses of ``rows``."""
     errors = [abs(r.error_pct) for r in rows]
     worst = max(rows, key=lambda r: abs(r.error_pct))
+    import statistics  # only the validation page and the tests summarize: kept off the CLI's start
+
     return ValidationSummary(count=len(rows), median_abs_error_pct=statistics.median(errors),
                              worst_error_pct=worst.error_pct, worst_file=worst.file,
                              over_optimistic=sum(r.error_gib > 0 for r in rows),
@@ -204,3 +205,23 @@ def validation_summary(rows: tuple[ValidationRow, ...]) -> ValidationSummary:
 def excluded_logs() -> tuple[tuple[str, str], ...]:
     """(file, reason) of the public logs looked at but left out of the table."""
     return tuple((str(e["file"]), str(e["reason"])) for e in _document()["excluded"])
+
+
+MIN_TERM_ROWS = 5
+"""Fewer logs than this printing a term: its residual spread is not a band, and the page says so."""
+
+TERMS = ("weights", "activation", "non_torch", "cudagraph")
+"""The estimated terms a log may print, in data/validation.json's ``logged_breakdown_gib`` keys."""
+
+
+@lru_cache(maxsize=1)
+def term_row_counts() -> Mapping[str, int]:
+    """How many fit rows of data/validation.json print each term: the report's few-rows note asks it
+    on every plan, so it reads the file's breakdowns and runs no estimate."""
+    counts = dict.fromkeys(TERMS, 0)
+    for row in _document()["rows"]:
+        if row["split"] == "fit":
+            for term in row.get("logged_breakdown_gib") or {}:
+                if term in counts:
+                    counts[term] += 1
+    return counts

@@ -25,6 +25,7 @@ import stat
 import sys
 import unicodedata
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn, TextIO
 
 from ..deployment import INTERCONNECTS
@@ -95,7 +96,27 @@ class _Face:
             pass
 
 
+@lru_cache(maxsize=1)
+def _help_width() -> int:
+    """argparse's own default width, asked once: it builds a formatter per argument (to check its metavar),
+    and each asks the terminal's size again (a third of building the parser)."""
+    import shutil
+
+    return shutil.get_terminal_size().columns - 2
+
+
+class _Formatter(argparse.HelpFormatter):
+    def __init__(self, prog: str, *args: Any, **kwargs: Any) -> None:
+        if not args[2:] and kwargs.get("width") is None:
+            kwargs["width"] = _help_width()
+        super().__init__(prog, *args, **kwargs)
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> NoReturn:  # one line, no usage dump
         raise _UsageError(message)
 

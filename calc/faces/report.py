@@ -22,12 +22,12 @@ from ..budget.memory import (
     interconnect_assumed,
     lora_estimate,
 )
+from ..budget.validation import MIN_TERM_ROWS, term_row_counts
 from ..deployment import Deployment, unified_memory
 from ..errors import CalcError
 from ..inert_text import MAX_QUOTE_CHARS, quote
 from ..inputs import Scenario, check_model_word
 from ..limits import shorten
-from ..logs.holdout import MIN_TERM_ROWS, term_row_counts
 from ..numfmt import fmt_fixed, fmt_int, fmt_printed, gib_gb_text, gib_text
 from ..strings import STRINGS, lang_or_default, t
 from ..units import GiB, MiB

@@ -19,7 +19,15 @@ from functools import lru_cache
 from typing import Any
 
 from ..analysis import BandVerdict, band_verdict, plan
-from ..budget.validation import ValidationRow, row_deployment, row_model, validation_row
+from ..budget.validation import (
+    MIN_TERM_ROWS,
+    TERMS,
+    ValidationRow,
+    row_deployment,
+    row_model,
+    term_row_counts,
+    validation_row,
+)
 from ..data_files import read_data
 from ..deployment import Measured
 from ..inputs import Scenario
@@ -225,12 +233,6 @@ def heldout_summary(rows: tuple[HeldOutRow, ...]) -> HeldOutSummary:
 
 # --- per-term residuals ------------------------------------------------------------------------------
 
-MIN_TERM_ROWS = 5
-"""Fewer logs than this printing a term: its residual spread is not a band, and the page says so."""
-
-_TERMS = ("weights", "activation", "non_torch", "cudagraph")
-
-
 @dataclass(frozen=True, kw_only=True)
 class TermResidual:
     """Estimate minus logged of one budget term over the rows whose log prints it (GiB per GPU)."""
@@ -273,32 +275,20 @@ def _percentiles(values: list[float]) -> tuple[float, float]:
 def term_residuals(split: str = "fit") -> tuple[TermResidual, ...]:
     """Per estimated term, the residuals of ``split``'s rows of data/validation.json whose log prints the term."""
     rows = [r for r in json.loads(read_data("validation.json"))["rows"] if r["split"] == split]
-    residuals: dict[str, list[float]] = {term: [] for term in _TERMS}
+    residuals: dict[str, list[float]] = {term: [] for term in TERMS}
     for row in rows:
         logged: Mapping[str, float] = row.get("logged_breakdown_gib") or {}
-        wanted = [term for term in _TERMS if term in logged]
+        wanted = [term for term in TERMS if term in logged]
         if not wanted:
             continue
         estimated = _estimated_terms(row)
         for term in wanted:
             residuals[term].append(estimated[term] - float(logged[term]))
     out = []
-    for term in _TERMS:
+    for term in TERMS:
         values = residuals[term]
         if not values:
             continue
         lo, hi = _percentiles(values)
         out.append(TermResidual(term=term, rows=len(values), median_gib=statistics.median(values), p5_gib=lo, p95_gib=hi))
     return tuple(out)
-
-
-@lru_cache(maxsize=1)
-def term_row_counts() -> Mapping[str, int]:
-    """How many fit rows of data/validation.json print each term (cheap: no estimate is run)."""
-    counts = dict.fromkeys(_TERMS, 0)
-    for row in json.loads(read_data("validation.json"))["rows"]:
-        if row["split"] == "fit":
-            for term in row.get("logged_breakdown_gib") or {}:
-                if term in counts:
-                    counts[term] += 1
-    return counts
