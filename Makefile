@@ -16,7 +16,7 @@ all: site
 venv: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
-	$(PIP) install -q --upgrade pip
+	$(PIP) install -q -c constraints.txt --upgrade pip
 	$(PIP) install -q -c constraints.txt -e '.[test,docs,catalog]'
 	touch $@
 

@@ -3,9 +3,9 @@
 - ``plan()`` with every cache that holds a scenario's work emptied before each call (the plan, the layer
   specs, the layer names), and, for information, the plan body alone with the layer specs kept (what a
   recompute in the calculator pays when only the length changed);
-- the CLI's start: wall time of ``kvcalc --help`` and ``kvcalc plan …`` as subprocesses, from the built
-  wheel unpacked and byte-compiled as ``pip install`` leaves it (an editable install adds its own import
-  finder), beside a bare ``python -c pass``;
+- the CLI's start: wall time of ``kvcalc --help`` and ``kvcalc plan …`` as subprocesses, the built wheel
+  installed by pip in a bare venv (the development venv's editable install adds its own import finder),
+  beside ``python -c pass`` in that venv;
 - the browser's recompute: ``bench/web_bench.py --only recompute`` (real Chromium and the built site, 20
   edits of ``max_model_len`` per run, from the ``input`` event to the rendered result), run with
   ``--browser``.
@@ -24,7 +24,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -78,20 +77,25 @@ def plan_ms(runs: int, inner: int = 50) -> dict[str, tuple[float, float]]:
 
 
 def cli_ms(runs: int) -> dict[str, float]:
-    """Median wall ms of each command in a fresh interpreter, the wheel installed as pip leaves it."""
+    """Median wall ms of each command in a fresh interpreter, the wheel installed by pip in a bare venv.
+
+    A bare venv (``--without-pip``, nothing else in it) with the built wheel installed as a reader's
+    ``pip install`` leaves it (byte-compiled, the ``kvcalc`` console script): the development venv's
+    editable install adds an import finder that every start pays for, ``python -c pass`` included.
+    """
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([sys.executable, "-m", "pip", "wheel", str(REPO), "--no-deps", "-q", "-w", tmp], check=True,
                        capture_output=True)
-        site = Path(tmp) / "site"
-        with zipfile.ZipFile(next(Path(tmp).glob("kvcalc-*.whl"))) as zf:
-            zf.extractall(site)
-        subprocess.run([sys.executable, "-m", "compileall", "-q", str(site)], check=True, env=env)
-        # what the console script `kvcalc` runs (pip's entry-point wrapper), with the wheel first on the path
-        start = f"import sys; sys.path.insert(0, {str(site)!r}); from kvcalc.faces.cli import entry; entry()"
-        commands = {"`python -c pass` (the interpreter alone)": [sys.executable, "-c", "pass"],
-                    "`kvcalc --help`": [sys.executable, "-c", start, "--help"],
-                    "`kvcalc " + " ".join(PLAN_ARGS) + "`": [sys.executable, "-c", start, *PLAN_ARGS]}
+        venv = Path(tmp) / "venv"
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, capture_output=True)
+        wheel = next(Path(tmp).glob("kvcalc-*.whl"))
+        subprocess.run([sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "-q",
+                        "--no-deps", "--no-index", str(wheel)], check=True, capture_output=True, env=env)
+        python, kvcalc = str(venv / "bin" / "python"), str(venv / "bin" / "kvcalc")
+        commands = {"`python -c pass` (the interpreter alone)": [python, "-c", "pass"],
+                    "`kvcalc --help`": [kvcalc, "--help"],
+                    "`kvcalc " + " ".join(PLAN_ARGS) + "`": [kvcalc, *PLAN_ARGS]}
         samples: dict[str, list[float]] = {name: [] for name in commands}
         for _ in range(runs):  # interleaved, so the machine's load hits all alike
             for name, argv in commands.items():

@@ -156,7 +156,7 @@ def test_deepseek_v32_indexer_facts() -> None:
     from kvcalc import scenario_from_inputs
     from kvcalc.kv.planner import build_layer_specs, kv_bytes_per_token
     m = scenario_from_inputs({"model": "deepseek-ai/DeepSeek-V3.2", "available_kv_gib": 40}).model
-    assert m.indexer_head_size == 132
+    assert m.sparse is not None and m.sparse.indexer_head_size == 132
     specs = build_layer_specs(m, tensor_parallel_size=8, kv_cache_dtype="auto", block_size=64)
     assert len(specs) == 122 and kv_bytes_per_token(specs) == 78_324
 

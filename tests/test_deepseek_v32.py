@@ -41,9 +41,9 @@ def verdict(**inputs: object):
 
 def test_indexer_head_size_from_the_config() -> None:
     m = normalize_config(V32_CONFIG)
-    assert m.indexer_head_size == 132          # 128 + 128 // 128 × 4
+    assert m.sparse is not None and m.sparse.indexer_head_size == 132          # 128 + 128 // 128 × 4
     v3 = {k: v for k, v in V32_CONFIG.items() if not k.startswith("index_")}
-    assert normalize_config({**v3, "model_type": "deepseek_v3"}).indexer_head_size == 0
+    assert normalize_config({**v3, "model_type": "deepseek_v3"}).sparse is None
 
 
 def test_bf16_one_uniform_type_group_with_the_indexer() -> None:

@@ -71,10 +71,11 @@ def pages(kv_cache_dtype: str) -> dict[str, int]:
 
 def test_config_and_catalog_agree() -> None:
     m = flash()
-    assert m.compress_ratios == (1, 1) + (4, 128) * 20 + (4,)  # 43 layers; entry 44 (MTP) ignored
-    assert (m.head_size, m.sliding_window, m.indexer_head_size, m.index_head_dim) == (512, 128, 132, 128)
+    assert m.sparse is not None
+    assert m.sparse.compress_ratios == (1, 1) + (4, 128) * 20 + (4,)  # 43 layers; entry 44 (MTP) ignored
+    assert (m.head_size, m.sliding_window, m.sparse.indexer_head_size, m.sparse.index_head_dim) == (512, 128, 132, 128)
     # the catalog keeps transformers' layer_types instead of compress_ratios: same ratios
-    assert model(MODEL_ID).compress_ratios == m.compress_ratios
+    assert model(MODEL_ID).sparse == m.sparse
 
 
 def test_layer_specs_count_and_order() -> None:

@@ -54,18 +54,19 @@ def gemma4_like(**text_overrides: object) -> dict[str, object]:
 def test_full_attention_layers_take_the_global_head_dim_and_kv_heads() -> None:
     m = normalize_config(gemma4_like())
     # layers 5 and 11 are full attention: head 512, 2 KV heads; the sliding ones keep 256 × 8
-    assert m.layer_attention == ((5, 512, 2), (11, 512, 2))
+    assert m.per_layer is not None
+    assert m.per_layer.attention == ((5, 512, 2), (11, 512, 2))
     assert m.attention_of(5) == (512, 2) and m.attention_of(0) == (256, 8)
     # without attention_k_eq_v the full layers keep num_key_value_heads (gemma4_layer_config)
-    assert normalize_config(gemma4_like(attention_k_eq_v=False)).layer_attention == ((5, 512, 8), (11, 512, 8))
+    assert normalize_config(gemma4_like(attention_k_eq_v=False)).per_layer.attention == ((5, 512, 8), (11, 512, 8))
     # transformers >= 5.15 writes the same facts as per_layer_config (what the catalog build stores)
     per_layer = {"5": {"head_dim": 512, "num_key_value_heads": 2}, "11": {"head_dim": 512, "num_key_value_heads": 2}}
     resolved = gemma4_like(per_layer_config=per_layer, global_head_dim=None, num_global_key_value_heads=None)
-    assert normalize_config(resolved).layer_attention == m.layer_attention
+    assert normalize_config(resolved).per_layer.attention == m.per_layer.attention
     # other families are not touched, whatever keys they carry
     gemma3 = gemma4_like(model_type="gemma3_text")
     gemma3["model_type"] = "gemma3"
-    assert normalize_config(gemma3).layer_attention == ()
+    assert normalize_config(gemma3).per_layer is None
 
 
 def test_layer_specs_follow_each_layer() -> None:
@@ -120,7 +121,7 @@ def test_catalog_build_keeps_the_per_layer_attention(tmp_path: Path) -> None:
     assert facts["per_layer_config"] == {"05": {"head_dim": 512, "num_key_value_heads": 2},
                                          "11": {"head_dim": 512, "num_key_value_heads": 2}}
     assert (facts["head_dim"], facts["num_key_value_heads"], facts["num_kv_shared_layers"]) == (256, 8, 0)
-    assert normalize_config(facts).layer_attention == normalize_config(gemma4_like()).layer_attention
+    assert normalize_config(facts).per_layer.attention == normalize_config(gemma4_like()).per_layer.attention
 
 
 def test_real_gemma4_26b_a4b_config() -> None:
@@ -134,7 +135,7 @@ def test_real_gemma4_26b_a4b_config() -> None:
     #   per request: full cdiv(1,024, 32) = 32, each sliding group cdiv(1,024, 16) + 1 = 65 -> 5 x 65 + 32 = 357
     #   concurrency 1,638 / 357 = 4.588 -> 4.59
     s = scenario_from_inputs({"model": "google/gemma-4-26B-A4B-it", "available_kv_gib": 1, "max_model_len": 1024})
-    assert s.model.layer_attention == tuple((i, 512, 2) for i in (5, 11, 17, 23, 29))
+    assert s.model.per_layer.attention == tuple((i, 512, 2) for i in (5, 11, 17, 23, 29))
     assert [k.value for k in s.model.layer_kinds].count("full") == 5
     v = plan(s.model, s.deployment)
     groups = v.grouping.groups

@@ -34,8 +34,8 @@ def gemma3n_like(shared: int = 10) -> dict[str, object]:
 
 def test_shared_layers_are_marked() -> None:
     m = normalize_config(gemma3n_like())
-    assert m.kv_shared_layers == tuple(range(20, 30))
-    assert normalize_config(gemma3n_like(0)).kv_shared_layers == ()
+    assert m.per_layer is not None and m.per_layer.kv_shared == tuple(range(20, 30))
+    assert normalize_config(gemma3n_like(0)).per_layer is None
 
 
 def test_shared_layers_get_no_spec() -> None:

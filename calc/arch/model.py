@@ -183,6 +183,36 @@ class VisionSpec:
 
 
 @dataclass(frozen=True, kw_only=True)
+class SparseAttention:
+    """DeepSeek's sparse attention (V3.2's indexer; V4's compressed layers with it): the caches beside the
+    attention cache that no other family has (vllm/model_executor/models/deepseek_v2.py ``Indexer``,
+    vllm/models/deepseek_v4/attention.py)."""
+
+    indexer_head_size: int = 0
+    """The indexer's uint8 K cache per layer: ``index_head_dim + index_head_dim // 128 × 4`` bytes per token
+    (fp8 keys + an fp32 scale per 128 values: 132); 0 = no indexer."""
+    compress_ratios: tuple[int, ...] = ()
+    """DeepSeek-V4: per decoder layer, 1 (sliding window only), 4 (C4A, with the indexer) or 128 (C128A)
+    (``max(1, compress_ratios[i])``, attention.py); empty for V3.2."""
+    index_head_dim: int = 0
+    """DeepSeek-V4: the indexer's head size (its compressor keeps ``4 × index_head_dim`` fp32 values per
+    token); 0 for V3.2, whose indexer keeps no compressor state."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class PerLayer:
+    """Layers that differ from the model-level attention (Gemma 3n, Gemma 4): what they share or widen."""
+
+    kv_shared: tuple[int, ...] = ()
+    """Layers that read another layer's KV cache (``kv_sharing_target_layer_name``: Gemma 3n, Gemma 4's
+    last ``num_kv_shared_layers``): they keep their kind but own no KV cache, no spec and no group."""
+    attention: tuple[tuple[int, int, int], ...] = ()
+    """Layers whose attention is not the model-level ``head_size`` × ``total_num_kv_heads``, as
+    ``(layer, head_size, total_kv_heads)``: Gemma 4's full-attention layers (``global_head_dim``, and with
+    ``attention_k_eq_v`` ``num_global_key_value_heads``; ``_gemma4_layer_attention``)."""
+
+
+@dataclass(frozen=True, kw_only=True)
 class ModelSpec:
     """The model facts the KV planning, the budget and the reports need."""
 
@@ -241,18 +271,10 @@ class ModelSpec:
     counted from ``vision_config`` or, for catalog wrappers without one, from the published tower shape."""
     checkpoint_bytes: int | None = None
     """Exact safetensors total (``metadata.total_size``) when a copied index gives it; None = counted."""
-    indexer_head_size: int = 0
-    """DeepSeek-V3.2's sparse-attention indexer: one extra uint8 K cache per layer of
-    ``index_head_dim + index_head_dim // 128 × 4`` bytes per token (fp8 keys + an fp32 scale per 128
-    values: 132); 0 = no indexer."""
-    compress_ratios: tuple[int, ...] = ()
-    """DeepSeek-V4: per decoder layer, 1 (sliding window only), 4 (C4A, with the indexer) or 128 (C128A)
-    (``max(1, compress_ratios[i])``, attention.py); empty for every other model."""
-    index_head_dim: int = 0
-    """DeepSeek-V4: the indexer's head size (its compressor keeps ``4 × index_head_dim`` fp32 values per token)."""
-    kv_shared_layers: tuple[int, ...] = ()
-    """Layers that read another layer's KV cache (``kv_sharing_target_layer_name``: Gemma 3n, Gemma 4's
-    last ``num_kv_shared_layers``): they keep their kind but own no KV cache, no spec and no group."""
+    sparse: SparseAttention | None = None
+    """DeepSeek-V3.2 / V4's indexer and compressed layers (None for every other model)."""
+    per_layer: PerLayer | None = None
+    """Gemma 3n / 4's shared-KV and wider layers (None when every layer has the model-level attention)."""
     vision: VisionSpec | None = None
     """The vision tower of a multimodal checkpoint (None: text only)."""
     tower_parameters: int = 0
@@ -264,10 +286,6 @@ class ModelSpec:
     Qwen2-VL, Qwen2.5-VL, Qwen3-VL), whose cos/sin cache is sized from it (weight_share.py); 0 = plain RoPE."""
     rope_caches: tuple[RopeCache, ...] = ()
     """The rotary cos/sin caches vLLM allocates while loading (``kvcalc.rope_cache``); () without RoPE."""
-    layer_attention: tuple[tuple[int, int, int], ...] = ()
-    """Layers whose attention is not the model-level ``head_size`` × ``total_num_kv_heads``, as
-    ``(layer, head_size, total_kv_heads)``: Gemma 4's full-attention layers (``global_head_dim``, and with
-    ``attention_k_eq_v`` ``num_global_key_value_heads``; ``_gemma4_layer_attention``)."""
 
     qwen2_window: tuple[int, int] | None = None
     """Qwen2Model (qwen2, qwen3) with ``use_sliding_window`` and a window: ``(sliding_window,
@@ -293,7 +311,7 @@ class ModelSpec:
 
     def attention_of(self, layer: int) -> tuple[int, int]:
         """``(head_size, total KV heads)`` of one layer, before tensor parallelism."""
-        for i, head, kv_heads in self.layer_attention:
+        for i, head, kv_heads in self.per_layer.attention if self.per_layer else ():
             if i == layer:
                 return head, kv_heads
         return self.head_size, self.total_num_kv_heads
@@ -304,7 +322,7 @@ class ModelSpec:
 
     @property
     def is_deepseek_v4(self) -> bool:
-        return bool(self.compress_ratios)
+        return self.sparse is not None and bool(self.sparse.compress_ratios)
 
     @property
     def is_hybrid_mamba(self) -> bool:
@@ -1087,6 +1105,23 @@ def _kv_shared_layers(text: Mapping[str, object], num_layers: int) -> tuple[int,
     return tuple(range(num_layers - shared, num_layers))
 
 
+def _sparse_attention(text: Mapping[str, object], mt: str, layers: int, *, mla: bool,
+                      v4: bool) -> SparseAttention | None:
+    """DeepSeek's indexer and V4's compressed layers; None for a model with neither."""
+    sparse = SparseAttention(indexer_head_size=_indexer_head_size(text, mla or v4),
+                             compress_ratios=_compress_ratios(text, mt, layers),
+                             index_head_dim=(_int(text, "index_head_dim") or 0) if v4 else 0)
+    return sparse if sparse != SparseAttention() else None
+
+
+def _per_layer(text: Mapping[str, object], mt: str, layers: int, kinds: tuple[LayerKind, ...], head: int,
+               kv_heads: int) -> PerLayer | None:
+    """Gemma 3n / 4's shared-KV and wider layers; None when every layer has the model-level attention."""
+    per_layer = PerLayer(kv_shared=_kv_shared_layers(text, layers),
+                         attention=_gemma4_layer_attention(text, mt, kinds, head, kv_heads))
+    return per_layer if per_layer != PerLayer() else None
+
+
 def _gemma4_layer_attention(text: Mapping[str, object], mt: str, kinds: tuple[LayerKind, ...], head: int,
                             kv_heads: int) -> tuple[tuple[int, int, int], ...]:
     """Gemma 4's wider full-attention layers, as vLLM builds each layer's attention.
@@ -1316,11 +1351,9 @@ def normalize_config(config: Mapping[str, object], *, model_id: str = "custom", 
         dtype=_dtype(text, top_dtype), derived_max_model_len=_derived_max_len(text, mt),
         num_parameters=num_parameters if num_parameters else counted, num_expert_parameters=expert_params,
         quant=_v4_expert_quant(text, mt, _quant(text)), is_moe=expert_params > 0, num_experts_per_tok=experts_per_tok, mamba=mamba,
-        vision_parameters=vision, vision=vision_spec, checkpoint_bytes=checkpoint_bytes, kv_shared_layers=_kv_shared_layers(text, layers),
-        indexer_head_size=_indexer_head_size(text, mla or v4),
-        layer_attention=_gemma4_layer_attention(text, mt, kinds, head, kv_heads),
-        compress_ratios=_compress_ratios(text, mt, layers),
-        index_head_dim=(_int(text, "index_head_dim") or 0) if v4 else 0,
+        vision_parameters=vision, vision=vision_spec, checkpoint_bytes=checkpoint_bytes,
+        sparse=_sparse_attention(text, mt, layers, mla=mla, v4=v4),
+        per_layer=_per_layer(text, mt, layers, kinds, head, kv_heads),
         moe_intermediate_size=(_int(text, "moe_intermediate_size") or 0) if expert_params else 0,
         num_experts=(_count(text, "num_experts") or _count(text, "num_local_experts")
                      or _count(text, "n_routed_experts")) if expert_params else 0,

@@ -28,10 +28,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn, TextIO
 
-from ..deployment import INTERCONNECTS
 from ..errors import CalcError
 from ..inert_text import MAX_ANSWER_CHARS, MAX_QUOTE_CHARS, inert, inert_json, quote
-from ..kv.kv_spec import KV_CACHE_DTYPES, MAMBA_DTYPES, MambaCacheMode
 from ..limits import MAX_CONFIG_BYTES, MAX_LOG_BYTES, shorten
 from ..strings import t
 
@@ -121,25 +119,43 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(message)
 
 
-def _parser() -> argparse.ArgumentParser:
+_COMMANDS = {"plan": "size one deployment", "log": "read a pasted vLLM log", "models": "list the catalog's models",
+             "gpus": "list the catalog's GPUs"}
+
+
+def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
+    """The parser, with the options of the command ``argv`` names only: the others' options are never read
+    (the top level takes no option but ``-h``, so the first word that names a command is the command), and
+    building every subparser's 70 options was half of ``kvcalc --help``'s time."""
+    wanted = next((word for word in argv if word in _COMMANDS), None)
     p = _Parser(prog="kvcalc", description="vLLM's KV-cache start-up arithmetic, to the block.",
                 epilog="exit status: 0 fits, 1 does not fit, 2 bad input; a borderline verdict (JSON \"verdict\": "
                        "\"borderline\") exits with the answer at the central estimate. kvcalc log: 1 when the log "
                        "ends in a failure, else 0.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    pl = sub.add_parser("plan", help="size one deployment")
+    for name, what in _COMMANDS.items():
+        command = sub.add_parser(name, help=what, description=_LOG_DESCRIPTION if name == "log" else None)
+        if name == wanted:
+            _OPTIONS[name](command)
+    return p
+
+
+_LOG_DESCRIPTION = ("Read a vLLM log (or a pasted vllm serve / docker run command, a compose command: list, an "
+                    "LLM(...) call), diagnose it and recompute its plan. The plan flags below supply what the log "
+                    "does not show, and each flag given is the reader's correction: it wins over the value the "
+                    "log states.")
+
+
+def _plan_options(pl: argparse.ArgumentParser) -> None:
     m = pl.add_mutually_exclusive_group(required=True)
     m.add_argument("--model", help="catalog model id, e.g. Qwen/Qwen3-8B")
     m.add_argument("--config", help="a config.json file, or a directory holding one")
     _add_gpu_and_settings(pl, gpu_help="catalog GPU id, e.g. RTX-4090, H100-80GB")
     pl.add_argument("--lang", default="en", choices=("en", "es", "zh"))
     pl.add_argument("--json", action="store_true", help="print one JSON object")
-    lg = sub.add_parser(
-        "log", help="read a pasted vLLM log",
-        description="Read a vLLM log (or a pasted vllm serve / docker run command, a compose command: list, an "
-                    "LLM(...) call), diagnose it and recompute its plan. The plan flags below supply what the log "
-                    "does not show, and each flag given is the reader's correction: it wins over the value the "
-                    "log states.")
+
+
+def _log_options(lg: argparse.ArgumentParser) -> None:
     lg.add_argument("path", nargs="?", default="-", help="log file, or - for standard input")
     lg.add_argument("--lang", default="en", choices=("en", "es", "zh"))
     lg.add_argument("--json", action="store_true")
@@ -147,15 +163,21 @@ def _parser() -> argparse.ArgumentParser:
     lm.add_argument("--model", help="the model the log serves (wins over the model the log names)")
     lm.add_argument("--config", help="its config.json, when the model is not in the catalog")
     _add_gpu_and_settings(lg, gpu_help="catalog GPU id, when the log does not name it")
-    for name, what in (("models", "list the catalog's models"), ("gpus", "list the catalog's GPUs")):
-        c = sub.add_parser(name, help=what)
-        c.add_argument("--json", action="store_true", help="print one JSON array")
-    return p
+
+
+def _catalog_options(c: argparse.ArgumentParser) -> None:
+    c.add_argument("--json", action="store_true", help="print one JSON array")
+
+
+_OPTIONS = {"plan": _plan_options, "log": _log_options, "models": _catalog_options, "gpus": _catalog_options}
 
 
 def _add_gpu_and_settings(p: argparse.ArgumentParser, *, gpu_help: str) -> None:
     """The GPU and the deployment settings, the same for ``plan`` and ``log`` (for ``log``, each one given
     overrides what the log states)."""
+    from ..deployment import INTERCONNECTS  # the choices: the model and deployment types, not for --help
+    from ..kv.kv_spec import KV_CACHE_DTYPES, MAMBA_DTYPES, MambaCacheMode
+
     g = p.add_mutually_exclusive_group()
     g.add_argument("--gpu", help=gpu_help)
     g.add_argument("--gpu-memory-gib", help="total memory of one GPU as the driver reports it")
@@ -480,7 +502,8 @@ def main(argv: list[str] | None = None, *, stdout: TextIO | None = None, stderr:
     inp = stdin or sys.stdin  # None when the process was started with standard input closed
     lang = "en"
     try:
-        args = _parser().parse_args(argv)
+        words = sys.argv[1:] if argv is None else argv
+        args = _parser(words).parse_args(words)
         lang = getattr(args, "lang", "en")
         if args.command == "plan":
             return _plan(args, face, inp)

@@ -107,7 +107,7 @@ def default_block_size(model: ModelSpec, dep: Deployment) -> BlockSizeChoice:
         return BlockSizeChoice(block_size=V4_PREFERRED_BLOCK_SIZE, line=V4_BLOCK_SIZE_LINE)
     if not model.is_mla or model.mamba is not None or dep.rules.v0_engine:
         return BlockSizeChoice(block_size=DEFAULT_BLOCK_SIZE)
-    if model.indexer_head_size:
+    if model.sparse and model.sparse.indexer_head_size:
         return _sparse_mla_block_size(dep)
     major = gpu_major(dep)
     if not dep.rules.backend_block_preference:
@@ -150,7 +150,7 @@ def sparse_mla_kv_cache_dtype(model: ModelSpec, dep: Deployment) -> tuple[str, s
     dtype, rules = dep.kv_cache_dtype, dep.rules
     if model.is_deepseek_v4:
         return v4_kv_cache_dtype(dtype, rules)
-    if not model.indexer_head_size:
+    if not (model.sparse and model.sparse.indexer_head_size):
         return dtype, None
     if not rules.deepseek_v32:
         raise CalcError("unsupported", f"DeepSeek-V3.2's sparse attention needs vLLM 0.11.0 or newer "

@@ -17,7 +17,7 @@ release inferred 0.27.0), the last one without padding the sliding pages to the 
 """
 from __future__ import annotations
 
-from ..arch.model import ModelSpec
+from ..arch.model import ModelSpec, SparseAttention
 from ..errors import CalcError
 from ..versions import RuleSet
 from .grouping import PackedLayout
@@ -116,12 +116,13 @@ def build_v4_layer_specs(model: ModelSpec, *, kv_cache_dtype: str, block_size: i
     content = FP8_DS_MLA_V4_BYTES if ds else None
     head, window = model.head_size, model.sliding_window or 0
     specs: dict[str, AttentionSpec] = {}
-    for i, ratio in enumerate(model.compress_ratios):
+    sparse = model.sparse if model.sparse is not None else SparseAttention()
+    for i, ratio in enumerate(sparse.compress_ratios):
         attn = f"model.layers.{i}.self_attn"
         if ratio == _INDEXER_COMPRESS_RATIO:
             # DeepseekV4Indexer: its K cache (fp8 keys + fp32 scales) and its own compressor (head 128)
-            specs[f"{attn}.indexer.k_cache"] = _compressed(block_size, model.indexer_head_size, 1, ratio, ds, None, "auto")
-            specs[f"{attn}.indexer.compressor.state_cache"] = _state(model.index_head_dim, ratio, ds)
+            specs[f"{attn}.indexer.k_cache"] = _compressed(block_size, sparse.indexer_head_size, 1, ratio, ds, None, "auto")
+            specs[f"{attn}.indexer.compressor.state_cache"] = _state(sparse.index_head_dim, ratio, ds)
         specs[f"{attn}.swa_cache"] = _sliding(SWA_BLOCK_SIZE, head, e, window, ds, content)
         if ratio > 1:
             specs[f"{attn}.attn"] = _compressed(block_size, head, e, ratio, ds, content, kv_cache_dtype)

@@ -67,12 +67,14 @@ def build_layer_specs(model: ModelSpec, *, tensor_parallel_size: int, kv_cache_d
         return build_v4_layer_specs(model, kv_cache_dtype=kv_cache_dtype, block_size=block_size)
     e = kv_dtype_bytes(kv_cache_dtype if kv_cache_dtype != "fp8_ds_mla" else "fp8", model.dtype)
     specs: dict[str, AttentionSpec] = {}
-    shared = set(model.kv_shared_layers)  # cross-layer KV sharing: planned as if absent
+    per_layer = model.per_layer
+    shared = set(per_layer.kv_shared if per_layer else ())  # cross-layer KV sharing: planned as if absent
+    indexer = model.sparse.indexer_head_size if model.sparse else 0  # DeepSeek-V3.2's indexer K cache
     mla = model.is_mla  # a scan of every layer: once, not once per layer
     # Layers of one kind and width share one (frozen) spec object: built once, not once per layer.
     built: dict[tuple[LayerKind, int, int], AttentionSpec] = {}
     # model.attention_of(i) for every layer, as one look-up each
-    widths = {i: (head, kv_heads) for i, head, kv_heads in reversed(model.layer_attention)}
+    widths = {i: (head, kv_heads) for i, head, kv_heads in reversed(per_layer.attention if per_layer else ())}
     default_width = (model.head_size, model.total_num_kv_heads)
     for i, kind in enumerate(model.layer_kinds):
         if kind == LayerKind.NONE or i in shared:
@@ -86,7 +88,7 @@ def build_layer_specs(model: ModelSpec, *, tensor_parallel_size: int, kv_cache_d
         # divided by TP; otherwise max(1, heads // TP).
         head, kv_heads = widths.get(i, default_width)
         known = built.get((kind, head, kv_heads))
-        if known is not None and not (kind == LayerKind.MLA and model.indexer_head_size):
+        if known is not None and not (kind == LayerKind.MLA and indexer):
             specs[layer_name(i)] = known
             continue
         heads = 1 if mla else max(1, kv_heads // tensor_parallel_size)
@@ -95,11 +97,11 @@ def build_layer_specs(model: ModelSpec, *, tensor_parallel_size: int, kv_cache_d
         content = content_bytes(kv_cache_dtype, head_size=head, head_size_v=head_v)
         if kind == LayerKind.MLA:
             spec: AttentionSpec = MLAAttentionSpec(block_size=block_size, cache_dtype_str=kv_cache_dtype, **common)
-            if model.indexer_head_size:
+            if indexer:
                 # DeepseekV32IndexerCache.get_kv_cache_spec: MLAAttentionSpec(head_size=132, dtype=uint8)
                 specs[layer_name(i)] = spec
                 specs[indexer_layer_name(i)] = MLAAttentionSpec(
-                    block_size=block_size, num_kv_heads=1, head_size=model.indexer_head_size, head_size_v=0,
+                    block_size=block_size, num_kv_heads=1, head_size=indexer, head_size_v=0,
                     dtype_bytes=1, cache_dtype_str="uint8")
                 continue
         elif kind == LayerKind.SLIDING:
