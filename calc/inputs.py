@@ -539,6 +539,8 @@ _UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
 def check_model_word(name: str, *, field: str) -> None:
     """A model id placed in ``vllm serve <model>``: one word once shell-quoted, never a flag, never text
     that a terminal shows differently from what it runs."""
+    if name.isascii() and name.isprintable() and not name.startswith("-"):
+        return  # printable ASCII holds no character of the unsafe categories (checked for every command printed)
     if name.startswith("-") or any(unicodedata.category(ch) in _UNSAFE_CATEGORIES for ch in name):
         shown = shorten("".join(f"\\u{ord(ch):04x}" if unicodedata.category(ch) in _UNSAFE_CATEGORIES else ch
                                 for ch in name))

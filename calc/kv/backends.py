@@ -11,6 +11,7 @@ models align their own block (``hybrid.py``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..arch.model import ModelSpec
 from ..deployment import DEFAULT_BLOCK_SIZE, Deployment
@@ -70,7 +71,13 @@ def compute_capability(dep: Deployment) -> tuple[int, int] | None:
     """The GPU's CUDA compute capability from its catalog product name; None for a custom size or ROCm."""
     if dep.gpu_name is None or is_rocm(dep):
         return None
-    name = dep.gpu_name.lower()
+    return _capability_of(dep.gpu_name)
+
+
+@lru_cache(maxsize=64)
+def _capability_of(gpu_name: str) -> tuple[int, int] | None:
+    """The table look-up, once per product name (every what-if of a plan asks it again)."""
+    name = gpu_name.lower()
     for fragments, cc in _CAPABILITY_BY_NAME:
         if any(f in name for f in fragments):
             return cc
