@@ -9,7 +9,7 @@ PIP     := $(VENV)/bin/pip
 MKDOCS  := NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs
 HOST    ?= 127.0.0.1:8000
 
-.PHONY: all venv node_modules chromium cjk-fonts web-assets site serve lint test test-core bench behaviour catalog clean
+.PHONY: all venv node_modules chromium cjk-fonts web-assets site serve lint wrap test test-core bench behaviour catalog clean
 
 all: site
 
@@ -36,9 +36,17 @@ cjk-fonts:
 # Static checks: ruff (lint and import order) and mypy --strict on every Python tree but tests/, zero findings.
 lint: venv
 	$(VENV)/bin/ruff check calc kvguide_macros tests scripts bench hooks.py
+	$(VENV)/bin/ruff format --check -q calc
+	$(PY) scripts/wrap_long_lines.py --check calc
 	@mkdir -p build/mypy && ln -sfn ../../calc build/mypy/kvcalc
 	$(VENV)/bin/mypy -p kvcalc
 	$(VENV)/bin/mypy
+
+# The core's layout at 100 columns: ruff format, then the comments, docstrings and string literals it leaves
+# longer (scripts/wrap_long_lines.py; a file is written only if its syntax tree is unchanged).
+wrap: venv
+	$(VENV)/bin/ruff format -q calc
+	$(PY) scripts/wrap_long_lines.py calc
 
 # The core as a py3-none-any wheel and the self-hosted Pyodide runtime, into docs/assets/.
 web-assets: venv node_modules

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 CALC = Path(__file__).resolve().parent.parent / "calc"
-MAX_FUNCTION_LINES = 60
+MAX_FUNCTION_STATEMENTS = 55
 # Page names of the guide (docs/<lang>/<page>.md); a section id may appear in the core, a page may not.
 GUIDE_PAGES = ("how-vllm-computes", "read-your-log", "calculator", "references", "faq")
 # The root modules by rank: the shared pieces every stage may use, and the stages that tie the packages.
@@ -118,14 +118,20 @@ def test_no_guide_page_named_in_the_core(path: Path) -> None:
         assert page not in text, f"{path.name} names the guide page {page!r}"
 
 
+def _logical_lines(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    """The lines a statement of the function (nested ones included) starts on, plus the ``def``: its length
+    as written, whatever the formatter does with a long call or a literal spread over lines."""
+    return len({n.lineno for n in ast.walk(node) if isinstance(n, ast.stmt) and n is not node}) + 1
+
+
 def _long_functions(path: Path) -> list[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     out = []
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            length = (node.end_lineno or node.lineno) - node.lineno + 1
-            if length > MAX_FUNCTION_LINES:
-                out.append(f"{path.name}:{node.lineno} {node.name} ({length} lines)")
+            length = _logical_lines(node)
+            if length > MAX_FUNCTION_STATEMENTS:
+                out.append(f"{path.name}:{node.lineno} {node.name} ({length} statement lines)")
     return out
 
 
