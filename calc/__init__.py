@@ -5,6 +5,7 @@ Standard library only, so the same code runs in CPython and in Pyodide.
 The public names are imported on first use (PEP 562 ``__getattr__``): ``kvcalc --help`` and the
 modules that need only a part of the pipeline do not pay for importing all of it.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -18,14 +19,36 @@ if TYPE_CHECKING:
     from .inputs import Scenario, scenario_from_inputs
     from .verdict import Verdict, plan
 
-__all__ = ["Analysis", "CalcError", "Deployment", "Measured", "ModelSpec", "Scenario", "Verdict", "analyze",
-           "normalize_config", "plan", "scenario_from_inputs", "__version__"]
+__all__ = [
+    "Analysis",
+    "CalcError",
+    "Deployment",
+    "Measured",
+    "ModelSpec",
+    "Scenario",
+    "Verdict",
+    "analyze",
+    "normalize_config",
+    "plan",
+    "scenario_from_inputs",
+    "__version__",
+]
 __version__ = "0.1.0"
 
 #: Each public name → the module that defines it.
-_HOMES = {"Analysis": "analysis", "analyze": "analysis", "Deployment": "deployment", "Measured": "deployment",
-          "CalcError": "errors", "Scenario": "inputs", "scenario_from_inputs": "inputs", "ModelSpec": "arch.model",
-          "normalize_config": "arch.model", "Verdict": "verdict", "plan": "verdict"}
+_HOMES = {
+    "Analysis": "analysis",
+    "analyze": "analysis",
+    "Deployment": "deployment",
+    "Measured": "deployment",
+    "CalcError": "errors",
+    "Scenario": "inputs",
+    "scenario_from_inputs": "inputs",
+    "ModelSpec": "arch.model",
+    "normalize_config": "arch.model",
+    "Verdict": "verdict",
+    "plan": "verdict",
+}
 
 
 def __getattr__(name: str) -> object:

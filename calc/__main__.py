@@ -1,4 +1,5 @@
 """``python -m kvcalc``."""
+
 from .faces.cli import entry
 
 entry()

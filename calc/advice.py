@@ -8,6 +8,7 @@ or split weights (quantized, TP, a larger GPU, ``--cpu-offload-gb``) → a fixed
 is not a fix: it cannot pass the start-up check. Other failures have their own
 ladders. Variants are built with ``dataclasses.replace``, never by mutation.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -25,8 +26,17 @@ from .kv.kv_spec import UNQUANTIZED_KV_DTYPES
 from .units import GiB, MiB, cdiv
 from .verdict import Verdict, VerdictStatus, plan
 
-__all__ = ["RecCode", "Recommendation", "recommend", "free_memory_ladder", "readable_length", "UTILIZATION_WARN_ABOVE",
-           "fitting_length", "quantized_siblings", "pessimistic_non_kv_bytes"]
+__all__ = [
+    "RecCode",
+    "Recommendation",
+    "recommend",
+    "free_memory_ladder",
+    "readable_length",
+    "UTILIZATION_WARN_ABOVE",
+    "fitting_length",
+    "quantized_siblings",
+    "pessimistic_non_kv_bytes",
+]
 
 
 class RecCode(StrEnum):
@@ -44,6 +54,7 @@ class RecCode(StrEnum):
     ENFORCE_EAGER = "enforce_eager"
     LOWER_GPU_MEMORY_UTILIZATION = "lower_gpu_memory_utilization"
     FREE_THE_GPU = "free_the_gpu"
+
 
 UTILIZATION_WARN_ABOVE = 0.95
 _UTIL_STEP = 0.02
@@ -64,11 +75,14 @@ class Recommendation:
     params: dict[str, object]
     """Values the localized text quotes."""
     variant: str | None = None
-    """Which wording of ``code`` applies (``free``: a fixed budget suggested without a computed size)."""
+    """Which wording of ``code`` applies (``free``: a fixed budget suggested without a computed
+    size)."""
     exceeds_gpu: bool = False
-    """The suggested setting asks for more memory than the GPU has (weights and runtime included)."""
+    """The suggested setting asks for more memory than the GPU has (weights and runtime
+    included)."""
     budget_edge: str = "central"
-    """Where in the estimate's band ``verdict`` was planned: ``low`` (its pessimistic edge) or ``central``."""
+    """Where in the estimate's band ``verdict`` was planned: ``low`` (its pessimistic edge) or
+    ``central``."""
     base_available_kv_bytes: int | None = None
     """The reader's own available KV memory at that same edge: what the what-if is compared with."""
 
@@ -108,8 +122,8 @@ def fitting_length(limit: int, central: int | None = None) -> int:
     The 60–80 % rule of ``readable_length`` is the guide's margin for an estimate; applied to the
     pessimistic edge of the calculator's band it would take that margin twice (Qwen3-8B on an
     RTX 4090 at 40,960: 16,384 where 31,504 fit at the central estimate). So: the 60–80 % length of
-    the ``central`` estimate when it fits within ``limit``, else the roundest length at or below ``limit``
-    (a multiple of 1024, then 256, then 16).
+    the ``central`` estimate when it fits within ``limit``, else the roundest length at or below
+    ``limit`` (a multiple of 1024, then 256, then 16).
     """
     if central is not None and central > limit:
         preferred = readable_length(central)
@@ -130,12 +144,15 @@ def _try(s: Scenario, dep: Deployment) -> Verdict | None:
         return None
 
 
-def _lower_max_model_len(s: Scenario, v: Verdict, central: Verdict | None = None) -> Recommendation | None:
+def _lower_max_model_len(
+    s: Scenario, v: Verdict, central: Verdict | None = None
+) -> Recommendation | None:
     """A shorter ``max_model_len`` whenever one starts.
 
-    ``v`` is the plan at the band's pessimistic edge, ``central`` the one the result shows. Where the
-    pessimistic edge leaves room for some tokens the length aims there (``fitting_length``); where only
-    the central estimate does, the length is offered as borderline: it starts if vLLM measures near it.
+    ``v`` is the plan at the band's pessimistic edge, ``central`` the one the result shows. Where
+    the pessimistic edge leaves room for some tokens the length aims there (``fitting_length``);
+    where only the central estimate does, the length is offered as borderline: it starts if vLLM
+    measures near it.
     """
     if v.fits:
         return None
@@ -151,19 +168,30 @@ def _lower_max_model_len(s: Scenario, v: Verdict, central: Verdict | None = None
         return None
     if new_len >= v.max_model_len:
         return None
-    params: dict[str, object] = {"estimated": shown, "value": new_len, "low": int(0.6 * shown),
-                                 "high": int(0.8 * shown)}
+    params: dict[str, object] = {
+        "estimated": shown,
+        "value": new_len,
+        "low": int(0.6 * shown),
+        "high": int(0.8 * shown),
+    }
     if variant is not None:
         params["edge_estimated"] = max(est, 0)
         params["edge_gib"] = round(max(v.available_kv_bytes, 0) / GiB, 1)
-    return Recommendation(code=RecCode.LOWER_MAX_MODEL_LEN, anchor="lower-max-model-len",
-                          settings={"max_model_len": new_len},
-                          verdict=_try(s, replace(s.deployment, max_model_len=new_len)), params=params,
-                          variant=variant, budget_edge=edge, base_available_kv_bytes=v.available_kv_bytes)
+    return Recommendation(
+        code=RecCode.LOWER_MAX_MODEL_LEN,
+        anchor="lower-max-model-len",
+        settings={"max_model_len": new_len},
+        verdict=_try(s, replace(s.deployment, max_model_len=new_len)),
+        params=params,
+        variant=variant,
+        budget_edge=edge,
+        base_available_kv_bytes=v.available_kv_bytes,
+    )
 
 
 def _limit_concurrency(s: Scenario, v: Verdict) -> Recommendation | None:
-    """Fewer sequences and batched tokens: a smaller profile run (activation) and CUDA-graph pool."""
+    """Fewer sequences and batched tokens: a smaller profile run (activation) and CUDA-graph
+    pool."""
     seqs, tokens = v.max_num_seqs, v.max_num_batched_tokens
     new_seqs, new_tokens = min(seqs, 16), min(tokens, 2048)
     if (new_seqs, new_tokens) == (seqs, tokens):
@@ -176,15 +204,24 @@ def _limit_concurrency(s: Scenario, v: Verdict) -> Recommendation | None:
     # A measured budget already holds vLLM's own runtime figures: the effect is not computable.
     computable = v.budget.source == BudgetSource.PROFILED
     what_if = replace(s.deployment, max_num_seqs=new_seqs, max_num_batched_tokens=new_tokens)
-    return Recommendation(code=RecCode.LIMIT_CONCURRENCY, anchor="limit-concurrency", settings=settings,
-                          verdict=_try(s, what_if) if computable else None,
-                          params={"flags": " ".join(f"--{k.replace('_', '-')} {val}" for k, val in settings.items())})
+    return Recommendation(
+        code=RecCode.LIMIT_CONCURRENCY,
+        anchor="limit-concurrency",
+        settings=settings,
+        verdict=_try(s, what_if) if computable else None,
+        params={"flags": " ".join(f"--{k.replace('_', '-')} {val}" for k, val in settings.items())},
+    )
 
 
 def _raise_utilization(s: Scenario, v: Verdict) -> Recommendation | None:
-    """``gpu_memory_utilization`` in 0.01 steps up to the first that fits, never past 0.95 without a warning."""
+    """``gpu_memory_utilization`` in 0.01 steps up to the first that fits, never past 0.95 without a
+    warning."""
     dep = s.deployment
-    if not v.budget.is_profiled_or_measured or dep.kv_cache_memory_bytes is not None or not dep.gpu_memory_bytes:
+    if (
+        not v.budget.is_profiled_or_measured
+        or dep.kv_cache_memory_bytes is not None
+        or not dep.gpu_memory_bytes
+    ):
         return None
     util = dep.effective_utilization
     step_to: tuple[float, Verdict | None] | None = None
@@ -200,31 +237,43 @@ def _raise_utilization(s: Scenario, v: Verdict) -> Recommendation | None:
         step_to = (u, _try(s, _with_util(dep, u)))
     if step_to is None:
         return None
-    return Recommendation(code=RecCode.RAISE_GPU_MEMORY_UTILIZATION, anchor="gpu-memory-utilization",
-                          settings={"gpu_memory_utilization": step_to[0]}, verdict=step_to[1],
-                          params={"from": util, "to": step_to[0], "warn_above": UTILIZATION_WARN_ABOVE})
+    return Recommendation(
+        code=RecCode.RAISE_GPU_MEMORY_UTILIZATION,
+        anchor="gpu-memory-utilization",
+        settings={"gpu_memory_utilization": step_to[0]},
+        verdict=step_to[1],
+        params={"from": util, "to": step_to[0], "warn_above": UTILIZATION_WARN_ABOVE},
+    )
 
 
 def _fp8_kv_cache(s: Scenario) -> Recommendation | None:
     """An fp8 KV cache halves the bytes per token of a 16-bit cache."""
     if s.deployment.kv_cache_dtype not in UNQUANTIZED_KV_DTYPES:
         return None
-    return Recommendation(code=RecCode.FP8_KV_CACHE, anchor="fp8-kv-cache", settings={"kv_cache_dtype": "fp8"},
-                          verdict=_try(s, replace(s.deployment, kv_cache_dtype="fp8")), params={})
+    return Recommendation(
+        code=RecCode.FP8_KV_CACHE,
+        anchor="fp8-kv-cache",
+        settings={"kv_cache_dtype": "fp8"},
+        verdict=_try(s, replace(s.deployment, kv_cache_dtype="fp8")),
+        params={},
+    )
 
 
 def pessimistic_non_kv_bytes(v: Verdict) -> int | None:
-    """What the rest of vLLM takes on one GPU, at the plan's edge of the band: ``requested − available``.
+    """What the rest of vLLM takes on one GPU, at the plan's edge of the band: ``requested −
+    available``.
 
-    Profiled: the estimate's own terms (at the pessimistic edge, every estimated cost at its high end).
-    Measured (a log's "Available KV cache memory" with the GPU's total and utilization): what the profile
-    run took. None when the GPU's memory is not known.
+    Profiled: the estimate's own terms (at the pessimistic edge, every estimated cost at its high
+    end). Measured (a log's "Available KV cache memory" with the GPU's total and utilization): what
+    the profile run took. None when the GPU's memory is not known.
     """
     b, dep = v.budget, v.deployment
     if b.source == BudgetSource.PROFILED and b.requested_bytes is not None:
         return b.requested_bytes - b.available_kv_bytes
     if b.source == BudgetSource.MEASURED and dep.gpu_memory_bytes:
-        requested = requested_bytes(dep.gpu_memory_bytes, dep.effective_utilization, ceil=dep.rules.request_ceil)
+        requested = requested_bytes(
+            dep.gpu_memory_bytes, dep.effective_utilization, ceil=dep.rules.request_ceil
+        )
         return requested - b.available_kv_bytes
     return None
 
@@ -232,62 +281,106 @@ def pessimistic_non_kv_bytes(v: Verdict) -> int | None:
 def _fixed_budget(s: Scenario, v: Verdict) -> Recommendation | None:
     """A fixed KV budget: exactly what one request needs, rounded up to 256 MiB.
 
-    Offered only when the rest of vLLM plus that budget stays within ``UTILIZATION_WARN_ABOVE`` of the
-    GPU's total, the headroom the guide keeps for CUDA graphs, other processes and spikes (the ceiling of
-    "raise --gpu-memory-utilization"): vLLM does not check a fixed budget against the GPU
-    (vllm/v1/worker/gpu_worker.py ``determine_available_memory`` returns it as given), so a larger one
-    starts and then fails with a CUDA OOM. The text quotes the utilization it amounts to.
+    Offered only when the rest of vLLM plus that budget stays within ``UTILIZATION_WARN_ABOVE`` of
+    the GPU's total, the headroom the guide keeps for CUDA graphs, other processes and spikes (the
+    ceiling of "raise --gpu-memory-utilization"): vLLM does not check a fixed budget against the GPU
+    (vllm/v1/worker/gpu_worker.py ``determine_available_memory`` returns it as given), so a larger
+    one starts and then fails with a CUDA OOM. The text quotes the utilization it amounts to.
     """
-    need = v.needed_kv_bytes + v.limiting.null_block_bytes  # plus the null block the check holds back (0.29.0+)
+    need = (
+        v.needed_kv_bytes + v.limiting.null_block_bytes
+    )  # plus the null block the check holds back (0.29.0+)
     if need <= 0:
         return None
     dep = s.deployment
     fixed = cdiv(need, 256 * MiB) * 256 * MiB
     # What the rest of vLLM takes on the GPU, from the plan without a fixed budget.
-    base = v if dep.kv_cache_memory_bytes is None else _try(s, replace(dep, kv_cache_memory_bytes=None))
+    base = (
+        v
+        if dep.kv_cache_memory_bytes is None
+        else _try(s, replace(dep, kv_cache_memory_bytes=None))
+    )
     non_kv = pessimistic_non_kv_bytes(base) if base is not None else None
     params: dict[str, object] = {"bytes": fixed, "gib": round(fixed / GiB, 2)}
     variant = None
     if non_kv is not None and dep.gpu_memory_bytes:
-        total = base.budget.total_bytes if base is not None and base.budget.total_bytes else dep.gpu_memory_bytes
+        total = (
+            base.budget.total_bytes
+            if base is not None and base.budget.total_bytes
+            else dep.gpu_memory_bytes
+        )
         if non_kv + fixed > UTILIZATION_WARN_ABOVE * total:
             return None
         params["utilization"] = f"{cdiv((non_kv + fixed) * 100, total) / 100:.2f}"
         variant = "checked"
-    return Recommendation(code=RecCode.KV_CACHE_MEMORY_BYTES, anchor="kv-cache-memory-bytes",
-                          settings={"kv_cache_memory_bytes": _human_bytes(fixed)},
-                          verdict=_try(s, replace(dep, kv_cache_memory_bytes=fixed)), params=params, variant=variant)
+    return Recommendation(
+        code=RecCode.KV_CACHE_MEMORY_BYTES,
+        anchor="kv-cache-memory-bytes",
+        settings={"kv_cache_memory_bytes": _human_bytes(fixed)},
+        verdict=_try(s, replace(dep, kv_cache_memory_bytes=fixed)),
+        params=params,
+        variant=variant,
+    )
 
 
 def _enforce_eager(s: Scenario, v: Verdict) -> Recommendation | None:
-    """``--enforce-eager`` captures no CUDA graphs; since #38284 their memory comes out of the KV budget."""
+    """``--enforce-eager`` captures no CUDA graphs; since #38284 their memory comes out of the KV
+    budget."""
     dep = s.deployment
     if dep.enforce_eager:
         return None
     measured = dep.measured.available_kv_bytes is not None
-    return Recommendation(code=RecCode.ENFORCE_EAGER, anchor="cuda-graph-memory",
-                          settings={"enforce_eager": True},
-                          verdict=None if measured else _try(s, replace(dep, enforce_eager=True)), params={})
+    return Recommendation(
+        code=RecCode.ENFORCE_EAGER,
+        anchor="cuda-graph-memory",
+        settings={"enforce_eager": True},
+        verdict=None if measured else _try(s, replace(dep, enforce_eager=True)),
+        params={},
+    )
 
 
-QUANT_TOKENS = frozenset({"awq", "gptq", "fp8", "nvfp4", "mxfp4", "fp4", "int4", "int8", "w4a16", "w8a8", "w8a16",
-                           "dynamic", "4bit", "8bit", "bnb"})
-"""Name tokens a quantized checkpoint adds to its base model's name (``Qwen3-32B-AWQ``, ``…-A3B-NVFP4``)."""
+QUANT_TOKENS = frozenset(
+    {
+        "awq",
+        "gptq",
+        "fp8",
+        "nvfp4",
+        "mxfp4",
+        "fp4",
+        "int4",
+        "int8",
+        "w4a16",
+        "w8a8",
+        "w8a16",
+        "dynamic",
+        "4bit",
+        "8bit",
+        "bnb",
+    }
+)
+"""Name tokens a quantized checkpoint adds to its base model's name (``Qwen3-32B-AWQ``,
+``…-A3B-NVFP4``)."""
 
 
 @lru_cache(maxsize=64)
 def quantized_siblings(model_id: str) -> tuple[catalog.CatalogModel, ...]:
     """Catalog checkpoints of the same base model stored quantized: same name plus only quantization
-    tokens, and a ``quantization_config`` (a catalog fact, never a guessed repository). Cached: a pure
-    function of the id and the bundled catalog, asked again on every recompute of a scenario."""
+    tokens, and a ``quantization_config`` (a catalog fact, never a guessed repository). Cached: a
+    pure function of the id and the bundled catalog, asked again on every recompute of a
+    scenario."""
     base = catalog._tokens(model_id.rpartition("/")[2])
     if not base:
         return ()
     out = []
     for other in catalog.model_ids():
         tokens = catalog._tokens(other.rpartition("/")[2])
-        extra = tokens[len(base):]
-        if other != model_id and tokens[:len(base)] == base and extra and set(extra) <= QUANT_TOKENS:
+        extra = tokens[len(base) :]
+        if (
+            other != model_id
+            and tokens[: len(base)] == base
+            and extra
+            and set(extra) <= QUANT_TOKENS
+        ):
             m = catalog.model_by_id(other)
             if isinstance(m.config.get("quantization_config"), Mapping):
                 out.append(m)
@@ -295,29 +388,55 @@ def quantized_siblings(model_id: str) -> tuple[catalog.CatalogModel, ...]:
 
 
 def _quantize_weights(s: Scenario) -> Recommendation | None:
-    """A quantized checkpoint of the same model: the catalog's own (its stored weights), else a 4-bit AWQ
-    checkpoint counted from the parameters (4-bit weights, a 16-bit scale and a 4-bit zero per group of 128:
-    budget.weight_bytes). No what-if when vLLM measured the weights."""
+    """A quantized checkpoint of the same model: the catalog's own (its stored weights), else a
+    4-bit AWQ checkpoint counted from the parameters (4-bit weights, a 16-bit scale and a 4-bit zero
+    per group of 128: budget.weight_bytes). No what-if when vLLM measured the weights."""
     if s.model.quant.method != "none":
         return None
     if _weights_measured(s):
-        return Recommendation(code=RecCode.QUANTIZE_WEIGHTS, anchor="weights-and-hardware", settings={},
-                              verdict=None, params={}, variant="generic")
+        return Recommendation(
+            code=RecCode.QUANTIZE_WEIGHTS,
+            anchor="weights-and-hardware",
+            settings={},
+            verdict=None,
+            params={},
+            variant="generic",
+        )
     best: tuple[Verdict, str] | None = None
     for m in quantized_siblings(s.model.model_id):
-        spec = normalize_config(m.config, model_id=m.id, num_parameters=m.num_parameters,
-                                checkpoint_bytes=m.weights_bytes)
+        spec = normalize_config(
+            m.config,
+            model_id=m.id,
+            num_parameters=m.num_parameters,
+            checkpoint_bytes=m.weights_bytes,
+        )
         trial = _try(replace(s, model=spec, model_label=m.id), s.deployment)
-        if trial is not None and (best is None or trial.available_kv_bytes > best[0].available_kv_bytes):
+        if trial is not None and (
+            best is None or trial.available_kv_bytes > best[0].available_kv_bytes
+        ):
             best = (trial, m.id)
     if best is not None:
-        return Recommendation(code=RecCode.QUANTIZE_WEIGHTS, anchor="weights-and-hardware",
-                              settings={"model": best[1]}, verdict=best[0], params={"model": best[1]},
-                              variant="catalog")
-    # the checkpoint's exact bf16 total no longer applies: the 4-bit one is counted from the parameters
-    q_model = replace(s.model, quant=WeightQuant(method="awq", bits=4, group_size=128), checkpoint_bytes=None)
-    return Recommendation(code=RecCode.QUANTIZE_WEIGHTS, anchor="weights-and-hardware", settings={},
-                          verdict=_try(replace(s, model=q_model), s.deployment), params={}, variant="generic")
+        return Recommendation(
+            code=RecCode.QUANTIZE_WEIGHTS,
+            anchor="weights-and-hardware",
+            settings={"model": best[1]},
+            verdict=best[0],
+            params={"model": best[1]},
+            variant="catalog",
+        )
+    # the checkpoint's exact bf16 total no longer applies: the 4-bit one is counted from the
+    # parameters
+    q_model = replace(
+        s.model, quant=WeightQuant(method="awq", bits=4, group_size=128), checkpoint_bytes=None
+    )
+    return Recommendation(
+        code=RecCode.QUANTIZE_WEIGHTS,
+        anchor="weights-and-hardware",
+        settings={},
+        verdict=_try(replace(s, model=q_model), s.deployment),
+        params={},
+        variant="generic",
+    )
 
 
 def _weights_measured(s: Scenario) -> bool:
@@ -332,18 +451,23 @@ def _add_gpus(s: Scenario) -> Recommendation | None:
     tp = dep.tensor_parallel_size * 2
     if s.model.num_attention_heads % tp or dep.measured.available_kv_bytes is not None:
         return None
-    return Recommendation(code=RecCode.ADD_GPUS, anchor="weights-and-hardware",
-                          settings={"tensor_parallel_size": tp},
-                          verdict=None if _weights_measured(s) else _try(s, replace(dep, tensor_parallel_size=tp)),
-                          params={"tp": tp})
+    return Recommendation(
+        code=RecCode.ADD_GPUS,
+        anchor="weights-and-hardware",
+        settings={"tensor_parallel_size": tp},
+        verdict=None if _weights_measured(s) else _try(s, replace(dep, tensor_parallel_size=tp)),
+        params={"tp": tp},
+    )
 
 
 def _cpu_offload(s: Scenario, v: Verdict) -> Recommendation | None:
-    """``--cpu-offload-gb``: the fewest whole GiB of weights per GPU kept in CPU memory that let vLLM start."""
+    """``--cpu-offload-gb``: the fewest whole GiB of weights per GPU kept in CPU memory that let
+    vLLM start."""
     dep = s.deployment
     b = v.budget
     if b.source != BudgetSource.PROFILED or "weights" not in b.estimated or v.fits:
         return None
+
     def offloading(gib: int) -> Verdict | None:
         return _try(s, replace(dep, cpu_offload_bytes=dep.cpu_offload_bytes + gib * GiB))
 
@@ -360,14 +484,19 @@ def _cpu_offload(s: Scenario, v: Verdict) -> Recommendation | None:
         else:
             lo = mid + 1
     total_gib = dep.cpu_offload_bytes // GiB + hi
-    return Recommendation(code=RecCode.CPU_OFFLOAD, anchor="weights-and-hardware", settings={"cpu_offload_gb": total_gib},
-                          verdict=best, params={"gib": total_gib})
+    return Recommendation(
+        code=RecCode.CPU_OFFLOAD,
+        anchor="weights-and-hardware",
+        settings={"cpu_offload_gb": total_gib},
+        verdict=best,
+        params={"gib": total_gib},
+    )
 
 
 def _by_gain(v: Verdict, rungs: list[Recommendation | None]) -> list[Recommendation]:
-    """The free rungs that raise the available memory, most memory given back first (the guide, "Fix the start-up
-    error": steps 2 and 4 in the order of what they give back); ties and rungs whose effect vLLM measures keep
-    the guide's order, after the computed ones."""
+    """The free rungs that raise the available memory, most memory given back first (the guide, "Fix
+    the start-up error": steps 2 and 4 in the order of what they give back); ties and rungs whose
+    effect vLLM measures keep the guide's order, after the computed ones."""
     present = [r for r in rungs if r is not None]
 
     def gain(r: Recommendation) -> tuple[int, int]:
@@ -379,15 +508,23 @@ def _by_gain(v: Verdict, rungs: list[Recommendation | None]) -> list[Recommendat
 
 
 def _kv_ladder(s: Scenario, v: Verdict, central: Verdict | None = None) -> list[Recommendation]:
-    """"KV cache too small": the guide's order, cheapest and safest first.
+    """ "KV cache too small": the guide's order, cheapest and safest first.
 
     Shorter context; more available memory for free (a little more of the GPU, no CUDA graphs,
     fewer sequences: whichever gives back more first); an fp8 cache; smaller or split weights;
     last, a fixed budget.
     """
     free = _by_gain(v, [_raise_utilization(s, v), _enforce_eager(s, v), _limit_concurrency(s, v)])
-    rungs = (_lower_max_model_len(s, v, central), *free, _fp8_kv_cache(s), _quantize_weights(s), _add_gpus(s),
-             _larger_gpu(s, v), _cpu_offload(s, v), _fixed_budget(s, v))
+    rungs = (
+        _lower_max_model_len(s, v, central),
+        *free,
+        _fp8_kv_cache(s),
+        _quantize_weights(s),
+        _add_gpus(s),
+        _larger_gpu(s, v),
+        _cpu_offload(s, v),
+        _fixed_budget(s, v),
+    )
     return [r for r in rungs if r is not None]
 
 
@@ -412,29 +549,51 @@ def _human_bytes(n: int) -> str:
 def _larger_gpu(s: Scenario, v: Verdict) -> Recommendation | None:
     """The smallest catalog GPU with more usable memory on which the scenario starts.
 
-    "Usable": what vLLM may take of it, its CUDA total (``estimates.cuda_visible_total``) less what a
-    unified-memory host keeps (its non-torch estimate); a card counts only when the what-if leaves more KV
-    memory than the reader's GPU at the same edge of the band. The command does not change (vLLM has no
-    flag for the GPU): the text says so and the fix carries no command of its own.
+    "Usable": what vLLM may take of it, its CUDA total (``estimates.cuda_visible_total``) less what
+    a unified-memory host keeps (its non-torch estimate); a card counts only when the what-if leaves
+    more KV memory than the reader's GPU at the same edge of the band. The command does not change
+    (vLLM has no flag for the GPU): the text says so and the fix carries no command of its own.
     """
     dep = s.deployment
-    if not dep.gpu_memory_bytes or dep.measured.available_kv_bytes is not None or v.budget.total_bytes is None:
+    if (
+        not dep.gpu_memory_bytes
+        or dep.measured.available_kv_bytes is not None
+        or v.budget.total_bytes is None
+    ):
         return None
     mine = v.budget.total_bytes - v.budget.non_torch_bytes
     for gpu in sorted(catalog.gpus(), key=lambda g: g.memory_bytes):
         if gpu.memory_bytes <= dep.gpu_memory_bytes:
             continue
-        trial = _try(s, replace(dep, gpu_id=gpu.id, gpu_name=gpu.name, gpu_memory_bytes=gpu.memory_bytes,
-                                   gpu_memory_source=gpu.memory_source_kind))
+        trial = _try(
+            s,
+            replace(
+                dep,
+                gpu_id=gpu.id,
+                gpu_name=gpu.name,
+                gpu_memory_bytes=gpu.memory_bytes,
+                gpu_memory_source=gpu.memory_source_kind,
+            ),
+        )
         if trial is None or not trial.fits or trial.budget.total_bytes is None:
             continue
-        if trial.budget.total_bytes - trial.budget.non_torch_bytes <= mine or \
-                trial.available_kv_bytes <= v.available_kv_bytes:
+        if (
+            trial.budget.total_bytes - trial.budget.non_torch_bytes <= mine
+            or trial.available_kv_bytes <= v.available_kv_bytes
+        ):
             continue
-        return Recommendation(code=RecCode.LARGER_GPU, anchor="weights-and-hardware", variant="usable",
-                              settings={"gpu": gpu.id}, verdict=trial,
-                              params={"gpu": gpu.id, "gib": round(gpu.memory_bytes / GiB, 2),
-                                      "current": dep.gpu_id or f"{dep.gpu_memory_bytes / GiB:.2f} GiB"})
+        return Recommendation(
+            code=RecCode.LARGER_GPU,
+            anchor="weights-and-hardware",
+            variant="usable",
+            settings={"gpu": gpu.id},
+            verdict=trial,
+            params={
+                "gpu": gpu.id,
+                "gib": round(gpu.memory_bytes / GiB, 2),
+                "current": dep.gpu_id or f"{dep.gpu_memory_bytes / GiB:.2f} GiB",
+            },
+        )
     return None
 
 
@@ -442,26 +601,58 @@ def _weights_ladder(s: Scenario, v: Verdict) -> list[Recommendation]:
     """The weights (plus runtime memory) fill the GPU: smaller or split weights first.
 
     "No available memory for the cache blocks" with weights that load: a utilization set low is the
-    free fix vLLM's own message names (the guide, "No available memory for the cache blocks", first fix), so it leads.
+    free fix vLLM's own message names (the guide, "No available memory for the cache blocks", first
+    fix), so it leads.
     """
     raise_util = _raise_utilization(s, v) if v.status == VerdictStatus.NO_MEMORY else None
-    rungs = (raise_util, _quantize_weights(s), _add_gpus(s), _larger_gpu(s, v), _cpu_offload(s, v),
-             _enforce_eager(s, v))
+    rungs = (
+        raise_util,
+        _quantize_weights(s),
+        _add_gpus(s),
+        _larger_gpu(s, v),
+        _cpu_offload(s, v),
+        _enforce_eager(s, v),
+    )
     return [r for r in rungs if r is not None]
 
 
 def free_memory_ladder(*, free_bytes: int | None, total_bytes: int | None) -> list[Recommendation]:
-    """"Free memory on device … is less than desired GPU memory utilization": another process holds memory."""
+    """ "Free memory on device … is less than desired GPU memory utilization": another process holds
+    memory."""
     recs: list[Recommendation] = []
     if free_bytes and total_bytes:
-        util = int(free_bytes / total_bytes * 100 - 2) / 100  # two points under what is free, rounded down
+        util = (
+            int(free_bytes / total_bytes * 100 - 2) / 100
+        )  # two points under what is free, rounded down
         if util > 0:
-            recs.append(Recommendation(code=RecCode.LOWER_GPU_MEMORY_UTILIZATION, anchor="free-memory-below-utilization",
-                                       settings={"gpu_memory_utilization": util}, verdict=None, params={"to": util}))
-    recs.append(Recommendation(code=RecCode.FREE_THE_GPU, anchor="free-memory-below-utilization",
-                               settings={}, verdict=None, params={}))
-    recs.append(Recommendation(code=RecCode.KV_CACHE_MEMORY_BYTES, anchor="kv-cache-memory-bytes",
-                               settings={}, verdict=None, params={}, variant="free"))
+            recs.append(
+                Recommendation(
+                    code=RecCode.LOWER_GPU_MEMORY_UTILIZATION,
+                    anchor="free-memory-below-utilization",
+                    settings={"gpu_memory_utilization": util},
+                    verdict=None,
+                    params={"to": util},
+                )
+            )
+    recs.append(
+        Recommendation(
+            code=RecCode.FREE_THE_GPU,
+            anchor="free-memory-below-utilization",
+            settings={},
+            verdict=None,
+            params={},
+        )
+    )
+    recs.append(
+        Recommendation(
+            code=RecCode.KV_CACHE_MEMORY_BYTES,
+            anchor="kv-cache-memory-bytes",
+            settings={},
+            verdict=None,
+            params={},
+            variant="free",
+        )
+    )
     return recs
 
 
@@ -471,10 +662,16 @@ def _mamba_blocks_ladder(s: Scenario, v: Verdict) -> list[Recommendation]:
     blocks = v.num_gpu_blocks or 0
     rungs: list[Recommendation | None] = []
     if blocks > 0:
-        rungs.append(Recommendation(code=RecCode.LIMIT_CONCURRENCY, anchor="limit-concurrency", variant="mamba",
-                                    settings={"max_num_seqs": blocks},
-                                    verdict=_try(s, replace(s.deployment, max_num_seqs=blocks)),
-                                    params={"flags": f"--max-num-seqs {blocks}", "blocks": blocks}))
+        rungs.append(
+            Recommendation(
+                code=RecCode.LIMIT_CONCURRENCY,
+                anchor="limit-concurrency",
+                variant="mamba",
+                settings={"max_num_seqs": blocks},
+                verdict=_try(s, replace(s.deployment, max_num_seqs=blocks)),
+                params={"flags": f"--max-num-seqs {blocks}", "blocks": blocks},
+            )
+        )
     rungs += [_raise_utilization(s, v), _enforce_eager(s, v)]
     return [r for r in rungs if r is not None]
 
@@ -493,15 +690,26 @@ def recommend(s: Scenario, v: Verdict) -> list[Recommendation]:
         v = plan(s.model, s.deployment)
     recs = _ladder(s, v, central)
     edge = s.deployment.budget_edge
-    return [replace(r, budget_edge=edge, base_available_kv_bytes=v.available_kv_bytes) if r.verdict is not None
-            else r for r in recs]
+    return [
+        replace(r, budget_edge=edge, base_available_kv_bytes=v.available_kv_bytes)
+        if r.verdict is not None
+        else r
+        for r in recs
+    ]
 
 
 def _ladder(s: Scenario, v: Verdict, central: Verdict) -> list[Recommendation]:
     if v.status == VerdictStatus.MAMBA_BLOCKS_BELOW_MAX_NUM_SEQS:
         return _mamba_blocks_ladder(s, v)
-    weights = (VerdictStatus.NO_MEMORY, VerdictStatus.AUTO_FIT_FAILED, VerdictStatus.WEIGHTS_EXCEED_GPU)
-    if v.status in weights and central.status not in (VerdictStatus.DOES_NOT_FIT, VerdictStatus.FITS):
+    weights = (
+        VerdictStatus.NO_MEMORY,
+        VerdictStatus.AUTO_FIT_FAILED,
+        VerdictStatus.WEIGHTS_EXCEED_GPU,
+    )
+    if v.status in weights and central.status not in (
+        VerdictStatus.DOES_NOT_FIT,
+        VerdictStatus.FITS,
+    ):
         return _weights_ladder(s, v)
     if not v.fits:
         return _kv_ladder(s, v, central)

@@ -3,6 +3,7 @@
 The CLI, the browser's JSON boundary, the log diagnosis and the guide's macros
 call ``analyze`` and format its ``Analysis``; nothing downstream plans again.
 """
+
 from __future__ import annotations
 
 import json
@@ -30,10 +31,24 @@ from .verdict import Verdict, VerdictStatus, plan, plan_uncached
 from .vllm_flags import settings_accepted
 
 __all__ = [
-    "Analysis", "BandVerdict", "ConcurrencyPoint", "FeasibleGrid", "FEASIBLE_LENGTHS", "Recommendation", "Verdict",
-    "analyze", "band_verdict", "implausibly_small",
-    # the log path's entry (logs/): the planner and the advice pieces it words, through this stage only
-    "QUANT_TOKENS", "UTILIZATION_WARN_ABOVE", "RecCode", "free_memory_ladder", "plan", "plan_uncached",
+    "Analysis",
+    "BandVerdict",
+    "ConcurrencyPoint",
+    "FeasibleGrid",
+    "FEASIBLE_LENGTHS",
+    "Recommendation",
+    "Verdict",
+    "analyze",
+    "band_verdict",
+    "implausibly_small",
+    # the log path's entry (logs/): the planner and the advice pieces it words, through this stage
+    # only
+    "QUANT_TOKENS",
+    "UTILIZATION_WARN_ABOVE",
+    "RecCode",
+    "free_memory_ladder",
+    "plan",
+    "plan_uncached",
     "readable_length",
 ]
 
@@ -91,8 +106,9 @@ class Analysis:
     band_verdict: BandVerdict = BandVerdict.FITS
     """Fits / does not fit at both edges of the estimated budget's band, or borderline."""
     estimated_available_low: int | None = None
-    """Set when a measured available KV memory is below the pessimistic edge of the calculator's own estimate
-    for the same model, GPU and settings: implausibly small, as when another process held memory."""
+    """Set when a measured available KV memory is below the pessimistic edge of the calculator's own
+    estimate for the same model, GPU and settings: implausibly small, as when another process held
+    memory."""
 
     @property
     def recommended(self) -> Recommendation | None:
@@ -102,32 +118,57 @@ class Analysis:
 
 def _concurrency_curve(v: Verdict) -> tuple[ConcurrencyPoint, ...]:
     """Maximum concurrency at each power-of-two length from 1024 up to the model's limit."""
-    if v.status in (VerdictStatus.NO_MEMORY, VerdictStatus.AUTO_FIT_FAILED) or v.deployment.rules.v0_engine:
+    if (
+        v.status in (VerdictStatus.NO_MEMORY, VerdictStatus.AUTO_FIT_FAILED)
+        or v.deployment.rules.v0_engine
+    ):
         return ()
     stage = v.limiting
-    blocks = v.num_gpu_blocks if v.num_gpu_blocks is not None else num_blocks(stage.grouping, stage.available_kv_bytes)
+    blocks = (
+        v.num_gpu_blocks
+        if v.num_gpu_blocks is not None
+        else num_blocks(stage.grouping, stage.available_kv_bytes)
+    )
     points = []
     length = 1024
     top = max(v.derived_max_model_len, v.max_model_len)
     while length <= top:
-        ctx = SizingContext(max_model_len=length, in_flight_tokens=v.in_flight_tokens,
-                            dcp=v.deployment.decode_context_parallel_size)
-        needed = check.needed_kv_bytes(v.deployment.rules, ctx, model_groups=v.grouping, worker_groups=stage.grouping,
-                                       reported_specs=stage.reported_specs, grouped_specs=stage.grouped_specs,
-                                       reported_counts=stage.reported_counts)
-        if needed <= stage.check_kv_bytes:  # the release's start-up check at this length (less the null block)
-            per_request = blocks_per_request(stage.grouping, ctx, sum_groups=v.deployment.rules.sum_group_blocks)
-            points.append(ConcurrencyPoint(max_model_len=length, max_concurrency=blocks / per_request))
+        ctx = SizingContext(
+            max_model_len=length,
+            in_flight_tokens=v.in_flight_tokens,
+            dcp=v.deployment.decode_context_parallel_size,
+        )
+        needed = check.needed_kv_bytes(
+            v.deployment.rules,
+            ctx,
+            model_groups=v.grouping,
+            worker_groups=stage.grouping,
+            reported_specs=stage.reported_specs,
+            grouped_specs=stage.grouped_specs,
+            reported_counts=stage.reported_counts,
+        )
+        if (
+            needed <= stage.check_kv_bytes
+        ):  # the release's start-up check at this length (less the null block)
+            per_request = blocks_per_request(
+                stage.grouping, ctx, sum_groups=v.deployment.rules.sum_group_blocks
+            )
+            points.append(
+                ConcurrencyPoint(max_model_len=length, max_concurrency=blocks / per_request)
+            )
         length *= 2
     return tuple(points)
 
 
 def _feasible_grid(s: Scenario, v: Verdict) -> FeasibleGrid:
-    """The reader's dtype (or ``auto``) against fp8, at the standard lengths up to the model's limit."""
+    """The reader's dtype (or ``auto``) against fp8, at the standard lengths up to the model's
+    limit."""
     current = s.deployment.kv_cache_dtype
     dtypes = ("auto", "fp8") if current in ("auto", "fp8") else (current, "fp8")
-    lengths = sorted({n for n in FEASIBLE_LENGTHS if n <= v.derived_max_model_len}
-                     | ({v.max_model_len} if v.max_model_len > 0 else set()))
+    lengths = sorted(
+        {n for n in FEASIBLE_LENGTHS if n <= v.derived_max_model_len}
+        | ({v.max_model_len} if v.max_model_len > 0 else set())
+    )
     rows = []
     for n in lengths:
         row: list[float | None] = []
@@ -146,7 +187,9 @@ def band_verdict(s: Scenario, v: Verdict) -> BandVerdict:
     """Plan again at the band's two edges; without a band the central answer is the answer."""
     if not v.budget.has_band:
         return BandVerdict.FITS if v.fits else BandVerdict.DOES_NOT_FIT
-    starts = {plan(s.model, replace(s.deployment, budget_edge=edge)).fits for edge in ("low", "high")}
+    starts = {
+        plan(s.model, replace(s.deployment, budget_edge=edge)).fits for edge in ("low", "high")
+    }
     if starts == {True}:
         return BandVerdict.FITS
     if starts == {False}:
@@ -155,11 +198,13 @@ def band_verdict(s: Scenario, v: Verdict) -> BandVerdict:
 
 
 def implausibly_small(s: Scenario, v: Verdict) -> int | None:
-    """The pessimistic edge of the estimate when a measured "Available KV cache memory" lies below it.
+    """The pessimistic edge of the estimate when a measured "Available KV cache memory" lies below
+    it.
 
-    Every public start-up log of the validation fell inside the estimate's band (README, "What is exact");
-    one below it means something the estimate does not hold took memory: another process, or a second
-    vLLM profiling on the same GPU at the same moment (the guide, "No available memory for the cache blocks"; #14376).
+    Every public start-up log of the validation fell inside the estimate's band (README, "What is
+    exact"); one below it means something the estimate does not hold took memory: another process,
+    or a second vLLM profiling on the same GPU at the same moment (the guide, "No available memory
+    for the cache blocks"; #14376).
     """
     dep = s.deployment
     measured = dep.measured.available_kv_bytes
@@ -175,9 +220,9 @@ def implausibly_small(s: Scenario, v: Verdict) -> int | None:
 
 
 def _with_rope_hint(s: Scenario, err: CalcError) -> CalcError:
-    """"max_model_len … longer than the model's maximum": name the rope scaling the model card documents, when it
-    reaches the length asked for (vLLM's derived length is then original × factor, vllm/config/model.py
-    ``_get_and_verify_max_len``); the flag as the release takes it."""
+    """ "max_model_len … longer than the model's maximum": name the rope scaling the model card
+    documents, when it reaches the length asked for (vLLM's derived length is then original ×
+    factor, vllm/config/model.py ``_get_and_verify_max_len``); the flag as the release takes it."""
     try:
         documented = catalog.find_model(s.model_label).rope_scaling_documented
     except LookupError:
@@ -198,11 +243,18 @@ def _with_rope_hint(s: Scenario, err: CalcError) -> CalcError:
     elif rules.rope_scaling_flag:
         flag = f"--rope-scaling '{rope}'"
     else:
-        return err  # 0.11.1-0.11.2: which flag the release takes was not read (data/vllm_releases.json)
-    return CalcError("max_model_len_too_long_rope",
-                     f"max_model_len {value} is longer than the model's maximum ({err.params.get('limit')}); its model "
-                     f"card extends the context with YaRN rope scaling to {scaled} tokens: add {flag}",
-                     field="max_model_len", value=value, limit=err.params.get("limit"), key=flag, maximum=scaled)
+        # 0.11.1-0.11.2: which flag the release takes was not read (data/vllm_releases.json)
+        return err
+    return CalcError(
+        "max_model_len_too_long_rope",
+        f"max_model_len {value} is longer than the model's maximum ({err.params.get('limit')}); "
+        f"its model card extends the context with YaRN rope scaling to {scaled} tokens: add {flag}",
+        field="max_model_len",
+        value=value,
+        limit=err.params.get("limit"),
+        key=flag,
+        maximum=scaled,
+    )
 
 
 def analyze(scenario: Scenario) -> Analysis:
@@ -213,13 +265,27 @@ def analyze(scenario: Scenario) -> Analysis:
         if err.code == "max_model_len_too_long":
             raise _with_rope_hint(scenario, err) from None
         raise
-    # a fix whose flag the reader's release does not have (--kv-cache-memory-bytes before 0.10.2) is not one
+    # a fix whose flag the reader's release does not have (--kv-cache-memory-bytes before 0.10.2) is
+    # not one
     rules = scenario.deployment.rules
     recs = tuple(r for r in recommend(scenario, v) if settings_accepted(r.settings, rules))
     low = implausibly_small(scenario, v)
     if low is not None and not any(r.code == RecCode.FREE_THE_GPU for r in recs):
-        recs = (Recommendation(code=RecCode.FREE_THE_GPU, anchor="free-memory-below-utilization", settings={},
-                               verdict=None, params={}),) + recs
-    return Analysis(scenario=scenario, verdict=v, recommendations=recs,
-                    feasible=_feasible_grid(scenario, v), concurrency_curve=_concurrency_curve(v),
-                    band_verdict=band_verdict(scenario, v), estimated_available_low=low)
+        recs = (
+            Recommendation(
+                code=RecCode.FREE_THE_GPU,
+                anchor="free-memory-below-utilization",
+                settings={},
+                verdict=None,
+                params={},
+            ),
+        ) + recs
+    return Analysis(
+        scenario=scenario,
+        verdict=v,
+        recommendations=recs,
+        feasible=_feasible_grid(scenario, v),
+        concurrency_curve=_concurrency_curve(v),
+        band_verdict=band_verdict(scenario, v),
+        estimated_available_low=low,
+    )

@@ -49,8 +49,9 @@ class CatalogModel:
     config: Mapping[str, object] = field(repr=False)
     """Resolved config facts with Hugging Face key names (read-only view)."""
     rope_scaling_documented: Mapping[str, object] | None = field(default=None, repr=False)
-    """The context extension the model card documents (Qwen3: YaRN, factor 4 over 32,768), which vLLM applies
-    only when asked; ``rope_scaling_source`` in scripts/model_configs/index.json cites the card."""
+    """The context extension the model card documents (Qwen3: YaRN, factor 4 over 32,768), which
+    vLLM applies only when asked; ``rope_scaling_source`` in scripts/model_configs/index.json cites
+    the card."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -95,7 +96,8 @@ def _model(entry: Mapping[str, Any]) -> CatalogModel:
         num_parameters=entry.get("num_parameters"),
         weights_bytes=entry.get("weights_bytes"),
         config=_freeze(entry["config"]),
-        rope_scaling_documented=_freeze(entry["rope_scaling_documented"]) if "rope_scaling_documented" in entry
+        rope_scaling_documented=_freeze(entry["rope_scaling_documented"])
+        if "rope_scaling_documented" in entry
         else None,
     )
 
@@ -138,7 +140,9 @@ class NotFound(LookupError):
     """No catalog entry for an id: ``candidates`` are the entries a prefix fits (``ambiguous``)
     or up to three close spellings ("did you mean")."""
 
-    def __init__(self, message: str, *, candidates: tuple[str, ...] = (), ambiguous: bool = False) -> None:
+    def __init__(
+        self, message: str, *, candidates: tuple[str, ...] = (), ambiguous: bool = False
+    ) -> None:
         super().__init__(message)
         self.candidates = candidates
         self.ambiguous = ambiguous
@@ -174,8 +178,9 @@ _MIN_PREFIX = 3
 
 @lru_cache(maxsize=4)
 def _exact_index(entries: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, tuple[str, ...]]:
-    """Each normalized id or alias → the entries it names, in catalog order: built once per catalog, so a
-    lookup (every recompute in the calculator does two) costs one normalization, not one per name."""
+    """Each normalized id or alias → the entries it names, in catalog order: built once per catalog,
+    so a lookup (every recompute in the calculator does two) costs one normalization, not one per
+    name."""
     index: dict[str, list[str]] = {}
     for entry_id, aliases in entries:
         for key in dict.fromkeys(normalize_id(a) for a in (entry_id, *aliases)):
@@ -199,16 +204,25 @@ def _match(kind: str, wanted: str, entries: list[tuple[str, tuple[str, ...]]]) -
         if len(exact) == 1:
             return exact[0]
         if len(exact) > 1:
-            raise NotFound(f"{kind} {wanted!r} is ambiguous; choose one of {', '.join(exact)}",
-                           candidates=tuple(exact), ambiguous=True)
+            raise NotFound(
+                f"{kind} {wanted!r} is ambiguous; choose one of {', '.join(exact)}",
+                candidates=tuple(exact),
+                ambiguous=True,
+            )
     if len(key) >= _MIN_PREFIX:
-        fits = [entry_id for entry_id, aliases in entries
-                if any(key in _token_prefixes(a) for a in (entry_id, *aliases))]
+        fits = [
+            entry_id
+            for entry_id, aliases in entries
+            if any(key in _token_prefixes(a) for a in (entry_id, *aliases))
+        ]
         if len(fits) == 1:
             return fits[0]
         if len(fits) > 1:
-            raise NotFound(f"{kind} {wanted!r} is ambiguous; choose one of {', '.join(fits)}",
-                           candidates=tuple(fits), ambiguous=True)
+            raise NotFound(
+                f"{kind} {wanted!r} is ambiguous; choose one of {', '.join(fits)}",
+                candidates=tuple(fits),
+                ambiguous=True,
+            )
     import difflib  # only on a miss: keeps the import of the package fast
 
     by_key: dict[str, str] = {}
@@ -224,8 +238,9 @@ def _match(kind: str, wanted: str, entries: list[tuple[str, tuple[str, ...]]]) -
 
 
 def _family_and_size(name: str) -> tuple[str, str] | None:
-    """``Qwen/Qwen2.5-14B-Instruct`` → ``("qwen25", "14")``: the name before its parameter count, and the count
-    (the first ``<n>B`` not glued to a letter, so ``A3B`` of ``Qwen3-30B-A3B`` is not it)."""
+    """``Qwen/Qwen2.5-14B-Instruct`` → ``("qwen25", "14")``: the name before its parameter count,
+    and the count (the first ``<n>B`` not glued to a letter, so ``A3B`` of ``Qwen3-30B-A3B`` is not
+    it)."""
     base = name.rpartition("/")[2].casefold()
     for i, ch in enumerate(base):
         if not ch.isdigit() or (i and (base[i - 1].isalnum() or base[i - 1] == ".")):
@@ -238,10 +253,12 @@ def _family_and_size(name: str) -> tuple[str, str] | None:
     return None
 
 
-def _family_and_size_first(wanted: str, entries: list[tuple[str, tuple[str, ...]]],
-                           close: tuple[str, ...]) -> tuple[str, ...]:
-    """Up to three "did you mean" models: same family and size first, then same family, then the close
-    spellings (``Qwen/Qwen2.5-14B-Instruct`` → ``Qwen/Qwen2.5-14B`` before the 1.5B, 7B or 3B models)."""
+def _family_and_size_first(
+    wanted: str, entries: list[tuple[str, tuple[str, ...]]], close: tuple[str, ...]
+) -> tuple[str, ...]:
+    """Up to three "did you mean" models: same family and size first, then same family, then the
+    close spellings (``Qwen/Qwen2.5-14B-Instruct`` → ``Qwen/Qwen2.5-14B`` before the 1.5B, 7B or 3B
+    models)."""
     import difflib
 
     mine = _family_and_size(wanted)
@@ -251,11 +268,18 @@ def _family_and_size_first(wanted: str, entries: list[tuple[str, tuple[str, ...]
 
     def rank(entry_id: str) -> tuple[int, float]:
         theirs = _family_and_size(entry_id)
-        # one family name ending the other: Meta-Llama-3.1 and Llama-3.1 are one family (Llama-3 and Qwen3.5 are not)
-        same_family = theirs is not None and bool(theirs[0]) and bool(mine[0]) and (
-            theirs[0].endswith(mine[0]) or mine[0].endswith(theirs[0]))
+        # one family name ending the other: Meta-Llama-3.1 and Llama-3.1 are one family (Llama-3 and
+        # Qwen3.5 are not)
+        same_family = (
+            theirs is not None
+            and bool(theirs[0])
+            and bool(mine[0])
+            and (theirs[0].endswith(mine[0]) or mine[0].endswith(theirs[0]))
+        )
         same_size = theirs is not None and theirs[1] == mine[1]
-        tier = 0 if same_family and same_size else 1 if same_family else 2 if entry_id in close else 3
+        tier = (
+            0 if same_family and same_size else 1 if same_family else 2 if entry_id in close else 3
+        )
         return tier, -difflib.SequenceMatcher(None, key, normalize_id(entry_id)).ratio()
 
     ranked = sorted((entry_id for entry_id, _aliases in entries), key=rank)
@@ -291,10 +315,17 @@ def find_model(model_id: str) -> CatalogModel:
         local = _checkpoint_name(text)
         if local is None:
             raise
-        exact = [(e, a) for e, a in _model_entries() if normalize_id(local) in {normalize_id(x) for x in (e, *a)}]
+        exact = [
+            (e, a)
+            for e, a in _model_entries()
+            if normalize_id(local) in {normalize_id(x) for x in (e, *a)}
+        ]
         if len(exact) != 1:  # a local copy: its folder's name, matched exactly (never by prefix)
-            raise NotFound(f"{miss} (a local checkpoint is matched by its folder's name, {local!r})",
-                           candidates=miss.candidates, ambiguous=miss.ambiguous) from None
+            raise NotFound(
+                f"{miss} (a local checkpoint is matched by its folder's name, {local!r})",
+                candidates=miss.candidates,
+                ambiguous=miss.ambiguous,
+            ) from None
         wanted = exact[0][0]
     return model_by_id(wanted)
 

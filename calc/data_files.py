@@ -4,6 +4,7 @@ Read through the package's own path: a wheel is always unpacked (pip, and the ca
 which unpacks it into Pyodide's file system), so ``__file__`` names a real folder, and
 ``importlib.resources`` would add ~10 ms of imports to the CLI's start for the same bytes.
 """
+
 from __future__ import annotations
 
 from pathlib import Path

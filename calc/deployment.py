@@ -1,4 +1,5 @@
 """How a model is served: GPU, parallelism, limits, cache settings and measured figures."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -6,8 +7,16 @@ from dataclasses import dataclass, field
 from .units import GiB
 from .versions import RuleSet, rules_for
 
-__all__ = ["Measured", "Deployment", "LoraSettings", "SpeculativeConfig", "MAX_LORA_RANKS", "batch_defaults",
-           "DEFAULT_BLOCK_SIZE", "INTERCONNECTS"]
+__all__ = [
+    "Measured",
+    "Deployment",
+    "LoraSettings",
+    "SpeculativeConfig",
+    "MAX_LORA_RANKS",
+    "batch_defaults",
+    "DEFAULT_BLOCK_SIZE",
+    "INTERCONNECTS",
+]
 
 DEFAULT_BLOCK_SIZE = 16  # vllm/config/cache.py CacheConfig.DEFAULT_BLOCK_SIZE
 INTERCONNECTS = ("unknown", "nvswitch", "pcie", "unified")
@@ -31,7 +40,8 @@ class LoraSettings:
     max_cpu_loras: int | None = None
     """Host-side cache of adapters (None: ``max_loras``); no GPU memory."""
     given: tuple[tuple[str, int], ...] = ()
-    """The sizes the reader typed (``("max_loras", 4)``, …): printed commands carry these and no others."""
+    """The sizes the reader typed (``("max_loras", 4)``, …): printed commands carry these and no
+    others."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -74,7 +84,8 @@ class Deployment:
     gpu_id: str | None = None
     """Catalog GPU id, or None for a custom memory size."""
     gpu_name: str | None = None
-    """The catalog GPU's product name (``NVIDIA A100-SXM4-80GB``): some of vLLM's defaults read it."""
+    """The catalog GPU's product name (``NVIDIA A100-SXM4-80GB``): some of vLLM's defaults read
+    it."""
     gpu_memory_bytes: int | None = None
     """Total memory of one GPU as the driver reports it."""
     gpu_memory_source: str = "cuda"
@@ -111,9 +122,11 @@ class Deployment:
     enforce_eager: bool = False
     """``--enforce-eager``: no CUDA graphs, so no graph memory."""
     enable_chunked_prefill: bool | None = None
-    """V0 only: None = the release default (on for ``max_model_len > 32768``); sizes the V0 profile run."""
+    """V0 only: None = the release default (on for ``max_model_len > 32768``); sizes the V0 profile
+    run."""
     cpu_offload_bytes: int = 0
-    """``--cpu-offload-gb``: weight bytes per GPU kept in CPU memory and streamed in for every forward pass."""
+    """``--cpu-offload-gb``: weight bytes per GPU kept in CPU memory and streamed in for every
+    forward pass."""
     enable_prefix_caching: bool | None = None
     """``--enable-prefix-caching`` / ``--no-enable-prefix-caching``; None: vLLM's default (for Mamba
     hybrids on since #40996, off before)."""
@@ -121,27 +134,32 @@ class Deployment:
     """``--mamba-cache-mode`` (none, align, all); None: vLLM's default ("none", turned into "align"
     when prefix caching is on)."""
     mamba_ssm_cache_dtype: str = "auto"
-    """``--mamba-ssm-cache-dtype``: the SSM / recurrent state's dtype (auto: the model's default)."""
+    """``--mamba-ssm-cache-dtype``: the SSM / recurrent state's dtype (auto: the model's
+    default)."""
     mamba_cache_dtype: str = "auto"
     """``--mamba-cache-dtype``: the conv state's dtype (auto: the model dtype)."""
     limit_mm_per_prompt: tuple[tuple[str, int], ...] = ()
-    """``--limit-mm-per-prompt`` as (modality, count) pairs in the reader's order; a modality not named keeps
-    vLLM's default (999 per modality in V1, vllm/config/multimodal.py ``get_limit_per_prompt``)."""
+    """``--limit-mm-per-prompt`` as (modality, count) pairs in the reader's order; a modality not
+    named keeps vLLM's default (999 per modality in V1, vllm/config/multimodal.py
+    ``get_limit_per_prompt``)."""
     skip_mm_profiling: bool = False
-    """``--skip-mm-profiling`` (0.10.1 on): vLLM profiles without the multimodal encoder run and its cache."""
+    """``--skip-mm-profiling`` (0.10.1 on): vLLM profiles without the multimodal encoder run and its
+    cache."""
     rules: RuleSet = field(default_factory=lambda: rules_for(None))
     """The release rules everything is planned by (``rules_for(--vllm-version)``)."""
     measured: Measured = field(default_factory=Measured)
     """The figures the reader measured; each replaces its estimate."""
     calculate_kv_scales: bool = False
-    """``--calculate-kv-scales`` (up to 0.27.x; refused from 0.28.0): no memory effect, kept for the command."""
+    """``--calculate-kv-scales`` (up to 0.27.x; refused from 0.28.0): no memory effect, kept for the
+    command."""
     budget_edge: str = "central"
     """Which edge of an estimated budget's band to plan on: ``central`` (the estimate) or ``low``
     (the pessimistic edge; the advice's what-ifs use it so a fix holds whatever vLLM measures)."""
     interconnect: str = "unknown"
-    """``--interconnect`` (``INTERCONNECTS``): how the GPUs are joined, which sizes the non-torch memory at TP > 1
-    (``nvswitch``, ``pcie``) and whether the host's memory counts (``unified``). ``unknown``: a catalog GPU's own;
-    for a GPU given by its memory only the budget assumes ``nvswitch`` and its band covers the others."""
+    """``--interconnect`` (``INTERCONNECTS``): how the GPUs are joined, which sizes the non-torch
+    memory at TP > 1 (``nvswitch``, ``pcie``) and whether the host's memory counts (``unified``).
+    ``unknown``: a catalog GPU's own; for a GPU given by its memory only the budget assumes
+    ``nvswitch`` and its band covers the others."""
     speculative: SpeculativeConfig | None = None
     """``--speculative-config`` (kvcalc.speculative: MTP and n-gram are modelled)."""
     lora: LoraSettings | None = None
@@ -177,11 +195,12 @@ def unified_memory(dep: Deployment) -> bool:
     no total, and what the host takes during start-up counts as vLLM's non-torch memory).
 
     vllm/utils/mem_utils.py ``MemorySnapshot.measure`` (#26098, first in the v0.11.1 tag; in
-    vllm/utils/__init__.py before #27143): on compute capability (8, 7), (11, 0) or (12, 1) (Orin, Thor,
-    Spark) free memory is ``psutil.virtual_memory().available``, system-wide; before, ``cudaMemGetInfo``,
-    which on these parts also reports the system's free memory. Either way host allocations between the
-    start-up snapshot and the end of profiling are non-torch memory; from v0.11.1 the budget adds a size
-    fitted on public GB10 logs for them (estimates.unified_memory_estimate)."""
+    vllm/utils/__init__.py before #27143): on compute capability (8, 7), (11, 0) or (12, 1) (Orin,
+    Thor, Spark) free memory is ``psutil.virtual_memory().available``, system-wide; before,
+    ``cudaMemGetInfo``, which on these parts also reports the system's free memory. Either way host
+    allocations between the start-up snapshot and the end of profiling are non-torch memory; from
+    v0.11.1 the budget adds a size fitted on public GB10 logs for them
+    (estimates.unified_memory_estimate)."""
     if dep.interconnect == "unified":
         return True
     name = (dep.gpu_name or dep.gpu_id or "").lower()

@@ -1,4 +1,5 @@
 """The one domain error: bad input raises it; "does not fit" never does."""
+
 from __future__ import annotations
 
 __all__ = ["CalcError"]
@@ -11,7 +12,9 @@ class CalcError(ValueError):
     re-render the message in the reader's language (``report.error_message``).
     """
 
-    def __init__(self, code: str, message: str, *, field: str | None = None, **params: object) -> None:
+    def __init__(
+        self, code: str, message: str, *, field: str | None = None, **params: object
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.field = field

@@ -15,6 +15,7 @@ Quoted input (a value in an error, a log line shown as evidence) is cut to
 answer of ``kvcalc.web.compute`` is at most :data:`MAX_ANSWER_CHARS`
 characters (checked by the face, which then answers a structured error).
 """
+
 from __future__ import annotations
 
 import json
@@ -24,8 +25,16 @@ from collections.abc import Mapping
 from .limits import clean_text, strict_json
 from .strings import t
 
-__all__ = ["MAX_QUOTE_CHARS", "MAX_ANSWER_CHARS", "inert", "inert_tree", "inert_json", "quote",
-           "has_invisible_or_control", "reveal"]
+__all__ = [
+    "MAX_QUOTE_CHARS",
+    "MAX_ANSWER_CHARS",
+    "inert",
+    "inert_tree",
+    "inert_json",
+    "quote",
+    "has_invisible_or_control",
+    "reveal",
+]
 
 MAX_QUOTE_CHARS = 512
 """A quoted value or log line: at most this many characters, then ``… (N characters)``."""
@@ -37,10 +46,13 @@ MAX_ANSWER_CHARS = 1_000_000
 _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 # What an id may not hold: every control (tab and newline too), soft hyphen, the Arabic letter
 # mark, Mongolian and Hangul fillers and selectors, zero-width and directional marks, bidi controls,
-# word joiners and invisible operators, variation selectors, the BOM, interlinear annotations and tags.
-_INVISIBLE = re.compile("[\x00-\x1f\x7f-\x9f\u00ad\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
-                        "\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb"
-                        "\U000e0000-\U000e0fff]")
+# word joiners and invisible operators, variation selectors, the BOM, interlinear annotations and
+# tags.
+_INVISIBLE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u00ad\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
+    "\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb"
+    "\U000e0000-\U000e0fff]"
+)
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -66,18 +78,23 @@ def inert_tree(obj: object) -> object:
     return obj
 
 
-# In JSON text (``ensure_ascii=False``) a character :func:`inert` would rewrite shows either raw (DEL, C1, bidi,
-# U+2028/U+2029, a lone surrogate) or as an escape json writes for C0 (``\u00XX``, ``\r``, ``\b``, ``\f``).
-# The pattern also fires on an escaped backslash before such a letter: it only sends the answer the long way.
-_MAYBE_UNSAFE_JSON = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
-                                r"|\\(?:u00|[rbf])")
+# In JSON text (``ensure_ascii=False``) a character :func:`inert` would rewrite shows either raw
+# (DEL, C1, bidi, U+2028/U+2029, a lone surrogate) or as an escape json writes for C0 (``\u00XX``,
+# ``\r``, ``\b``, ``\f``). The pattern also fires on an escaped backslash before such a letter: it
+# only sends the answer the long way.
+_MAYBE_UNSAFE_JSON = re.compile(
+    "[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+    r"|\\(?:u00|[rbf])"
+)
 
 
 def inert_json(obj: object) -> str:
-    """Strict JSON whose every string is inert (ValueError on a non-finite number, as ``strict_json``).
+    """Strict JSON whose every string is inert (ValueError on a non-finite number, as
+    ``strict_json``).
 
-    An answer holding no character :func:`inert` rewrites (almost every answer) is written as it is; only
-    one that may hold one is walked string by string: the same text, without a walk of every answer."""
+    An answer holding no character :func:`inert` rewrites (almost every answer) is written as it is;
+    only one that may hold one is walked string by string: the same text, without a walk of every
+    answer."""
     try:
         text = json.dumps(obj, ensure_ascii=False, allow_nan=False)
     except TypeError:  # a mapping json cannot write (inert_tree makes it a dict)
@@ -88,7 +105,8 @@ def inert_json(obj: object) -> str:
 
 
 def quote(text: str, limit: int = MAX_QUOTE_CHARS, lang: str = "en") -> str:
-    """``text`` cut to ``limit`` characters, saying how long it was (``… (N characters)``); inert."""
+    """``text`` cut to ``limit`` characters, saying how long it was (``… (N characters)``);
+    inert."""
     if len(text) <= limit:
         return inert(text)
     return inert(text[:limit]) + t(lang, "quote.cut", n=f"{len(text):,}")

@@ -13,6 +13,7 @@ strict JSON (no ``NaN``/``Infinity``) and valid UTF-8 (lone surrogates replaced)
 The limits are far above any real deployment and far below where Python's
 floats or the interpreter would fail.
 """
+
 from __future__ import annotations
 
 import json
@@ -22,9 +23,22 @@ from itertools import accumulate
 from .errors import CalcError
 
 __all__ = [
-    "MAX_LEN", "MAX_GIB", "MAX_BYTES", "MAX_LAYERS", "MAX_DIM", "MAX_DEPTH", "MAX_NUMBER_CHARS",
-    "MAX_ID_CHARS", "MAX_CONFIG_BYTES", "MAX_LOG_BYTES", "MAX_REQUEST_CHARS",
-    "check_json_depth", "python_literal_ok", "strict_json", "clean_text", "shorten",
+    "MAX_LEN",
+    "MAX_GIB",
+    "MAX_BYTES",
+    "MAX_LAYERS",
+    "MAX_DIM",
+    "MAX_DEPTH",
+    "MAX_NUMBER_CHARS",
+    "MAX_ID_CHARS",
+    "MAX_CONFIG_BYTES",
+    "MAX_LOG_BYTES",
+    "MAX_REQUEST_CHARS",
+    "check_json_depth",
+    "python_literal_ok",
+    "strict_json",
+    "clean_text",
+    "shorten",
 ]
 
 MAX_LEN = 1 << 31
@@ -81,8 +95,13 @@ def check_json_depth(text: str, *, field: str | None, limit: int = MAX_DEPTH) ->
     outside = _JSON_STRING.sub("", text)
     depth = _depth(_BRACKETS.sub("", outside.replace("(", "").replace(")", "")))
     if depth > limit:
-        raise CalcError("too_deep", f"{field or 'the request'} is nested {depth} levels deep; at most {limit} are allowed",
-                        field=field, value=depth, limit=limit)
+        raise CalcError(
+            "too_deep",
+            f"{field or 'the request'} is nested {depth} levels deep; at most {limit} are allowed",
+            field=field,
+            value=depth,
+            limit=limit,
+        )
 
 
 def python_literal_ok(text: str, *, limit: int = MAX_DEPTH) -> bool:
@@ -106,7 +125,8 @@ def python_literal_ok(text: str, *, limit: int = MAX_DEPTH) -> bool:
 
 
 def clean_text(text: str) -> str:
-    """Lone surrogates (from JSON ``\\udc80`` escapes or undecodable argv) → U+FFFD: valid UTF-8 out."""
+    """Lone surrogates (from JSON ``\\udc80`` escapes or undecodable argv) → U+FFFD: valid UTF-8
+    out."""
     return _SURROGATE.sub("\ufffd", text) if _SURROGATE.search(text) else text
 
 
@@ -118,7 +138,9 @@ def strict_json(obj: object) -> str:
 def shorten(value: object, limit: int = 80) -> str:
     """A value quoted in a message: at most ``limit`` characters, the rest elided."""
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
-        text = f"{'-' if value < 0 else ''}2^{value.bit_length() - 1}…"  # str() of a huge int is slow
+        text = (
+            f"{'-' if value < 0 else ''}2^{value.bit_length() - 1}…"  # str() of a huge int is slow
+        )
     elif isinstance(value, str):
         text = value[: limit + 1]
     else:

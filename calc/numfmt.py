@@ -5,6 +5,7 @@ narrow no-break space ("147 456", "4,5 GiB"); Chinese and English use
 "147,456" and "4.5 GiB". vLLM's own lines and ``vllm serve`` values are never
 localized: they keep vLLM's syntax.
 """
+
 from __future__ import annotations
 
 __all__ = ["THOUSANDS_SPACE", "fmt_int", "fmt_fixed", "fmt_printed", "gib_text", "gib_gb_text"]
@@ -38,8 +39,9 @@ def fmt_fixed(x: float, digits: int, lang: str) -> str:
 
 
 def fmt_printed(x: float, lang: str) -> str:
-    """A number read off a log, with the decimals it was printed with (``58.11`` → ``58,11``, ``4.0`` → ``4,0``):
-    no precision is added or dropped. A float too large for plain digits falls back to two decimals."""
+    """A number read off a log, with the decimals it was printed with (``58.11`` → ``58,11``,
+    ``4.0`` → ``4,0``): no precision is added or dropped. A float too large for plain digits falls
+    back to two decimals."""
     text = repr(float(x))
     if "e" in text or "n" in text:  # 1e+16, inf, nan: not how vLLM prints a figure
         return fmt_fixed(x, 2, lang)

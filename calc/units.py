@@ -2,6 +2,7 @@
 
 All arithmetic is on integer bytes; GiB appears only when formatting.
 """
+
 from __future__ import annotations
 
 import math
@@ -9,9 +10,20 @@ import math
 from .errors import CalcError
 from .limits import MAX_LEN, MAX_NUMBER_CHARS, shorten
 
-__all__ = ["round_up",
-    "KiB", "MiB", "GiB", "GB", "cdiv", "format_gib", "format_gib_legacy",
-    "gib_to_bytes", "parse_human_int", "parse_max_model_len", "parse_float", "parse_int",
+__all__ = [
+    "round_up",
+    "KiB",
+    "MiB",
+    "GiB",
+    "GB",
+    "cdiv",
+    "format_gib",
+    "format_gib_legacy",
+    "gib_to_bytes",
+    "parse_human_int",
+    "parse_max_model_len",
+    "parse_float",
+    "parse_int",
     "fmt_int",
 ]
 
@@ -57,17 +69,27 @@ _DIGITS = frozenset("0123456789")
 
 
 def _not_integer(field: str, value: object) -> CalcError:
-    return CalcError("not_an_integer", f"{field}: expected an integer such as 32768, 32k or 32K, got {shorten(value)!r}",
-                     field=field, value=shorten(value))
+    return CalcError(
+        "not_an_integer",
+        f"{field}: expected an integer such as 32768, 32k or 32K, got {shorten(value)!r}",
+        field=field,
+        value=shorten(value),
+    )
 
 
 def _too_long(field: str, value: object, maximum: int | None) -> CalcError:
-    return CalcError("number_too_long", f"{field}: {shorten(value, 24)!r} is too long to be a valid number",
-                     field=field, value=shorten(value, 24), maximum=maximum)
+    return CalcError(
+        "number_too_long",
+        f"{field}: {shorten(value, 24)!r} is too long to be a valid number",
+        field=field,
+        value=shorten(value, 24),
+        maximum=maximum,
+    )
 
 
 def _split_human(text: str) -> tuple[str, str, str] | None:
-    """``"25.6k"`` → ``("25", "6", "k")``: digits, optional decimals, optional suffix; a linear scan, no regex."""
+    """``"25.6k"`` → ``("25", "6", "k")``: digits, optional decimals, optional suffix; a linear
+    scan, no regex."""
     suffix = ""
     if text and (text[-1] in _DECIMAL or text[-1] in _BINARY):
         text, suffix = text[:-1], text[-1]
@@ -89,13 +111,23 @@ def parse_human_int(value: object, *, field: str, maximum: int | None = None) ->
     ``MAX_NUMBER_CHARS`` is refused before conversion, so no number can be huge.
     """
     if isinstance(value, bool):
-        raise CalcError("not_an_integer", f"{field}: expected an integer, got {value!r}", field=field, value=str(value))
+        raise CalcError(
+            "not_an_integer",
+            f"{field}: expected an integer, got {value!r}",
+            field=field,
+            value=str(value),
+        )
     if isinstance(value, int):
         return value
     if isinstance(value, float):
         if value.is_integer():
             return int(value)
-        raise CalcError("not_an_integer", f"{field}: expected a finite integer, got {value!r}", field=field, value=repr(value))
+        raise CalcError(
+            "not_an_integer",
+            f"{field}: expected a finite integer, got {value!r}",
+            field=field,
+            value=repr(value),
+        )
     if not isinstance(value, str):
         raise _not_integer(field, value)
     text = value.strip().replace("_", "").replace(",", "")
@@ -113,8 +145,10 @@ def parse_human_int(value: object, *, field: str, maximum: int | None = None) ->
     if frac and suffix:
         raise CalcError(
             "binary_suffix_decimal",
-            f"{field}: decimals are not allowed with binary suffixes like {suffix}; did you mean {whole}.{frac}{suffix.lower()}?",
-            field=field, value=shorten(value),
+            f"{field}: decimals are not allowed with binary suffixes like {suffix}; did you mean "
+            f"{whole}.{frac}{suffix.lower()}?",
+            field=field,
+            value=shorten(value),
         )
     if frac:
         raise _not_integer(field, value)
@@ -122,15 +156,22 @@ def parse_human_int(value: object, *, field: str, maximum: int | None = None) ->
 
 
 def parse_max_model_len(value: object) -> int | None:
-    """``--max-model-len``: an integer up to 2^31, ``32k``/``32K``, or ``auto``/``-1`` (returns -1)."""
+    """``--max-model-len``: an integer up to 2^31, ``32k``/``32K``, or ``auto``/``-1`` (returns
+    -1)."""
     if isinstance(value, str) and value.strip().lower() in ("auto", "-1"):
         return -1
     n = parse_human_int(value, field="max_model_len", maximum=MAX_LEN)
     if n == -1:
         return -1
     if not 1 <= n <= MAX_LEN:
-        raise CalcError("out_of_range", f"max_model_len must be a positive integer up to {MAX_LEN} or auto, got {shorten(n)}",
-                        field="max_model_len", value=shorten(n), minimum=1, maximum=MAX_LEN)
+        raise CalcError(
+            "out_of_range",
+            f"max_model_len must be a positive integer up to {MAX_LEN} or auto, got {shorten(n)}",
+            field="max_model_len",
+            value=shorten(n),
+            minimum=1,
+            maximum=MAX_LEN,
+        )
     return n
 
 
@@ -138,28 +179,59 @@ def parse_int(value: object, *, field: str, minimum: int = 1, maximum: int = 1 <
     """An integer (human suffixes allowed) in ``[minimum, maximum]``; every bound is finite."""
     n = parse_human_int(value, field=field, maximum=maximum)
     if not minimum <= n <= maximum:
-        raise CalcError("out_of_range", f"{field} must be between {minimum} and {maximum}, got {shorten(n)}",
-                        field=field, value=shorten(n), minimum=minimum, maximum=maximum)
+        raise CalcError(
+            "out_of_range",
+            f"{field} must be between {minimum} and {maximum}, got {shorten(n)}",
+            field=field,
+            value=shorten(n),
+            minimum=minimum,
+            maximum=maximum,
+        )
     return n
 
 
-def parse_float(value: object, *, field: str, minimum: float | None = None, maximum: float | None = None,
-                exclusive_minimum: bool = False) -> float:
+def parse_float(
+    value: object,
+    *,
+    field: str,
+    minimum: float | None = None,
+    maximum: float | None = None,
+    exclusive_minimum: bool = False,
+) -> float:
     if isinstance(value, bool):
-        raise CalcError("not_a_number", f"{field}: expected a number, got {value!r}", field=field, value=str(value))
+        raise CalcError(
+            "not_a_number",
+            f"{field}: expected a number, got {value!r}",
+            field=field,
+            value=str(value),
+        )
     if isinstance(value, str) and len(value.strip()) > MAX_NUMBER_CHARS:
         raise _too_long(field, value, None if maximum is None else int(maximum))
     try:
         x = float(value.strip().replace(",", ".")) if isinstance(value, str) else float(value)  # type: ignore[arg-type]
     except (TypeError, ValueError, OverflowError):
-        raise CalcError("not_a_number", f"{field}: expected a number, got {shorten(value)!r}", field=field,
-                        value=shorten(value)) from None
+        raise CalcError(
+            "not_a_number",
+            f"{field}: expected a number, got {shorten(value)!r}",
+            field=field,
+            value=shorten(value),
+        ) from None
     if not math.isfinite(x):
-        raise CalcError("not_a_number", f"{field}: expected a finite number, got {shorten(value)!r}", field=field,
-                        value=shorten(value))
+        raise CalcError(
+            "not_a_number",
+            f"{field}: expected a finite number, got {shorten(value)!r}",
+            field=field,
+            value=shorten(value),
+        )
     too_low = minimum is not None and (x <= minimum if exclusive_minimum else x < minimum)
     too_high = maximum is not None and x > maximum
     if too_low or too_high:
-        raise CalcError("out_of_range", f"{field} must be between {minimum} and {maximum}, got {x:g}",
-                        field=field, value=f"{x:g}", minimum=minimum, maximum=maximum)
+        raise CalcError(
+            "out_of_range",
+            f"{field} must be between {minimum} and {maximum}, got {x:g}",
+            field=field,
+            value=f"{x:g}",
+            minimum=minimum,
+            maximum=maximum,
+        )
     return x

@@ -1,18 +1,18 @@
 """OPT's weights as vLLM builds them (vllm/model_executor/models/opt.py, v0.11.0 to main).
 
-OPT differs from the Llama-shaped count in model.py: its MLP is ``fc1`` → ReLU → ``fc2`` with no gate
-(2 matrices, not 3), every linear layer carries a bias (``enable_bias``), its norms are ``nn.LayerNorm``
-(weight and bias), positions are a learned ``OPTLearnedPositionalEmbedding`` of
-``max_position_embeddings + 2`` rows ("OPT is set up so that if padding_idx is specified then offset the
-embedding ids by 2"), and the token embedding is ``word_embed_proj_dim`` wide with ``project_in`` /
-``project_out`` (``ReplicatedLinear``, no bias) when that differs from ``hidden_size`` (opt-350m).
-KV sizing needs nothing special: ``OPTAttention`` has ``head_dim = embed_dim // total_num_heads`` and one KV
-head per query head, the generic rule.
+OPT differs from the Llama-shaped count in model.py: its MLP is ``fc1`` → ReLU → ``fc2`` with no
+gate (2 matrices, not 3), every linear layer carries a bias (``enable_bias``), its norms are
+``nn.LayerNorm`` (weight and bias), positions are a learned ``OPTLearnedPositionalEmbedding`` of
+``max_position_embeddings + 2`` rows ("OPT is set up so that if padding_idx is specified then offset
+the embedding ids by 2"), and the token embedding is ``word_embed_proj_dim`` wide with
+``project_in`` / ``project_out`` (``ReplicatedLinear``, no bias) when that differs from
+``hidden_size`` (opt-350m). KV sizing needs nothing special: ``OPTAttention`` has ``head_dim =
+embed_dim // total_num_heads`` and one KV head per query head, the generic rule.
 
 Under tensor parallelism ``QKVParallelLinear`` / ``ColumnParallelLinear`` split weights and biases,
-``RowParallelLinear`` (``out_proj``, ``fc2``) splits the weight but "bias is not parallelized", and the
-positions ("Positional embeddings are replicated (not sharded)"), the LayerNorms and the projections stay
-whole on every rank.
+``RowParallelLinear`` (``out_proj``, ``fc2``) splits the weight but "bias is not parallelized", and
+the positions ("Positional embeddings are replicated (not sharded)"), the LayerNorms and the
+projections stay whole on every rank.
 """
 
 from __future__ import annotations
@@ -32,12 +32,17 @@ def _flag(text: Mapping[str, object], key: str, default: bool) -> bool:
 
 def _width(text: Mapping[str, object], key: str, default: int) -> int:
     value = text.get(key)
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else default
+    return (
+        value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else default
+    )
 
 
 def _final_norm(text: Mapping[str, object]) -> bool:
-    # OPTDecoder: a final LayerNorm only "if config.do_layer_norm_before and not config._remove_final_layer_norm"
-    return _flag(text, "do_layer_norm_before", True) and not _flag(text, "_remove_final_layer_norm", False)
+    # OPTDecoder: a final LayerNorm only "if config.do_layer_norm_before and not
+    # config._remove_final_layer_norm"
+    return _flag(text, "do_layer_norm_before", True) and not _flag(
+        text, "_remove_final_layer_norm", False
+    )
 
 
 def _norm_size(text: Mapping[str, object], hidden: int) -> int:
@@ -54,7 +59,9 @@ def _projections(text: Mapping[str, object], hidden: int) -> int:
     return 0 if embed == hidden else 2 * hidden * embed
 
 
-def opt_parameters(text: Mapping[str, object], *, hidden: int, layers: int, vocab: int, ffn: int) -> int:
+def opt_parameters(
+    text: Mapping[str, object], *, hidden: int, layers: int, vocab: int, ffn: int
+) -> int:
     """All parameters of an OPT checkpoint as vLLM loads it (the LM head counted unless tied)."""
     bias = _flag(text, "enable_bias", True)
     embed = _width(text, "word_embed_proj_dim", hidden)
@@ -64,14 +71,20 @@ def opt_parameters(text: Mapping[str, object], *, hidden: int, layers: int, voca
     tied = _flag(text, "tie_word_embeddings", True)
     head = 0 if tied else vocab * embed
     final = _norm_size(text, hidden) if _final_norm(text) else 0
-    return (layers * per_layer + vocab * embed + head + _positions(text, hidden) + _projections(text, hidden)
-            + final)
+    return (
+        layers * per_layer
+        + vocab * embed
+        + head
+        + _positions(text, hidden)
+        + _projections(text, hidden)
+        + final
+    )
 
 
 def opt_unsplit_parameters(text: Mapping[str, object], *, hidden: int, layers: int) -> int:
     """What every TP rank holds whole beyond the norm weights weight_share.py already counts
-    (``(2 × layers + 1) × hidden``): the LayerNorm biases, the row-parallel biases of ``out_proj`` and
-    ``fc2``, the learned positions and the embedding projections."""
+    (``(2 × layers + 1) × hidden``): the LayerNorm biases, the row-parallel biases of ``out_proj``
+    and ``fc2``, the learned positions and the embedding projections."""
     norms = 2 * layers + (1 if _final_norm(text) else 0)
     norm_bias = norms * hidden if _flag(text, "layer_norm_elementwise_affine", True) else 0
     row_bias = 2 * layers * hidden if _flag(text, "enable_bias", True) else 0

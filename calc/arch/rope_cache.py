@@ -1,11 +1,12 @@
 """The rotary cos/sin caches vLLM allocates on every GPU while loading a model.
 
-They are part of "Model loading took X GiB" (torch's allocated bytes after ``load_model``) but not of
-the checkpoint: vllm/model_executor/layers/rotary_embedding/base.py (v0.19.0) ``RotaryEmbeddingBase``
-registers a non-persistent ``cos_sin_cache`` buffer of ``(rows, rotary_dim)`` (cos and sin halves side by
-side), cast to the rope's ``dtype`` (the model's unless the model passes one). ``get_rope`` keeps one
-instance per distinct configuration (``_ROPE_DICT``), so every layer shares it. Rows by scaling type
-(v0.19.0 ``rotary_embedding/__init__.py`` and the classes it builds):
+They are part of "Model loading took X GiB" (torch's allocated bytes after ``load_model``) but not
+of the checkpoint: vllm/model_executor/layers/rotary_embedding/base.py (v0.19.0)
+``RotaryEmbeddingBase`` registers a non-persistent ``cos_sin_cache`` buffer of ``(rows,
+rotary_dim)`` (cos and sin halves side by side), cast to the rope's ``dtype`` (the model's unless
+the model passes one). ``get_rope`` keeps one instance per distinct configuration (``_ROPE_DICT``),
+so every layer shares it. Rows by scaling type (v0.19.0 ``rotary_embedding/__init__.py`` and the
+classes it builds):
 
 * ``default``, ``llama3``, ``longrope`` and the rest: ``max_position_embeddings``;
 * ``linear``, ``dynamic`` (``linear_scaling_rope.py``, ``dynamic_ntk_scaling_rope.py``):
@@ -13,10 +14,11 @@ instance per distinct configuration (``_ROPE_DICT``), so every layer shares it. 
 * ``yarn``, ``deepseek_yarn`` (``yarn_scaling_rope.py``, ``deepseek_scaling_rope.py``):
   ``original_max_position_embeddings × factor``.
 
-Gemma 3 (models/gemma3.py) builds two: its sliding layers a ``default`` rope on ``rope_local_base_freq``,
-its global layers the configured one. gpt-oss (models/gpt_oss.py) asks for ``dtype=torch.float32``.
-MLA models rotate only ``qk_rope_head_dim`` (models/deepseek_v2.py). The cast to ``dtype`` and the rows per
-scaling type are the same in the v0.6.0 (``rotary_embedding.py``) and v0.10.1 tags: no release rule.
+Gemma 3 (models/gemma3.py) builds two: its sliding layers a ``default`` rope on
+``rope_local_base_freq``, its global layers the configured one. gpt-oss (models/gpt_oss.py) asks for
+``dtype=torch.float32``. MLA models rotate only ``qk_rope_head_dim`` (models/deepseek_v2.py). The
+cast to ``dtype`` and the rows per scaling type are the same in the v0.6.0 (``rotary_embedding.py``)
+and v0.10.1 tags: no release rule.
 """
 
 from __future__ import annotations
@@ -67,15 +69,20 @@ def _rows(rope: Mapping[str, object], max_position: int) -> int:
     return max_position
 
 
-def rope_caches(text: Mapping[str, object], model_type: str, rotary_head_size: int) -> tuple[RopeCache, ...]:
-    """The distinct cos/sin caches of a text config (module docstring); () without a position limit."""
+def rope_caches(
+    text: Mapping[str, object], model_type: str, rotary_head_size: int
+) -> tuple[RopeCache, ...]:
+    """The distinct cos/sin caches of a text config (module docstring); () without a position
+    limit."""
     max_position = _number(text, "max_position_embeddings")
     kind = row_of(model_type).rope
     if max_position is None or rotary_head_size <= 0 or kind == Rope.NONE:
         return ()
     raw = text.get("rope_scaling") or text.get("rope_parameters")
     rope: Mapping[str, object] = raw if isinstance(raw, Mapping) else {}
-    if isinstance(rope.get("full_attention"), Mapping):  # per-layer-type parameters (transformers 5)
+    if isinstance(
+        rope.get("full_attention"), Mapping
+    ):  # per-layer-type parameters (transformers 5)
         configs = [v for v in rope.values() if isinstance(v, Mapping)]
     else:
         configs = [rope]
@@ -85,4 +92,7 @@ def rope_caches(text: Mapping[str, object], model_type: str, rotary_head_size: i
     rotary_dim = int(rotary_head_size * min(factor, 1.0))
     elem = 4 if kind == Rope.FP32 else _ELEMENT_BYTES
     distinct = {(_rows(c, int(max_position)), str(sorted(c.items()))) for c in configs}
-    return tuple(RopeCache(rows=rows, rotary_dim=rotary_dim, element_bytes=elem) for rows, _ in sorted(distinct))
+    return tuple(
+        RopeCache(rows=rows, rotary_dim=rotary_dim, element_bytes=elem)
+        for rows, _ in sorted(distinct)
+    )

@@ -6,12 +6,14 @@ older releases:
 * Qwen2Model (``qwen2``, ``qwen3``) with ``use_sliding_window``: vllm/model_executor/models/qwen2.py
   ``Qwen2Model.__init__`` refused any model-level window before #17772 (0.9.0, ValueError), then
   asserted ``max_window_layers == num_hidden_layers`` whenever one was set (0.9.0-0.10.0, where that
-  window then covers every layer), and since #21927 (0.10.1) only when the layer types are interleaved.
+  window then covers every layer), and since #21927 (0.10.1) only when the layer types are
+  interleaved.
 * A config ``sliding_window`` whose ``layer_types`` have no sliding layer: vllm/engine/arg_utils.py
-  ``create_engine_config`` passed it to every layer as ``CacheConfig.sliding_window`` (not interleaved,
-  v0.10.1-v0.25.1; before #21927 always); since #49803 only when ``layer_types`` is absent or all
-  sliding (neuralmagic/vllm main 26d725c3).
+  ``create_engine_config`` passed it to every layer as ``CacheConfig.sliding_window`` (not
+  interleaved, v0.10.1-v0.25.1; before #21927 always); since #49803 only when ``layer_types`` is
+  absent or all sliding (neuralmagic/vllm main 26d725c3).
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -28,10 +30,15 @@ def windows_for_release(model: ModelSpec, rules: RuleSet) -> ModelSpec:
     if model.qwen2_window is not None and not rules.interleaved_layer_types:
         window, max_layers = model.qwen2_window
         if not rules.qwen2_sliding_window:
-            raise refuse_partial_window(max_layers, model.num_layers,
-                                        f"{rules.description} raises for any sliding window, before #17772")
+            raise refuse_partial_window(
+                max_layers,
+                model.num_layers,
+                f"{rules.description} raises for any sliding window, before #17772",
+            )
         if max_layers != model.num_layers:
-            raise refuse_partial_window(max_layers, model.num_layers, f"{rules.description} asserts it, before #21927")
+            raise refuse_partial_window(
+                max_layers, model.num_layers, f"{rules.description} asserts it, before #21927"
+            )
         return _all_sliding(model, window)
     if model.unused_window is not None and not rules.window_needs_sliding_layer_types:
         return _all_sliding(model, model.unused_window)
@@ -39,4 +46,6 @@ def windows_for_release(model: ModelSpec, rules: RuleSet) -> ModelSpec:
 
 
 def _all_sliding(model: ModelSpec, window: int) -> ModelSpec:
-    return replace(model, layer_kinds=(LayerKind.SLIDING,) * model.num_layers, sliding_window=window)
+    return replace(
+        model, layer_kinds=(LayerKind.SLIDING,) * model.num_layers, sliding_window=window
+    )

@@ -52,11 +52,32 @@ from ..arch.families import tower_of
 from ..units import cdiv, round_up
 from . import encoder_tp
 
-__all__ = ["Estimate", "activation_peak_bytes", "activation_estimate", "non_torch_bytes", "non_torch_estimate",
-           "cudagraph_bytes", "cudagraph_estimate", "cudagraph_capture_sizes", "v0_profile_tokens", "V0_DEFAULT_MAX_NUM_SEQS",
-           "NVLINK_GPU_IDS", "unified_memory_estimate", "cuda_visible_total", "weights_estimate", "Mxfp4Kernel", "mxfp4_kernel",
-           "mxfp4_padding_factor", "EncoderItem", "encoder_item", "mm_items_per_batch", "encoder_run_bytes",
-           "combine_encoder", "widen_for_unknown_encoder", "encoder_modalities"]
+__all__ = [
+    "Estimate",
+    "activation_peak_bytes",
+    "activation_estimate",
+    "non_torch_bytes",
+    "non_torch_estimate",
+    "cudagraph_bytes",
+    "cudagraph_estimate",
+    "cudagraph_capture_sizes",
+    "v0_profile_tokens",
+    "V0_DEFAULT_MAX_NUM_SEQS",
+    "NVLINK_GPU_IDS",
+    "unified_memory_estimate",
+    "cuda_visible_total",
+    "weights_estimate",
+    "Mxfp4Kernel",
+    "mxfp4_kernel",
+    "mxfp4_padding_factor",
+    "EncoderItem",
+    "encoder_item",
+    "mm_items_per_batch",
+    "encoder_run_bytes",
+    "combine_encoder",
+    "widen_for_unknown_encoder",
+    "encoder_modalities",
+]
 
 _GIB = 2**30
 
@@ -75,11 +96,16 @@ class Estimate:
     @staticmethod
     def relative(central: int, below: float, above: float) -> Estimate:
         """A band of ``−below`` … ``+above`` (fractions) around ``central``."""
-        return Estimate(bytes=central, low_bytes=max(0, int(central * (1 - below))), high_bytes=int(central * (1 + above)))
+        return Estimate(
+            bytes=central,
+            low_bytes=max(0, int(central * (1 - below))),
+            high_bytes=int(central * (1 + above)),
+        )
 
     @staticmethod
     def exact(value: int) -> Estimate:
         return Estimate(bytes=value, low_bytes=value, high_bytes=value)
+
 
 # --- activation peak ---------------------------------------------------------
 # The profile run has two peaks and vLLM reports the larger (torch peak minus what
@@ -143,7 +169,12 @@ def activation_peak_bytes(
     if v0_engine:
         logits = _V0_LOGITS_COPIES * max_num_seqs * vocab_size * 4
         return int(max(_V0_FORWARD_FACTOR * max_num_batched_tokens * per_token, logits))
-    sampler = (_SAMPLER_COPIES_SORTING if sampler_sorts else _SAMPLER_COPIES) * max_num_seqs * vocab_size * 4
+    sampler = (
+        (_SAMPLER_COPIES_SORTING if sampler_sorts else _SAMPLER_COPIES)
+        * max_num_seqs
+        * vocab_size
+        * 4
+    )
     forward = _FORWARD_FACTOR * max_num_batched_tokens * per_token
     return int(max(sampler, forward))
 
@@ -169,8 +200,12 @@ _ACTIVATION_BAND_V1 = (0.25, 0.25)
 _ACTIVATION_BAND_V0 = (0.35, 0.35)
 
 
-def v0_profile_tokens(*, max_model_len: int, max_num_batched_tokens: int | None,
-                      enable_chunked_prefill: bool | None = None) -> int:
+def v0_profile_tokens(
+    *,
+    max_model_len: int,
+    max_num_batched_tokens: int | None,
+    enable_chunked_prefill: bool | None = None,
+) -> int:
     """Tokens of the V0 profile run: the scheduler's ``max_num_batched_tokens``.
 
     vllm/engine/arg_utils.py (V0): chunked prefill defaults to on only for
@@ -180,7 +215,11 @@ def v0_profile_tokens(*, max_model_len: int, max_num_batched_tokens: int | None,
     """
     if max_num_batched_tokens:
         return max_num_batched_tokens
-    chunked = enable_chunked_prefill if enable_chunked_prefill is not None else max_model_len > _V0_LONG_CONTEXT
+    chunked = (
+        enable_chunked_prefill
+        if enable_chunked_prefill is not None
+        else max_model_len > _V0_LONG_CONTEXT
+    )
     return _V0_CHUNKED_DEFAULT_TOKENS if chunked else max(max_model_len, 2048)
 
 
@@ -242,26 +281,28 @@ _DEFAULT_MM_LIMIT = 999
 #  * MLP: the residual and the norm's output (2) plus the intermediate's projection and its
 #    activation (2 × intermediate; 3 × with a SiLU gate).
 # Plus the dummy pixel values (C × T × p² per patch), counted here at 4 bytes as when the factor was
-# fitted; from 0.9.1 vLLM casts them to the model dtype (#18862), so the run's real pixel term is half
-# that and the factor absorbs the rest (2 bytes would refit it to 1.23 on the same row). What profile_run
-# still holds through the decoder run and the sampler (the pixel values at their real dtype, and the
-# unpadded outputs in 0.11.x–0.12.0) is budget.py ``_held_with_the_cache``.
-# Factor 1.16 from the one log whose peak the encoder sets (Qwen2-VL-2B, 0.10.2, 16,384-token
-# image: 2.65 GiB logged; 65,536 patches × 33,280 B = 2.03 GiB plus 0.29 GiB of pixel values).
-# Not modelled: qwen2_5_vl.py's attention (Qwen2.5-VL, Qwen3-VL) rotates q and k concatenated in fp32 in
-# the v0.11.0–v0.12.0 tags (``qk_concat``/``qk_reshaped``), more than the 13 widths above at TP 1 by the same
-# tally (about 20 in v0.11.0); no TP-1 log of those releases whose peak the run sets was found.
+# fitted; from 0.9.1 vLLM casts them to the model dtype (#18862), so the run's real pixel term is
+# half that and the factor absorbs the rest (2 bytes would refit it to 1.23 on the same row). What
+# profile_run still holds through the decoder run and the sampler (the pixel values at their real
+# dtype, and the unpadded outputs in 0.11.x–0.12.0) is budget.py ``_held_with_the_cache``. Factor
+# 1.16 from the one log whose peak the encoder sets (Qwen2-VL-2B, 0.10.2, 16,384-token image: 2.65
+# GiB logged; 65,536 patches × 33,280 B = 2.03 GiB plus 0.29 GiB of pixel values). Not modelled:
+# qwen2_5_vl.py's attention (Qwen2.5-VL, Qwen3-VL) rotates q and k concatenated in fp32 in the
+# v0.11.0–v0.12.0 tags (``qk_concat``/``qk_reshaped``), more than the 13 widths above at TP 1 by the
+# same tally (about 20 in v0.11.0); no TP-1 log of those releases whose peak the run sets was found.
 # Not modelled either (read at v0.10.2 and v0.23.0): with the default inductor compile, custom ops
-# are off and the vision blocks run PyTorch-native norms and activations eagerly, so the MLP half outweighs the
-# attention. Qwen2-VL (qwen2_vl.py v0.10.2): block input, sum, norm + fc1, QuickGELU's sigmoid and product =
-# 3 widths + 3 x intermediate (19,200 > 13 x 1280; 19,200 / 16,640 = 1.154, about the fitted factor).
-# Qwen2.5-VL (qwen2_5_vl.py v0.23.0 ``norm2(x, residual=x_attn)``; vllm/ir/ops/layernorm.py native, out of place
-# under vllm/platforms/cuda.py ``get_default_ir_op_priority``): input, x_attn, normed, sum, down output
-# = 5 widths + 3 x intermediate (16,660 > 11 x 1280). The 0.23.0 log of test_estimates.py's video test implies
-# 15.24 GiB, what this tally gives without the factor (458,752 x (33,320 + 2,352 bf16 pixel values) B); the
-# fit row refitted on the same tally (1.07 with bf16 pixel values) gives 16.24 GiB, still 1 GiB high, so the
-# tally alone does not fix that row: kept out until the other encoder rows are re-derived by it.
-# Under tensor parallelism each rank holds its share of these widths: calc/budget/encoder_tp.py.
+# are off and the vision blocks run PyTorch-native norms and activations eagerly, so the MLP half
+# outweighs the attention. Qwen2-VL (qwen2_vl.py v0.10.2): block input, sum, norm + fc1, QuickGELU's
+# sigmoid and product = 3 widths + 3 x intermediate (19,200 > 13 x 1280; 19,200 / 16,640 = 1.154,
+# about the fitted factor). Qwen2.5-VL (qwen2_5_vl.py v0.23.0 ``norm2(x, residual=x_attn)``;
+# vllm/ir/ops/layernorm.py native, out of place under vllm/platforms/cuda.py
+# ``get_default_ir_op_priority``): input, x_attn, normed, sum, down output = 5 widths + 3 x
+# intermediate (16,660 > 11 x 1280). The 0.23.0 log of test_estimates.py's video test implies 15.24
+# GiB, what this tally gives without the factor (458,752 x (33,320 + 2,352 bf16 pixel values) B);
+# the fit row refitted on the same tally (1.07 with bf16 pixel values) gives 16.24 GiB, still 1 GiB
+# high, so the tally alone does not fix that row: kept out until the other encoder rows are
+# re-derived by it. Under tensor parallelism each rank holds its share of these widths:
+# calc/budget/encoder_tp.py.
 _ENCODER_FACTOR = 1.16
 _ATTENTION_UNITS_ROTARY = 13
 _ATTENTION_UNITS_FUSED_ROTARY = 11
@@ -288,32 +329,39 @@ class EncoderItem:
         return self.budget_tokens or self.tokens
 
 
-
-
 def encoder_modalities(family: str) -> tuple[str, ...] | None:
-    """The modalities a family's encoder takes (its processor's ``get_supported_mm_limits``: image and video for
-    the Qwen VL models, image only for Gemma 3, Mistral 3, Llama 4, LFM2-VL); None when not known here."""
+    """The modalities a family's encoder takes (its processor's ``get_supported_mm_limits``: image
+    and video for the Qwen VL models, image only for Gemma 3, Mistral 3, Llama 4, LFM2-VL); None
+    when not known here."""
     tower = tower_of(family)  # the family table's Tower.modalities
     return tower.modalities if tower is not None else None
 
 
 def _largest(items: list[EncoderItem], disabled: frozenset[str]) -> EncoderItem | None:
-    """The item vLLM profiles: of the modalities not limited to 0, the one with the most counted tokens (the
-    first listed on a tie: the same size either way)."""
+    """The item vLLM profiles: of the modalities not limited to 0, the one with the most counted
+    tokens (the first listed on a tie: the same size either way)."""
     kept = [item for item in items if item.modality not in disabled]
     return max(kept, key=lambda item: item.counted) if kept else None
 
 
-def encoder_item(family: str, *, patch_size: int, merge: int, image_size: int, max_model_len: int,
-                 qwen3_video_timestamps: bool = False, disabled: frozenset[str] = frozenset()) -> EncoderItem | None:
+def encoder_item(
+    family: str,
+    *,
+    patch_size: int,
+    merge: int,
+    image_size: int,
+    max_model_len: int,
+    qwen3_video_timestamps: bool = False,
+    disabled: frozenset[str] = frozenset(),
+) -> EncoderItem | None:
     """The largest item per modality for the families whose processors are known (None otherwise).
 
     ``qwen3_video_timestamps``: 0.11.0–0.12.x counted each Qwen3-VL video token as 12.5 (its
-    ``<t seconds>`` timestamp text, qwen3_vl.py ``get_max_video_tokens`` in the v0.11.0–v0.12.0 tags; gone
-    in v0.13.0): the 12,288-token video item then counts 153,600 and is the one profiled.
-    ``disabled``: modalities whose ``--limit-mm-per-prompt`` is 0, which vLLM leaves out of the profile
-    (``get_max_tokens_per_item_by_nonzero_modality`` from 0.8; ``tower_modalities`` in 0.19's
-    vllm/multimodal/encoder_budget.py); None when no modality is left.
+    ``<t seconds>`` timestamp text, qwen3_vl.py ``get_max_video_tokens`` in the v0.11.0–v0.12.0
+    tags; gone in v0.13.0): the 12,288-token video item then counts 153,600 and is the one profiled.
+    ``disabled``: modalities whose ``--limit-mm-per-prompt`` is 0, which vLLM leaves out of the
+    profile (``get_max_tokens_per_item_by_nonzero_modality`` from 0.8; ``tower_modalities`` in
+    0.19's vllm/multimodal/encoder_budget.py); None when no modality is left.
     """
     if patch_size <= 0 or merge <= 0 or (patch_size * merge) ** 2 > _QWEN2_MAX_PIXELS:
         return None  # a degenerate vision_config: no item of known size
@@ -321,33 +369,62 @@ def encoder_item(family: str, *, patch_size: int, merge: int, image_size: int, m
         image = _QWEN2_MAX_PIXELS // (patch_size * merge) ** 2
         groups = min(max(max_model_len // image, 1), _QWEN2_MAX_VIDEO_GROUPS)
         # one temporal group of a video is an image's size (then either is the same dummy batch)
-        return _largest([EncoderItem(modality="image", tokens=image, patches=image * merge * merge),
-                         EncoderItem(modality="video", tokens=groups * image, patches=groups * image * merge * merge)],
-                        disabled)
+        return _largest(
+            [
+                EncoderItem(modality="image", tokens=image, patches=image * merge * merge),
+                EncoderItem(
+                    modality="video", tokens=groups * image, patches=groups * image * merge * merge
+                ),
+            ],
+            disabled,
+        )
     if family in ("qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"):
         image = _QWEN3_MAX_PIXELS // (patch_size * merge) ** 2
         video = _QWEN3_VIDEO_MAX_PIXELS // 2 // (patch_size * merge) ** 2
         stamps = qwen3_video_timestamps and family in ("qwen3_vl", "qwen3_vl_moe")
-        return _largest([EncoderItem(modality="image", tokens=image, patches=image * merge * merge),
-                         EncoderItem(modality="video", tokens=video, patches=video * merge * merge,
-                                     budget_tokens=int(video * _QWEN3_VIDEO_TOKEN_TEXT) if stamps else 0)], disabled)
+        return _largest(
+            [
+                EncoderItem(modality="image", tokens=image, patches=image * merge * merge),
+                EncoderItem(
+                    modality="video",
+                    tokens=video,
+                    patches=video * merge * merge,
+                    budget_tokens=int(video * _QWEN3_VIDEO_TOKEN_TEXT) if stamps else 0,
+                ),
+            ],
+            disabled,
+        )
     if "image" in disabled:
         return None
     if family == "gemma3" and image_size:
-        return EncoderItem(modality="image", tokens=_GEMMA3_TOKENS_PER_IMAGE, patches=(image_size // patch_size) ** 2)
+        return EncoderItem(
+            modality="image",
+            tokens=_GEMMA3_TOKENS_PER_IMAGE,
+            patches=(image_size // patch_size) ** 2,
+        )
     if family == "mistral3" and image_size:
         side = image_size // (patch_size * max(1, merge))
-        return EncoderItem(modality="image", tokens=side * side, patches=(image_size // patch_size) ** 2)
+        return EncoderItem(
+            modality="image", tokens=side * side, patches=(image_size // patch_size) ** 2
+        )
     return None
 
 
-def mm_items_per_batch(*, tokens_per_item: int, max_num_batched_tokens: int, max_num_seqs: int, max_model_len: int,
-                       limit_per_prompt: int | None = None, round_up: bool = False) -> tuple[int, int]:
+def mm_items_per_batch(
+    *,
+    tokens_per_item: int,
+    max_num_batched_tokens: int,
+    max_num_seqs: int,
+    max_model_len: int,
+    limit_per_prompt: int | None = None,
+    round_up: bool = False,
+) -> tuple[int, int]:
     """(encoder budget in tokens, items profiled): vLLM's ``MultiModalBudget._get_max_items``.
 
-    ``round_up``: releases before 0.10.1 (tags v0.8.0–v0.10.0 of gpu_model_runner.py ``profile_run``) took
-    ``cdiv(budget, tokens per item)`` items and did not cap the per-prompt count by ``max_model_len``: a
-    Mistral 3 image of 3,025 tokens gave 3 items in an 8,192 budget where 0.19 profiles 2.
+    ``round_up``: releases before 0.10.1 (tags v0.8.0–v0.10.0 of gpu_model_runner.py
+    ``profile_run``) took ``cdiv(budget, tokens per item)`` items and did not cap the per-prompt
+    count by ``max_model_len``: a Mistral 3 image of 3,025 tokens gave 3 items in an 8,192 budget
+    where 0.19 profiles 2.
     """
     per_item = max(1, tokens_per_item)
     budget = max(max_num_batched_tokens, tokens_per_item)
@@ -360,40 +437,63 @@ def mm_items_per_batch(*, tokens_per_item: int, max_num_batched_tokens: int, max
     return budget, max(1, min(budget // per_item, max(1, max_num_seqs) * per_prompt))
 
 
-def encoder_run_bytes(*, patches: int, width: int, intermediate: int, gated_mlp: bool, rotary: bool,
-                      patch_values: int, dtype_bytes: int, fused_rotary: bool = False, tensor_parallel_size: int = 1,
-                      qkv_all_gather: bool = False) -> int:
+def encoder_run_bytes(
+    *,
+    patches: int,
+    width: int,
+    intermediate: int,
+    gated_mlp: bool,
+    rotary: bool,
+    patch_values: int,
+    dtype_bytes: int,
+    fused_rotary: bool = False,
+    tensor_parallel_size: int = 1,
+    qkv_all_gather: bool = False,
+) -> int:
     """Torch peak of the vision encoder over ``patches`` rows (all items in one batch), on one GPU.
 
     ``fused_rotary``: q and k rotated by the fused op in the model dtype (Qwen ViTs from 0.13.0).
-    ``tensor_parallel_size``: every rank runs the whole batch through its share of each block; what TP
-    splits and what it leaves whole (``qkv_all_gather``: the Qwen ViTs' whole-width qkv gather) is
-    calc/budget/encoder_tp.py's rule. The pixel values are whole on every rank.
+    ``tensor_parallel_size``: every rank runs the whole batch through its share of each block; what
+    TP splits and what it leaves whole (``qkv_all_gather``: the Qwen ViTs' whole-width qkv gather)
+    is calc/budget/encoder_tp.py's rule. The pixel values are whole on every rank.
     """
-    units = (_ATTENTION_UNITS_FUSED_ROTARY if fused_rotary else _ATTENTION_UNITS_ROTARY) if rotary else _ATTENTION_UNITS
+    units = (
+        (_ATTENTION_UNITS_FUSED_ROTARY if fused_rotary else _ATTENTION_UNITS_ROTARY)
+        if rotary
+        else _ATTENTION_UNITS
+    )
     tp = max(1, tensor_parallel_size)
     if tp == 1:  # the fitted tally, unchanged
         attention, mlp = units * width, 2 * width + (3 if gated_mlp else 2) * intermediate
         per_patch: float = max(attention, mlp) * dtype_bytes
     else:
-        rank = max(encoder_tp.attention_units(units, tp, all_gather=qkv_all_gather),
-                   encoder_tp.mlp_units(intermediate / width, tp, gated=gated_mlp))
+        rank = max(
+            encoder_tp.attention_units(units, tp, all_gather=qkv_all_gather),
+            encoder_tp.mlp_units(intermediate / width, tp, gated=gated_mlp),
+        )
         per_patch = rank * width * dtype_bytes
     return int(_ENCODER_FACTOR * patches * per_patch) + patches * patch_values * 4
 
 
 def combine_encoder(base: Estimate, *, encoder_run: int, kept_outputs: int) -> Estimate:
-    """The profile run's peak with the encoder: ``max(encoder run, kept outputs + base)`` at each edge."""
+    """The profile run's peak with the encoder: ``max(encoder run, kept outputs + base)`` at each
+    edge."""
     run = Estimate.relative(encoder_run, *_ENCODER_BAND)
-    return Estimate(bytes=max(run.bytes, kept_outputs + base.bytes),
-                    low_bytes=max(run.low_bytes, kept_outputs + base.low_bytes),
-                    high_bytes=max(run.high_bytes, kept_outputs + base.high_bytes))
+    return Estimate(
+        bytes=max(run.bytes, kept_outputs + base.bytes),
+        low_bytes=max(run.low_bytes, kept_outputs + base.low_bytes),
+        high_bytes=max(run.high_bytes, kept_outputs + base.high_bytes),
+    )
 
 
 def widen_for_unknown_encoder(base: Estimate) -> Estimate:
-    """An encoder whose largest item is not known here: the central figure stays, the upper edge doubles."""
-    return Estimate(bytes=base.bytes, low_bytes=base.low_bytes,
-                    high_bytes=int(base.high_bytes + _UNKNOWN_ENCODER_HIGH * base.bytes))
+    """An encoder whose largest item is not known here: the central figure stays, the upper edge
+    doubles."""
+    return Estimate(
+        bytes=base.bytes,
+        low_bytes=base.low_bytes,
+        high_bytes=int(base.high_bytes + _UNKNOWN_ENCODER_HIGH * base.bytes),
+    )
 
 
 # --- non-torch memory -----------------------------------------------------------
@@ -405,16 +505,18 @@ def widen_for_unknown_encoder(base: Estimate) -> Estimate:
 # (0.7) and 0.36 GiB at TP 8 on L40S (0.6.6): PCIe parts without NVLink; 0.07 GiB on
 # each stage of PP 2 without TP. At TP 4 the 0.19 sweep measured 2.17-2.21 GiB and at TP 8
 # (A100, 0.7.1) 2.10 GiB: flat beyond TP 2, taken as 2.15 GiB.
-# What the figure holds changed in 0.11.0 (vllm/v1/worker/gpu_worker.py init_device, #25359, abad204be, first in
-# v0.11.0rc1): until 0.10.2 the start-up snapshot precedes init_worker_distributed_environment, so PyNccl, custom
-# all-reduce and NCCL buffers are non-torch memory; from 0.11.0 they are in the baseline and only what the profile
-# run adds counts. Over PCIe and NVLink bridges (no NVSwitch) that leaves little: fitted on the fit-half rows at
-# 0.11+ with TP > 1 on such GPUs (data/validation.json, fit_term "non_torch_tp"), which is one row: 4x A30 at TP 4
-# (NVLink pairs, no NVSwitch), 0.11.1.dev12, whose DEBUG line prints "non-torch forward increase memory: 0.09GiB".
-# One row has no spread, so the band is taken from outside it: low 0.05 GiB (the smallest non-torch figure a
-# public log prints, TP 1 in V0), high the pre-0.11 PCIe figure 0.30 (a build whose buffers still land in the
-# profile would show that), the pessimistic edge. NVSwitch parts keep ≈ 2.1 GiB after #25359: the 0.19 H100
-# logs at TP 2/4 measure 2.07-2.21. Before 0.11.0 nothing changes.
+# What the figure holds changed in 0.11.0 (vllm/v1/worker/gpu_worker.py init_device, #25359,
+# abad204be, first in v0.11.0rc1): until 0.10.2 the start-up snapshot precedes
+# init_worker_distributed_environment, so PyNccl, custom all-reduce and NCCL buffers are non-torch
+# memory; from 0.11.0 they are in the baseline and only what the profile run adds counts. Over PCIe
+# and NVLink bridges (no NVSwitch) that leaves little: fitted on the fit-half rows at 0.11+ with TP
+# > 1 on such GPUs (data/validation.json, fit_term "non_torch_tp"), which is one row: 4x A30 at TP 4
+# (NVLink pairs, no NVSwitch), 0.11.1.dev12, whose DEBUG line prints "non-torch forward increase
+# memory: 0.09GiB". One row has no spread, so the band is taken from outside it: low 0.05 GiB (the
+# smallest non-torch figure a public log prints, TP 1 in V0), high the pre-0.11 PCIe figure 0.30 (a
+# build whose buffers still land in the profile would show that), the pessimistic edge. NVSwitch
+# parts keep ≈ 2.1 GiB after #25359: the 0.19 H100 logs at TP 2/4 measure 2.07-2.21. Before 0.11.0
+# nothing changes.
 _NT_SINGLE = 0.25
 _NT_PP_STAGE = 0.07
 _NT_TP2 = 2.08
@@ -422,32 +524,55 @@ _NT_TP_WIDE = 2.15
 _NT_PCIE_TP = 0.30
 _NT_PCIE_TP_BASELINE = (0.05, 0.09, _NT_PCIE_TP)  # low, central, high from 0.11.0 (#25359)
 
-NVLINK_GPU_IDS = frozenset({"H100-80GB", "H200", "B200", "B300", "GH200", "H20", "A100-40GB", "A100-80GB", "MI300X"})
+NVLINK_GPU_IDS = frozenset(
+    {"H100-80GB", "H200", "B200", "B300", "GH200", "H20", "A100-40GB", "A100-80GB", "MI300X"}
+)
 """Catalog GPUs sold as NVLink/NVSwitch (or xGMI) boards: TP > 1 adds ≈ 2.1 GiB of buffers.
 A100 also exists as PCIe cards (less): their band reaches down to the PCIe figure. The A30 is not
-one: its NVLink bridges join pairs only (no NVSwitch), and its 0.11 log measures the PCIe-class figure."""
+one: its NVLink bridges join pairs only (no NVSwitch), and its 0.11 log measures the PCIe-class
+figure."""
 
 
-def non_torch_bytes(*, tensor_parallel_size: int, pipeline_parallel_size: int, total_gpu_memory_bytes: int,
-                    nvlink: bool = True, nccl_in_baseline: bool = False) -> int:
+def non_torch_bytes(
+    *,
+    tensor_parallel_size: int,
+    pipeline_parallel_size: int,
+    total_gpu_memory_bytes: int,
+    nvlink: bool = True,
+    nccl_in_baseline: bool = False,
+) -> int:
     """Estimated "non-torch forward increase" per GPU.
 
     ``nvlink``: whether the GPUs talk over NVLink/NVSwitch (catalog: ``NVLINK_GPU_IDS``); over PCIe
-    NCCL keeps far smaller buffers. ``nccl_in_baseline``: the release sets NCCL up before the start-up
-    snapshot (0.11.0 on, #25359). ``total_gpu_memory_bytes`` only bounds the result.
+    NCCL keeps far smaller buffers. ``nccl_in_baseline``: the release sets NCCL up before the
+    start-up snapshot (0.11.0 on, #25359). ``total_gpu_memory_bytes`` only bounds the result.
     """
-    return non_torch_estimate(tensor_parallel_size=tensor_parallel_size, pipeline_parallel_size=pipeline_parallel_size,
-                              total_gpu_memory_bytes=total_gpu_memory_bytes, nvlink=nvlink,
-                              nccl_in_baseline=nccl_in_baseline).bytes
+    return non_torch_estimate(
+        tensor_parallel_size=tensor_parallel_size,
+        pipeline_parallel_size=pipeline_parallel_size,
+        total_gpu_memory_bytes=total_gpu_memory_bytes,
+        nvlink=nvlink,
+        nccl_in_baseline=nccl_in_baseline,
+    ).bytes
 
 
-def non_torch_estimate(*, tensor_parallel_size: int, pipeline_parallel_size: int, total_gpu_memory_bytes: int,
-                       nvlink: bool | None = True, v0_engine: bool = False, nccl_in_baseline: bool = False) -> Estimate:
-    """``non_torch_bytes`` with its band; ``nvlink=None`` = unknown interconnect (A100: SXM or PCIe)."""
+def non_torch_estimate(
+    *,
+    tensor_parallel_size: int,
+    pipeline_parallel_size: int,
+    total_gpu_memory_bytes: int,
+    nvlink: bool | None = True,
+    v0_engine: bool = False,
+    nccl_in_baseline: bool = False,
+) -> Estimate:
+    """``non_torch_bytes`` with its band; ``nvlink=None`` = unknown interconnect (A100: SXM or
+    PCIe)."""
     tp = max(1, tensor_parallel_size)
     if tp > 1:
         nv = _NT_TP2 if tp == 2 else _NT_TP_WIDE
-        pcie_lo, pcie, pcie_hi = _NT_PCIE_TP_BASELINE if nccl_in_baseline else (0.15, _NT_PCIE_TP, 0.6)
+        pcie_lo, pcie, pcie_hi = (
+            _NT_PCIE_TP_BASELINE if nccl_in_baseline else (0.15, _NT_PCIE_TP, 0.6)
+        )
         if nvlink is None:
             gib, lo, hi = nv, pcie if nccl_in_baseline else _NT_PCIE_TP - 0.1, nv + 0.15
         elif nvlink:
@@ -459,30 +584,38 @@ def non_torch_estimate(*, tensor_parallel_size: int, pipeline_parallel_size: int
     else:
         gib, lo, hi = (0.2, 0.03, 0.4) if v0_engine else (_NT_SINGLE, 0.15, 0.4)
     cap = max(0, total_gpu_memory_bytes)
-    return Estimate(bytes=min(int(gib * _GIB), cap), low_bytes=min(int(lo * _GIB), cap), high_bytes=min(int(hi * _GIB), cap))
+    return Estimate(
+        bytes=min(int(gib * _GIB), cap),
+        low_bytes=min(int(lo * _GIB), cap),
+        high_bytes=min(int(hi * _GIB), cap),
+    )
 
 
 # --- unified memory (GB10 / DGX Spark) -----------------------------------------------
-# vllm/utils/mem_utils.py MemorySnapshot.measure (#26098, first in the v0.11.1 tag): on compute capability
-# (8, 7), (11, 0) or (12, 1) (Orin, Thor, Spark) free memory is psutil.virtual_memory().available, the
-# host's, and non-torch memory is total - free - torch reserved. The baseline snapshot is taken in
-# gpu_worker.py init_device, before the weights load, so everything the host takes between then and the end
-# of the profile run (torch.compile/Inductor workers, the loader's host buffers, the Python heap) is counted
-# as vLLM's non-torch memory. Fitted on the four GB10 fit rows of data/validation.json: each row's
-# activation + non-torch left by the log (requested - "Model loading took" - the CUDA-graph estimate it
-# printed - "Available KV cache memory") minus what estimates.py models for them (sampler warm-up + 0.25 GiB):
-#  * Qwen3.6-35B-A3B (main of 2026-04-23, rules of 0.20.0; torch.compile cold, 19 s): 121.69 x 0.95 = 115.61
+# vllm/utils/mem_utils.py MemorySnapshot.measure (#26098, first in the v0.11.1 tag): on compute
+# capability (8, 7), (11, 0) or (12, 1) (Orin, Thor, Spark) free memory is
+# psutil.virtual_memory().available, the host's, and non-torch memory is total - free - torch
+# reserved. The baseline snapshot is taken in gpu_worker.py init_device, before the weights load, so
+# everything the host takes between then and the end of the profile run (torch.compile/Inductor
+# workers, the loader's host buffers, the Python heap) is counted as vLLM's non-torch memory. Fitted
+# on the four GB10 fit rows of data/validation.json: each row's activation + non-torch left by the
+# log (requested - "Model loading took" - the CUDA-graph estimate it printed - "Available KV cache
+# memory") minus what estimates.py models for them (sampler warm-up + 0.25 GiB):
+#  * Qwen3.6-35B-A3B (main of 2026-04-23, rules of 0.20.0; torch.compile cold, 19 s): 121.69 x 0.95
+#    = 115.61
 #    - 64.69 - 0.93 - 47.55 = 2.44; 3.9 x 256 x 248,320 x 4 B = 0.92 GiB + 0.25 -> 1.26 GiB;
-#  * Qwen3-30B-A3B-FP8 (NVIDIA's 0.13.0, cold, 86 s): 121.69 x 0.3 = 36.51 - 29.04 - 4.04 = 3.42; the
-#    sorting sampler 9.5 x 256 x 151,936 x 4 B = 1.38 GiB + 0.25 -> 1.80 GiB;
-#  * Qwen2.5-14B-Instruct-FP8-dynamic at 0.4 (0.13.0, compiled graph loaded from the cache): 48.68 - 15.22
+#  * Qwen3-30B-A3B-FP8 (NVIDIA's 0.13.0, cold, 86 s): 121.69 x 0.3 = 36.51 - 29.04 - 4.04 = 3.42;
+#    the sorting sampler 9.5 x 256 x 151,936 x 4 B = 1.38 GiB + 0.25 -> 1.80 GiB;
+#  * Qwen2.5-14B-Instruct-FP8-dynamic at 0.4 (0.13.0, compiled graph loaded from the cache): 48.68 -
+#    15.22
 #    - 30.46 = 2.99; 9.5 x 256 x 152,064 x 4 B = 1.38 GiB + 0.25 -> 1.37 GiB;
-#  * the same at 0.15 (0.13.0, cold, 15 s; "No available memory for the cache blocks"): 18.25 - 15.22
+#  * the same at 0.15 (0.13.0, cold, 15 s; "No available memory for the cache blocks"): 18.25 -
+#    15.22
 #    + 1.30 = 4.33 -> 2.70 GiB.
 # Central: their median, (1.37 + 1.80) / 2 = 1.58 GiB; band: their spread, 1.26-2.70 GiB. A cached
-# compile (1.37) lies inside the cold ones (1.26-2.70): the logs do not tie the size to compiling, and no
-# eager GB10 log was found to separate it. The validation GB10 row (gpt-oss-20b, 0.13.0, cold 45 s) leaves
-# 3.76 - 2.07 = 1.69 GiB, inside the band.
+# compile (1.37) lies inside the cold ones (1.26-2.70): the logs do not tie the size to compiling,
+# and no eager GB10 log was found to separate it. The validation GB10 row (gpt-oss-20b, 0.13.0, cold
+# 45 s) leaves 3.76 - 2.07 = 1.69 GiB, inside the band.
 _UMA_GIB = (1.26, 1.58, 2.70)  # low, central, high
 
 
@@ -505,14 +638,16 @@ _GRAPH_MOE_FACTOR = 1.45
 _GRAPH_FITTED_SIZES = 51
 
 
-def cudagraph_capture_sizes(max_num_seqs: int, max_num_batched_tokens: int | None = None, *,
-                            ceiling: int = 512) -> list[int]:
+def cudagraph_capture_sizes(
+    max_num_seqs: int, max_num_batched_tokens: int | None = None, *, ceiling: int = 512
+) -> list[int]:
     """vLLM's default capture sizes: 1, 2, 4, then steps of 8 to 256, then 16 up to the cap.
 
-    vllm/config/vllm.py ``_set_cudagraph_sizes``: the cap is ``min(2 × max_num_seqs, ceiling)``, then at
-    most ``max_num_batched_tokens``; the ceiling is 512, and 1024 on compute capability 10.x (B200, B300)
-    from 0.28.0 (#49390, ``1024 if current_platform.is_device_capability_family(100) else 512``). For the
-    fitted logs (1024 sequences) this gives the 51 sizes vLLM 0.19 printed (``PIECEWISE=51 (largest=512)``).
+    vllm/config/vllm.py ``_set_cudagraph_sizes``: the cap is ``min(2 × max_num_seqs, ceiling)``,
+    then at most ``max_num_batched_tokens``; the ceiling is 512, and 1024 on compute capability 10.x
+    (B200, B300) from 0.28.0 (#49390, ``1024 if current_platform.is_device_capability_family(100)
+    else 512``). For the fitted logs (1024 sequences) this gives the 51 sizes vLLM 0.19 printed
+    (``PIECEWISE=51 (largest=512)``).
     """
     cap = min(2 * max(1, max_num_seqs), ceiling)
     if max_num_batched_tokens:
@@ -546,8 +681,10 @@ def cudagraph_bytes(
     gib = _GRAPH_BASE + _GRAPH_PER_LAYER * num_layers
     if is_moe:
         gib *= _GRAPH_MOE_FACTOR
-    gib *= len(cudagraph_capture_sizes(max_num_seqs, max_num_batched_tokens, ceiling=capture_ceiling)) \
+    gib *= (
+        len(cudagraph_capture_sizes(max_num_seqs, max_num_batched_tokens, ceiling=capture_ceiling))
         / _GRAPH_FITTED_SIZES
+    )
     return int(gib * _GIB)
 
 
@@ -560,17 +697,18 @@ def cudagraph_estimate(**kwargs: object) -> Estimate:
 
 
 # --- total memory ---------------------------------------------------------------
-# nvidia-smi total minus the CUDA total, on the GPUs where both are public (scripts/gpus.json sources):
-# RTX 4060 Ti about 0, V100-32GB 0.27, RTX 4080 0.32, RTX 4090 0.35 (24564 MiB vs 23.64), A10 and RTX 3090
-# 0.42, A10G 0.43, H100 0.46, L4 0.46, L40S 0.57-0.60, RTX PRO 6000 0.62, B200 0.71, A100-80GB 0.75-0.85,
-# B300 0.90 (275040 MiB vs 267.69); GH200 about 1.1 (97871 MiB vs a one-decimal "94.5 GiB usable"). The band
-# spans them all; the centre stays the median. Every catalog NVIDIA GPU carries CUDA's total, so
-# this applies to SMI totals given as such (AMD's rocm-smi, MI300X 0.55).
+# nvidia-smi total minus the CUDA total, on the GPUs where both are public (scripts/gpus.json
+# sources): RTX 4060 Ti about 0, V100-32GB 0.27, RTX 4080 0.32, RTX 4090 0.35 (24564 MiB vs 23.64),
+# A10 and RTX 3090 0.42, A10G 0.43, H100 0.46, L4 0.46, L40S 0.57-0.60, RTX PRO 6000 0.62, B200
+# 0.71, A100-80GB 0.75-0.85, B300 0.90 (275040 MiB vs 267.69); GH200 about 1.1 (97871 MiB vs a
+# one-decimal "94.5 GiB usable"). The band spans them all; the centre stays the median. Every
+# catalog NVIDIA GPU carries CUDA's total, so this applies to SMI totals given as such (AMD's
+# rocm-smi, MI300X 0.55).
 _SMI_GAP_GIB = (0.0, 0.55, 1.10)  # low, central, high
-# A vendor spec sheet's capacity (ROCm's table lists VRAM in GiB) is the physical memory, which HIP/CUDA
-# can report almost all of (MI355X: vLLM prints 287.98 of the table's 288 GiB), or ~0.55 GiB less
-# (MI300X: 191.45 of 192 GiB, the same as its rocm-smi total). The low gap is therefore 0, the central
-# one MI300X's, the high one the SMI band's high edge.
+# A vendor spec sheet's capacity (ROCm's table lists VRAM in GiB) is the physical memory, which
+# HIP/CUDA can report almost all of (MI355X: vLLM prints 287.98 of the table's 288 GiB), or ~0.55
+# GiB less (MI300X: 191.45 of 192 GiB, the same as its rocm-smi total). The low gap is therefore 0,
+# the central one MI300X's, the high one the SMI band's high edge.
 _SPEC_GAP_GIB = (0.0, 0.55, 0.85)
 
 
@@ -585,18 +723,21 @@ def cuda_visible_total(total_bytes: int, source_kind: str) -> Estimate:
         return Estimate.exact(total_bytes)
     gaps = _SPEC_GAP_GIB if source_kind == "spec-sheet" else _SMI_GAP_GIB
     lo_gap, gap, hi_gap = (int(g * _GIB) for g in gaps)
-    return Estimate(bytes=total_bytes - gap, low_bytes=total_bytes - hi_gap, high_bytes=total_bytes - lo_gap)
+    return Estimate(
+        bytes=total_bytes - gap, low_bytes=total_bytes - hi_gap, high_bytes=total_bytes - lo_gap
+    )
 
 
 # --- weights ------------------------------------------------------------------------
 # What vLLM loads per GPU ("Model loading took …": torch's allocated bytes after ``load_model``,
-# vllm/utils/mem_utils.py ``DeviceMemoryProfiler``), against the checkpoint's bytes: one GPU's share under
-# TP and PP (what TP leaves whole: weight_share.py) plus what vLLM allocates that the checkpoint does not
-# hold (weight_share.load_extra_bytes): the rotary cos/sin caches (rope_cache.py: 32 MiB for Llama-3.1,
-# 288 MiB for Gemma-3-27B's two, one of them 8× for its linear scaling), the vocabulary padded to 64 rows
-# and the caching allocator's unsplit remainders (alloc_slack.py: 80 MiB for Phi-4 and Qwen2.5-72B at TP 2,
-# 0 for Llama-3.1-8B), plus MRoPE's and Qwen3-VL's release-dependent buffers (load_buffer_bytes).
-# MXFP4 experts (gpt-oss) are re-laid for the MoE kernel vLLM picks, which pads the expert matrices
+# vllm/utils/mem_utils.py ``DeviceMemoryProfiler``), against the checkpoint's bytes: one GPU's share
+# under TP and PP (what TP leaves whole: weight_share.py) plus what vLLM allocates that the
+# checkpoint does not hold (weight_share.load_extra_bytes): the rotary cos/sin caches
+# (rope_cache.py: 32 MiB for Llama-3.1, 288 MiB for Gemma-3-27B's two, one of them 8× for its linear
+# scaling), the vocabulary padded to 64 rows and the caching allocator's unsplit remainders
+# (alloc_slack.py: 80 MiB for Phi-4 and Qwen2.5-72B at TP 2, 0 for Llama-3.1-8B), plus MRoPE's and
+# Qwen3-VL's release-dependent buffers (load_buffer_bytes). MXFP4 experts (gpt-oss) are re-laid for
+# the MoE kernel vLLM picks, which pads the expert matrices
 # (vllm/model_executor/layers/fused_moe/oracle/mxfp4.py
 # ``mxfp4_round_up_hidden_size_and_intermediate_size``; before 0.12 the same rounding sat in
 # vllm/model_executor/layers/quantization/mxfp4.py ``create_weights``):
@@ -609,15 +750,16 @@ def cuda_visible_total(total_bytes: int, source_kind: str) -> Estimate:
 #  * Triton (Hopper from 0.12.0): the source rounds the intermediate to 64 only, but the
 #    swizzled layout of ``triton_kernels`` loads as if the hidden size were rounded to 256
 #    (gpt-oss-20b on an H100, 0.19: 13.64 GiB logged against 12.82 in the checkpoint).
-# What is left is an additive constant, fitted on the FIT-half rows of data/validation.json that print
-# "Model loading took" for a checkpoint whose exact bytes the catalog has and whose layout is modelled
-# (16-bit; the Triton MXFP4 row is left out, its padding rule was read off that row):
-# logged − (share + extras + buffers), bytes: Llama-3.1-8B 0.11.0 on an L4 131,898 (14.9889 GiB logged),
-# 0.19.0 on an H100 1,313,014 (14.99, two logs), Qwen2.5-7B 1,430,528 (14.25 = 15,300,820,992 − checkpoint
-# 15,231,233,024 − rope 8,388,608 − allocator 59,768,832), Qwen1.5-MoE-A2.7B 3,028,910, Gemma-3-27B 12,201,965,
-# Qwen2.5-1.5B 103,015,916 (T4, 0.30, V2 model runner: 98 MiB that no source read here explains). The logs
-# round to 0.01 GiB (±5 MiB). The constant is their median (1.4 MiB); the band's edges reach the smallest
-# (−1,298,630) and the largest (+101,585,388).
+# What is left is an additive constant, fitted on the FIT-half rows of data/validation.json that
+# print "Model loading took" for a checkpoint whose exact bytes the catalog has and whose layout is
+# modelled (16-bit; the Triton MXFP4 row is left out, its padding rule was read off that row):
+# logged − (share + extras + buffers), bytes: Llama-3.1-8B 0.11.0 on an L4 131,898 (14.9889 GiB
+# logged), 0.19.0 on an H100 1,313,014 (14.99, two logs), Qwen2.5-7B 1,430,528 (14.25 =
+# 15,300,820,992 − checkpoint 15,231,233,024 − rope 8,388,608 − allocator 59,768,832),
+# Qwen1.5-MoE-A2.7B 3,028,910, Gemma-3-27B 12,201,965, Qwen2.5-1.5B 103,015,916 (T4, 0.30, V2 model
+# runner: 98 MiB that no source read here explains). The logs round to 0.01 GiB (±5 MiB). The
+# constant is their median (1.4 MiB); the band's edges reach the smallest (−1,298,630) and the
+# largest (+101,585,388).
 _LOAD_RESIDUAL_BYTES = 1_430_528
 _LOAD_RESIDUAL_BELOW = 1_298_630
 _LOAD_RESIDUAL_ABOVE = 101_585_388
@@ -643,7 +785,9 @@ def mxfp4_kernel(gpu_major: int, *, bundled_triton_kernels: bool) -> Mxfp4Kernel
     return Mxfp4Kernel.MARLIN
 
 
-def mxfp4_padding_factor(kernel: Mxfp4Kernel, *, hidden_size: int, intermediate_per_partition: int) -> float:
+def mxfp4_padding_factor(
+    kernel: Mxfp4Kernel, *, hidden_size: int, intermediate_per_partition: int
+) -> float:
     """Padded over checkpoint expert bytes: (hidden′ × intermediate′) / (hidden × intermediate)."""
     h, i = hidden_size, intermediate_per_partition
     if h <= 0 or i <= 0:
@@ -657,13 +801,27 @@ def mxfp4_padding_factor(kernel: Mxfp4Kernel, *, hidden_size: int, intermediate_
     return (hp * ip) / (h * i)
 
 
-def weights_estimate(checkpoint_bytes: int, *, exact: bool, extra_bytes: int = 0, mxfp4_expert_bytes: int = 0,
-                     mxfp4_padding: float = 1.0) -> Estimate:
-    """Loaded weight bytes: one GPU's checkpoint share plus what vLLM adds to it (``extra_bytes``, the
-    caller's), the MXFP4 padding and the fitted constant; the band adds the constant's spread."""
+def weights_estimate(
+    checkpoint_bytes: int,
+    *,
+    exact: bool,
+    extra_bytes: int = 0,
+    mxfp4_expert_bytes: int = 0,
+    mxfp4_padding: float = 1.0,
+) -> Estimate:
+    """Loaded weight bytes: one GPU's checkpoint share plus what vLLM adds to it (``extra_bytes``,
+    the caller's), the MXFP4 padding and the fitted constant; the band adds the constant's
+    spread."""
     pad = int(mxfp4_expert_bytes * (mxfp4_padding - 1)) if mxfp4_expert_bytes else 0
     central = checkpoint_bytes + extra_bytes + pad + _LOAD_RESIDUAL_BYTES
-    band = _WEIGHTS_BAND_MXFP4 if mxfp4_expert_bytes else (_WEIGHTS_BAND_EXACT if exact else _WEIGHTS_BAND_COUNTED)
+    band = (
+        _WEIGHTS_BAND_MXFP4
+        if mxfp4_expert_bytes
+        else (_WEIGHTS_BAND_EXACT if exact else _WEIGHTS_BAND_COUNTED)
+    )
     rel = Estimate.relative(central, *band)
-    return Estimate(bytes=central, low_bytes=max(0, rel.low_bytes - _LOAD_RESIDUAL_BELOW),
-                    high_bytes=rel.high_bytes + _LOAD_RESIDUAL_ABOVE)
+    return Estimate(
+        bytes=central,
+        low_bytes=max(0, rel.low_bytes - _LOAD_RESIDUAL_BELOW),
+        high_bytes=rel.high_bytes + _LOAD_RESIDUAL_ABOVE,
+    )

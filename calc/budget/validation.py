@@ -10,6 +10,7 @@ fit half only; the validation half measures them. Logs collected after the fit
 (``after_fit``) all join the validation half; logs collected to fit one named
 term (``fit_term``, e.g. ``unified_memory``) all join the fit half.
 """
+
 from __future__ import annotations
 
 import json
@@ -26,8 +27,19 @@ from ..units import GiB
 from ..versions import rules_for
 from .memory import memory_budget
 
-__all__ = ["ValidationRow", "ValidationSummary", "validation_rows", "validation_summary", "excluded_logs", "row_model",
-           "row_deployment", "validation_row", "MIN_TERM_ROWS", "TERMS", "term_row_counts"]
+__all__ = [
+    "ValidationRow",
+    "ValidationSummary",
+    "validation_rows",
+    "validation_summary",
+    "excluded_logs",
+    "row_model",
+    "row_deployment",
+    "validation_row",
+    "MIN_TERM_ROWS",
+    "TERMS",
+    "term_row_counts",
+]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -57,7 +69,8 @@ class ValidationRow:
     after_fit: bool
     """Collected after the constants were fitted: always in the validation half."""
     fit_term: str
-    """The estimate term this log was collected to fit (always in the fit half); empty for the alternating rows."""
+    """The estimate term this log was collected to fit (always in the fit half); empty for the
+    alternating rows."""
     logged_gib: float
     """"Available KV cache memory" as the log prints it."""
     estimate_gib: float
@@ -76,14 +89,20 @@ class ValidationRow:
 
     @property
     def error_pct(self) -> float:
-        """``error_gib`` relative to the logged figure (unstable when the logged figure is near zero)."""
+        """``error_gib`` relative to the logged figure (unstable when the logged figure is near
+        zero)."""
         return 100.0 * self.error_gib / abs(self.logged_gib) if self.logged_gib else float("inf")
 
     @property
     def below_low_pct(self) -> float:
-        """How far the logged figure lies below the band's pessimistic edge, in % of the logged figure (0 inside)."""
+        """How far the logged figure lies below the band's pessimistic edge, in % of the logged
+        figure (0 inside)."""
         gap = self.low_gib - self.logged_gib
-        return max(0.0, 100.0 * gap / abs(self.logged_gib)) if self.logged_gib else (float("inf") if gap > 0 else 0.0)
+        return (
+            max(0.0, 100.0 * gap / abs(self.logged_gib))
+            if self.logged_gib
+            else (float("inf") if gap > 0 else 0.0)
+        )
 
     @property
     def in_band(self) -> bool:
@@ -123,29 +142,40 @@ def _document() -> dict[str, Any]:
 def _model(row: Row) -> ModelSpec:
     label = str(row["model"])
     if row.get("config"):
-        return normalize_config(row["config"], model_id=label, num_parameters=row.get("num_parameters"))
+        return normalize_config(
+            row["config"], model_id=label, num_parameters=row.get("num_parameters")
+        )
     entry = catalog.find_model(str(row["catalog_model"]))
     overrides: Mapping[str, Any] = row.get("config_overrides") or {}
     config = {**entry.config, **overrides}
-    return normalize_config(config, model_id=label, num_parameters=None if overrides else entry.num_parameters,
-                            checkpoint_bytes=None if overrides else entry.weights_bytes)
+    return normalize_config(
+        config,
+        model_id=label,
+        num_parameters=None if overrides else entry.num_parameters,
+        checkpoint_bytes=None if overrides else entry.weights_bytes,
+    )
 
 
 def _deployment(row: Row) -> Deployment:
     gpu = catalog.find_gpu(str(row["gpu"]))
     flags: Mapping[str, Any] = row.get("inputs") or {}
     limits: Mapping[str, Any] = flags.get("limit_mm_per_prompt") or {}
-    return Deployment(gpu_id=gpu.id, gpu_name=gpu.name, gpu_memory_bytes=gpu.memory_bytes,
-                      gpu_memory_source=gpu.memory_source_kind,
-                      tensor_parallel_size=int(row.get("tensor_parallel_size", 1)),
-                      pipeline_parallel_size=int(row.get("pipeline_parallel_size", 1)),
-                      max_model_len=flags.get("max_model_len"), max_num_seqs=flags.get("max_num_seqs"),
-                      max_num_batched_tokens=flags.get("max_num_batched_tokens"),
-                      kv_cache_dtype=str(flags.get("kv_cache_dtype", "auto")),
-                      gpu_memory_utilization=flags.get("gpu_memory_utilization"),
-                      enforce_eager=bool(flags.get("enforce_eager", False)),
-                      limit_mm_per_prompt=tuple((str(k), int(v)) for k, v in limits.items()),
-                      rules=rules_for(str(row["vllm_version"])))
+    return Deployment(
+        gpu_id=gpu.id,
+        gpu_name=gpu.name,
+        gpu_memory_bytes=gpu.memory_bytes,
+        gpu_memory_source=gpu.memory_source_kind,
+        tensor_parallel_size=int(row.get("tensor_parallel_size", 1)),
+        pipeline_parallel_size=int(row.get("pipeline_parallel_size", 1)),
+        max_model_len=flags.get("max_model_len"),
+        max_num_seqs=flags.get("max_num_seqs"),
+        max_num_batched_tokens=flags.get("max_num_batched_tokens"),
+        kv_cache_dtype=str(flags.get("kv_cache_dtype", "auto")),
+        gpu_memory_utilization=flags.get("gpu_memory_utilization"),
+        enforce_eager=bool(flags.get("enforce_eager", False)),
+        limit_mm_per_prompt=tuple((str(k), int(v)) for k, v in limits.items()),
+        rules=rules_for(str(row["vllm_version"])),
+    )
 
 
 def _row(row: Row) -> ValidationRow:
@@ -153,14 +183,25 @@ def _row(row: Row) -> ValidationRow:
     tokens, seqs = batch_defaults(dep)
     b = memory_budget(model, dep, max_num_batched_tokens=tokens, max_num_seqs=seqs)
     tp, pp = dep.tensor_parallel_size, dep.pipeline_parallel_size
-    return ValidationRow(file=str(row["file"]), source_url=str(row["source_url"]), model=str(row["model"]),
-                         gpu=str(row["gpu"]), num_gpus=tp * pp, tensor_parallel_size=tp, pipeline_parallel_size=pp,
-                         vllm_version=str(row["vllm_version"]), engine=str(row["engine"]), split=str(row["split"]),
-                         after_fit=bool(row.get("after_fit", False)),
-                         fit_term=str(row.get("fit_term", "")),
-                         logged_gib=float(row["logged_available_gib"]),
-                         estimate_gib=b.available_kv_bytes / GiB, low_gib=b.available_kv_bytes_low / GiB,
-                         high_gib=b.available_kv_bytes_high / GiB, note=str(row.get("note", "")))
+    return ValidationRow(
+        file=str(row["file"]),
+        source_url=str(row["source_url"]),
+        model=str(row["model"]),
+        gpu=str(row["gpu"]),
+        num_gpus=tp * pp,
+        tensor_parallel_size=tp,
+        pipeline_parallel_size=pp,
+        vllm_version=str(row["vllm_version"]),
+        engine=str(row["engine"]),
+        split=str(row["split"]),
+        after_fit=bool(row.get("after_fit", False)),
+        fit_term=str(row.get("fit_term", "")),
+        logged_gib=float(row["logged_available_gib"]),
+        estimate_gib=b.available_kv_bytes / GiB,
+        low_gib=b.available_kv_bytes_low / GiB,
+        high_gib=b.available_kv_bytes_high / GiB,
+        note=str(row.get("note", "")),
+    )
 
 
 def row_model(row: Row) -> ModelSpec:
@@ -184,7 +225,8 @@ def _all_rows() -> tuple[ValidationRow, ...]:
 
 
 def validation_rows(split: str | None = None) -> tuple[ValidationRow, ...]:
-    """Every validated log (``split`` ``fit``/``validation`` to keep one half), sorted by file name."""
+    """Every validated log (``split`` ``fit``/``validation`` to keep one half), sorted by file
+    name."""
     rows = _all_rows()
     return rows if split is None else tuple(r for r in rows if r.split == split)
 
@@ -195,11 +237,15 @@ def validation_summary(rows: tuple[ValidationRow, ...]) -> ValidationSummary:
     worst = max(rows, key=lambda r: abs(r.error_pct))
     import statistics  # only the validation page and the tests summarize: kept off the CLI's start
 
-    return ValidationSummary(count=len(rows), median_abs_error_pct=statistics.median(errors),
-                             worst_error_pct=worst.error_pct, worst_file=worst.file,
-                             over_optimistic=sum(r.error_gib > 0 for r in rows),
-                             below_band_over_2pct=sum(r.below_low_pct > 2.0 for r in rows),
-                             in_band=sum(r.in_band for r in rows))
+    return ValidationSummary(
+        count=len(rows),
+        median_abs_error_pct=statistics.median(errors),
+        worst_error_pct=worst.error_pct,
+        worst_file=worst.file,
+        over_optimistic=sum(r.error_gib > 0 for r in rows),
+        below_band_over_2pct=sum(r.below_low_pct > 2.0 for r in rows),
+        in_band=sum(r.in_band for r in rows),
+    )
 
 
 def excluded_logs() -> tuple[tuple[str, str], ...]:

@@ -1,4 +1,5 @@
-"""``kvcalc plan``, ``kvcalc log``, ``kvcalc models``, ``kvcalc gpus``: exit 0 fits, 1 does not fit, 2 bad input.
+"""``kvcalc plan``, ``kvcalc log``, ``kvcalc models``, ``kvcalc gpus``: exit 0 fits, 1 does not fit,
+2 bad input.
 
 Flag names mirror vLLM's engine arguments. The core never prints; this module
 is the only place that writes to stdout/stderr.
@@ -17,6 +18,7 @@ stream that cannot encode a character (``PYTHONIOENCODING=ascii``) gets its
 backslash escape; a closed or full standard output ends with exit 2 and one line
 on standard error; a closed standard error still exits 2.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -33,16 +35,24 @@ from ..inert_text import MAX_ANSWER_CHARS, MAX_QUOTE_CHARS, inert, inert_json, q
 from ..limits import MAX_CONFIG_BYTES, MAX_LOG_BYTES, shorten
 from ..strings import t
 
-# The pipeline (analysis, advice, report, the JSON boundary) is imported by the command that runs it, not
-# here: `kvcalc --help`, a usage error and `kvcalc models` start without it (CONTRIBUTING.md §1.1, faces).
+# The pipeline (analysis, advice, report, the JSON boundary) is imported by the command that runs
+# it, not here: `kvcalc --help`, a usage error and `kvcalc models` start without it (CONTRIBUTING.md
+# §1.1, faces).
 
 if TYPE_CHECKING:
     from ..logs.diagnose import Diagnosis
 
 __all__ = ["main", "entry"]
 
-_FAILED_DIAGNOSES = {"kv_cache_too_small", "no_memory_for_cache_blocks", "free_memory_below_utilization", "cuda_out_of_memory",
-                     "engine_failed", "load_out_of_memory", "mamba_blocks_below_max_num_seqs"}
+_FAILED_DIAGNOSES = {
+    "kv_cache_too_small",
+    "no_memory_for_cache_blocks",
+    "free_memory_below_utilization",
+    "cuda_out_of_memory",
+    "engine_failed",
+    "load_out_of_memory",
+    "mamba_blocks_below_max_num_seqs",
+}
 
 
 class _UsageError(Exception):
@@ -82,7 +92,9 @@ class _Face:
         except BrokenPipeError:
             raise
         except (OSError, ValueError) as exc:  # ENOSPC, EBADF; ValueError: a closed file object
-            raise _OutputFailed(getattr(exc, "strerror", None) or str(exc) or type(exc).__name__) from None
+            raise _OutputFailed(
+                getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+            ) from None
 
     def line(self, text: str) -> None:
         """One line on standard error (``kvcalc: error: …``); never raises."""
@@ -96,8 +108,8 @@ class _Face:
 
 @lru_cache(maxsize=1)
 def _help_width() -> int:
-    """argparse's own default width, asked once: it builds a formatter per argument (to check its metavar),
-    and each asks the terminal's size again (a third of building the parser)."""
+    """argparse's own default width, asked once: it builds a formatter per argument (to check its
+    metavar), and each asks the terminal's size again (a third of building the parser)."""
     import shutil
 
     return shutil.get_terminal_size().columns - 2
@@ -119,31 +131,45 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(message)
 
 
-_COMMANDS = {"plan": "size one deployment", "log": "read a pasted vLLM log", "models": "list the catalog's models",
-             "gpus": "list the catalog's GPUs"}
+_COMMANDS = {
+    "plan": "size one deployment",
+    "log": "read a pasted vLLM log",
+    "models": "list the catalog's models",
+    "gpus": "list the catalog's GPUs",
+}
 
 
 def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
-    """The parser, with the options of the command ``argv`` names only: the others' options are never read
-    (the top level takes no option but ``-h``, so the first word that names a command is the command), and
-    building every subparser's 70 options was half of ``kvcalc --help``'s time."""
+    """The parser, with the options of the command ``argv`` names only: the others' options are
+    never read (the top level takes no option but ``-h``, so the first word that names a command is
+    the command), and building every subparser's 70 options was half of ``kvcalc --help``'s time."""
     wanted = next((word for word in argv if word in _COMMANDS), None)
-    p = _Parser(prog="kvcalc", description="vLLM's KV-cache start-up arithmetic, to the block.",
-                epilog="exit status: 0 fits, 1 does not fit, 2 bad input; a borderline verdict (JSON \"verdict\": "
-                       "\"borderline\") exits with the answer at the central estimate. kvcalc log: 1 when the log "
-                       "ends in a failure, else 0.")
+    p = _Parser(
+        prog="kvcalc",
+        description="vLLM's KV-cache start-up arithmetic, to the block.",
+        epilog=(
+            "exit status: 0 fits, 1 does not fit, 2 bad input; a borderline verdict (JSON "
+            '"verdict": "borderline") exits with the answer at the central estimate. kvcalc log: '
+            "1 when the log "
+            "ends in a failure, else 0."
+        ),
+    )
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name, what in _COMMANDS.items():
-        command = sub.add_parser(name, help=what, description=_LOG_DESCRIPTION if name == "log" else None)
+        command = sub.add_parser(
+            name, help=what, description=_LOG_DESCRIPTION if name == "log" else None
+        )
         if name == wanted:
             _OPTIONS[name](command)
     return p
 
 
-_LOG_DESCRIPTION = ("Read a vLLM log (or a pasted vllm serve / docker run command, a compose command: list, an "
-                    "LLM(...) call), diagnose it and recompute its plan. The plan flags below supply what the log "
-                    "does not show, and each flag given is the reader's correction: it wins over the value the "
-                    "log states.")
+_LOG_DESCRIPTION = (
+    "Read a vLLM log (or a pasted vllm serve / docker run command, a compose command: list, an "
+    "LLM(...) call), diagnose it and recompute its plan. The plan flags below supply what the log "
+    "does not show, and each flag given is the reader's correction: it wins over the value the "
+    "log states."
+)
 
 
 def _plan_options(pl: argparse.ArgumentParser) -> None:
@@ -169,25 +195,51 @@ def _catalog_options(c: argparse.ArgumentParser) -> None:
     c.add_argument("--json", action="store_true", help="print one JSON array")
 
 
-_OPTIONS = {"plan": _plan_options, "log": _log_options, "models": _catalog_options, "gpus": _catalog_options}
+_OPTIONS = {
+    "plan": _plan_options,
+    "log": _log_options,
+    "models": _catalog_options,
+    "gpus": _catalog_options,
+}
 
 
 def _add_gpu_and_settings(p: argparse.ArgumentParser, *, gpu_help: str) -> None:
-    """The GPU and the deployment settings, the same for ``plan`` and ``log`` (for ``log``, each one given
-    overrides what the log states)."""
-    from ..deployment import INTERCONNECTS  # the choices: the model and deployment types, not for --help
+    """The GPU and the deployment settings, the same for ``plan`` and ``log`` (for ``log``, each one
+    given overrides what the log states)."""
+    from ..deployment import (
+        INTERCONNECTS,
+    )  # the choices: the model and deployment types, not for --help
     from ..kv.kv_spec import KV_CACHE_DTYPES, MAMBA_DTYPES, MambaCacheMode
 
     g = p.add_mutually_exclusive_group()
     g.add_argument("--gpu", help=gpu_help)
     g.add_argument("--gpu-memory-gib", help="total memory of one GPU as the driver reports it")
-    for flag in ("--tensor-parallel-size", "--pipeline-parallel-size", "--decode-context-parallel-size",
-                 "--max-model-len", "--max-num-seqs",
-                 "--max-num-batched-tokens", "--gpu-memory-utilization", "--kv-cache-memory-bytes", "--block-size",
-                 "--num-gpu-blocks-override", "--vllm-version", "--available-kv-bytes", "--available-kv-gib",
-                 "--weights-gib", "--activation-gib", "--non-torch-gib", "--cudagraph-gib", "--cpu-offload-gb",
-                 "--limit-mm-per-prompt", "--speculative-config", "--max-loras", "--max-lora-rank",
-                 "--max-cpu-loras", "--data-parallel-size"):
+    for flag in (
+        "--tensor-parallel-size",
+        "--pipeline-parallel-size",
+        "--decode-context-parallel-size",
+        "--max-model-len",
+        "--max-num-seqs",
+        "--max-num-batched-tokens",
+        "--gpu-memory-utilization",
+        "--kv-cache-memory-bytes",
+        "--block-size",
+        "--num-gpu-blocks-override",
+        "--vllm-version",
+        "--available-kv-bytes",
+        "--available-kv-gib",
+        "--weights-gib",
+        "--activation-gib",
+        "--non-torch-gib",
+        "--cudagraph-gib",
+        "--cpu-offload-gb",
+        "--limit-mm-per-prompt",
+        "--speculative-config",
+        "--max-loras",
+        "--max-lora-rank",
+        "--max-cpu-loras",
+        "--data-parallel-size",
+    ):
         p.add_argument(flag)
     p.add_argument("--kv-cache-dtype", choices=KV_CACHE_DTYPES)
     p.add_argument("--disable-hybrid-kv-cache-manager", action="store_true")
@@ -197,14 +249,22 @@ def _add_gpu_and_settings(p: argparse.ArgumentParser, *, gpu_help: str) -> None:
     p.add_argument("--calculate-kv-scales", action="store_true")
     p.add_argument("--enable-lora", action="store_true")
     p.add_argument("--enable-expert-parallel", action="store_true")
-    p.add_argument("--draft-config", help="the EAGLE-3 drafter's config.json (file, folder or -), "
-                   "for --speculative-config method eagle3")
+    p.add_argument(
+        "--draft-config",
+        help="the EAGLE-3 drafter's config.json (file, folder or -), "
+        "for --speculative-config method eagle3",
+    )
     p.add_argument("--enable-prefix-caching", action=argparse.BooleanOptionalAction, default=None)
     p.add_argument("--mamba-cache-mode", choices=tuple(MambaCacheMode))
     p.add_argument("--mamba-ssm-cache-dtype", choices=MAMBA_DTYPES)
-    p.add_argument("--interconnect", choices=INTERCONNECTS,
-                   help="how the GPUs are joined (sizes non-torch memory at TP > 1); default: the catalog GPU's, "
-                        "or for --gpu-memory-gib nvswitch with a band covering the others")
+    p.add_argument(
+        "--interconnect",
+        choices=INTERCONNECTS,
+        help=(
+            "how the GPUs are joined (sizes non-torch memory at TP > 1); default: the catalog "
+            "GPU's, or for --gpu-memory-gib nvswitch with a band covering the others"
+        ),
+    )
 
 
 _STDIN_CAP_BYTES = 64 * MAX_LOG_BYTES  # a stream longer than this is refused, not read for ever
@@ -212,8 +272,13 @@ _CHUNK = 1 << 20
 
 
 def _not_regular(path: str, field: str) -> CalcError:
-    return CalcError("not_a_regular_file", f"{shorten(path)} is not a regular file (a device, a FIFO or a folder); "
-                     "give a file, or - for standard input", field=field, value=shorten(path))
+    return CalcError(
+        "not_a_regular_file",
+        f"{shorten(path)} is not a regular file (a device, a FIFO or a folder); "
+        "give a file, or - for standard input",
+        field=field,
+        value=shorten(path),
+    )
 
 
 def _open_regular(path: str, field: str) -> tuple[int, int]:
@@ -226,8 +291,12 @@ def _open_regular(path: str, field: str) -> tuple[int, int]:
             raise _not_regular(path, field)
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
-        raise CalcError(unreadable, f"cannot read {shorten(path)}: {exc.strerror or exc}", field=field,
-                        value=shorten(path)) from None
+        raise CalcError(
+            unreadable,
+            f"cannot read {shorten(path)}: {exc.strerror or exc}",
+            field=field,
+            value=shorten(path),
+        ) from None
     st = os.fstat(fd)
     if not stat.S_ISREG(st.st_mode):  # swapped for something else between stat and open
         os.close(fd)
@@ -261,12 +330,18 @@ def _read_file(path: str, *, limit: int, field: str, keep_tail: bool) -> tuple[b
 
 
 def _read_stdin(stdin: TextIO | None, *, limit: int, field: str) -> tuple[str, bool]:
-    """Standard input: a pipe, a terminal or a redirected regular file (a redirected device is refused);
-    a closed one is bad input. Keeps the last ``limit`` characters of a stream (bounded memory);
-    refuses one over 320 MB."""
-    unreadable = CalcError("config_unreadable" if field == "config" else "log_unreadable",
-                           "cannot read standard input: it is closed", field=field, value="- (standard input)")
-    if stdin is None or getattr(stdin, "closed", False):  # `kvcalc log - <&-`: Python gives no sys.stdin
+    """Standard input: a pipe, a terminal or a redirected regular file (a redirected device is
+    refused); a closed one is bad input. Keeps the last ``limit`` characters of a stream (bounded
+    memory); refuses one over 320 MB."""
+    unreadable = CalcError(
+        "config_unreadable" if field == "config" else "log_unreadable",
+        "cannot read standard input: it is closed",
+        field=field,
+        value="- (standard input)",
+    )
+    if stdin is None or getattr(
+        stdin, "closed", False
+    ):  # `kvcalc log - <&-`: Python gives no sys.stdin
         raise unreadable
     try:
         return _read_open_stdin(stdin, limit=limit, field=field)
@@ -296,8 +371,12 @@ def _read_open_stdin(stdin: TextIO, *, limit: int, field: str) -> tuple[str, boo
             break
         total += len(chunk)
         if total > _STDIN_CAP_BYTES:
-            raise CalcError("log_too_large", f"standard input is longer than {_STDIN_CAP_BYTES} bytes",
-                            field=field, limit=_STDIN_CAP_BYTES)
+            raise CalcError(
+                "log_too_large",
+                f"standard input is longer than {_STDIN_CAP_BYTES} bytes",
+                field=field,
+                limit=_STDIN_CAP_BYTES,
+            )
         kept.append(chunk)
         kept_len += len(chunk)
         while kept_len - len(kept[0]) >= limit + 1:  # drop whole chunks that lie before the tail
@@ -320,11 +399,23 @@ def _read_config(path: str, stdin: TextIO | None) -> str:
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
-            raise CalcError("config_not_json", f"{shorten(path)} is not UTF-8 text", field="config", line=1, column=1) from None
+            raise CalcError(
+                "config_not_json",
+                f"{shorten(path)} is not UTF-8 text",
+                field="config",
+                line=1,
+                column=1,
+            ) from None
     if over:
-        raise CalcError("config_too_large", "config.json is larger than 2 MB; paste only config.json", field="config")
+        raise CalcError(
+            "config_too_large",
+            "config.json is larger than 2 MB; paste only config.json",
+            field="config",
+        )
     if not text.strip():
-        raise CalcError("config_not_json", f"{shorten(path)} is empty", field="config", line=1, column=1)
+        raise CalcError(
+            "config_not_json", f"{shorten(path)} is empty", field="config", line=1, column=1
+        )
     return text
 
 
@@ -334,15 +425,22 @@ def _cells(text: str) -> int:
 
 
 def _table(rows: Sequence[tuple[str, ...]]) -> str:
-    """Aligned columns (in terminal cells, so Chinese labels line up too); the last one may be empty."""
+    """Aligned columns (in terminal cells, so Chinese labels line up too); the last one may be
+    empty."""
     widths = [max(_cells(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
     return "\n".join(
-        ("  " + "".join(c + " " * (w - _cells(c) + 2) for c, w in zip(r, widths, strict=False)) + r[-1]).rstrip()
-        for r in rows)
+        (
+            "  "
+            + "".join(c + " " * (w - _cells(c) + 2) for c, w in zip(r, widths, strict=False))
+            + r[-1]
+        ).rstrip()
+        for r in rows
+    )
 
 
 def _text_report(report: dict[str, Any]) -> str:
-    """The view model as plain text: verdict, figures, vLLM's lines, the fixes with their commands."""
+    """The view model as plain text: verdict, figures, vLLM's lines, the fixes with their
+    commands."""
     out = [report["verdict"]["title"], report["verdict"]["summary"], ""]
     if report["figures"]:
         out.append(_table([(f["label"], str(f["value"])) for f in report["figures"]]))
@@ -365,26 +463,62 @@ def _text_report(report: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
-_PLAN_KEYS = ("model", "gpu", "gpu_memory_gib", "tensor_parallel_size", "pipeline_parallel_size", "max_model_len",
-            "max_num_seqs", "max_num_batched_tokens", "kv_cache_dtype", "gpu_memory_utilization",
-            "kv_cache_memory_bytes", "block_size", "num_gpu_blocks_override", "vllm_version", "available_kv_bytes",
-            "available_kv_gib", "weights_gib", "activation_gib", "non_torch_gib", "cudagraph_gib", "cpu_offload_gb",
-            "decode_context_parallel_size", "limit_mm_per_prompt", "interconnect", "speculative_config", "max_loras",
-            "max_lora_rank", "max_cpu_loras", "data_parallel_size")
+_PLAN_KEYS = (
+    "model",
+    "gpu",
+    "gpu_memory_gib",
+    "tensor_parallel_size",
+    "pipeline_parallel_size",
+    "max_model_len",
+    "max_num_seqs",
+    "max_num_batched_tokens",
+    "kv_cache_dtype",
+    "gpu_memory_utilization",
+    "kv_cache_memory_bytes",
+    "block_size",
+    "num_gpu_blocks_override",
+    "vllm_version",
+    "available_kv_bytes",
+    "available_kv_gib",
+    "weights_gib",
+    "activation_gib",
+    "non_torch_gib",
+    "cudagraph_gib",
+    "cpu_offload_gb",
+    "decode_context_parallel_size",
+    "limit_mm_per_prompt",
+    "interconnect",
+    "speculative_config",
+    "max_loras",
+    "max_lora_rank",
+    "max_cpu_loras",
+    "data_parallel_size",
+)
 
 
 def _form(args: argparse.Namespace, stdin: TextIO | None) -> dict[str, object]:
     """The flags given, as the form's inputs (snake_case, as the calculator's URL names them)."""
-    inputs: dict[str, object] = {k: getattr(args, k) for k in _PLAN_KEYS if getattr(args, k, None) is not None}
+    inputs: dict[str, object] = {
+        k: getattr(args, k) for k in _PLAN_KEYS if getattr(args, k, None) is not None
+    }
     if getattr(args, "config", None):
         inputs["config"] = _read_config(args.config, stdin)
     if getattr(args, "draft_config", None):
         inputs["draft_config"] = _read_config(args.draft_config, stdin)
-    for flag in ("disable_hybrid_kv_cache_manager", "no_async_scheduling", "enforce_eager", "skip_mm_profiling",
-                 "calculate_kv_scales", "enable_lora", "enable_expert_parallel"):
+    for flag in (
+        "disable_hybrid_kv_cache_manager",
+        "no_async_scheduling",
+        "enforce_eager",
+        "skip_mm_profiling",
+        "calculate_kv_scales",
+        "enable_lora",
+        "enable_expert_parallel",
+    ):
         if getattr(args, flag, False):
             inputs[flag] = True
-    if getattr(args, "enable_prefix_caching", None) is not None:  # --no-enable-prefix-caching must survive as "false"
+    if (
+        getattr(args, "enable_prefix_caching", None) is not None
+    ):  # --no-enable-prefix-caching must survive as "false"
         inputs["enable_prefix_caching"] = "true" if args.enable_prefix_caching else "false"
     for key in ("mamba_cache_mode", "mamba_ssm_cache_dtype"):
         if getattr(args, key, None) is not None:
@@ -410,10 +544,16 @@ def _json(obj: object) -> str:
     try:
         text = inert_json(obj)
     except ValueError:
-        raise CalcError("unrepresentable", "the result holds a non-finite number", field=None) from None
+        raise CalcError(
+            "unrepresentable", "the result holds a non-finite number", field=None
+        ) from None
     if len(text) > MAX_ANSWER_CHARS:
-        raise CalcError("answer_too_large", f"the answer is longer than {MAX_ANSWER_CHARS} characters", field=None,
-                        limit=f"{MAX_ANSWER_CHARS:,}")
+        raise CalcError(
+            "answer_too_large",
+            f"the answer is longer than {MAX_ANSWER_CHARS} characters",
+            field=None,
+            limit=f"{MAX_ANSWER_CHARS:,}",
+        )
     return text
 
 
@@ -430,13 +570,19 @@ def _log(args: argparse.Namespace, face: _Face, stdin: TextIO | None) -> int:
         text = data.decode("utf-8", errors="replace")
     if truncated:
         cut = text.find("\n", 0, 4096)  # the kept part starts mid-line: from the next line on
-        text = text[cut + 1:] if cut >= 0 else text
+        text = text[cut + 1 :] if cut >= 0 else text
         face.line(f"kvcalc: note: {t(args.lang, 'note.log_truncated')}")
-    d = diagnose(text, corrections=_form(args, stdin))  # every flag given is the reader's correction: it wins
-    payload = {"diagnosis": d.reading.diagnosis, "facts": quoted_facts(d.reading.facts, args.lang), "inputs": d.inputs,
-               "recommendations": [recommendation_dict(r) for r in d.recommendations],
-               "plan": result_dict(d.analysis) if d.analysis is not None else None,
-               "mismatches": mismatch_dicts(d.mismatches)}
+    d = diagnose(
+        text, corrections=_form(args, stdin)
+    )  # every flag given is the reader's correction: it wins
+    payload = {
+        "diagnosis": d.reading.diagnosis,
+        "facts": quoted_facts(d.reading.facts, args.lang),
+        "inputs": d.inputs,
+        "recommendations": [recommendation_dict(r) for r in d.recommendations],
+        "plan": result_dict(d.analysis) if d.analysis is not None else None,
+        "mismatches": mismatch_dicts(d.mismatches),
+    }
     if args.json:
         face.write(_json(payload) + "\n")
     else:
@@ -447,26 +593,37 @@ def _log(args: argparse.Namespace, face: _Face, stdin: TextIO | None) -> int:
 
 
 def _log_text(lang: str, d: Diagnosis) -> str:
-    """``kvcalc log``: the diagnosis in words, the facts labelled with units (and the flag of each engine
-    argument), then the recomputed plan or what the log alone answers."""
+    """``kvcalc log``: the diagnosis in words, the facts labelled with units (and the flag of each
+    engine argument), then the recomputed plan or what the log alone answers."""
     from ..logs.logfacts import fact_rows  # only `kvcalc log` needs the log reader
     from .report import build_log_report, build_report, with_capacity_fit_notes
     from .web import localized_error, quoted_facts
 
     lines = [f"{t(lang, 'cli.log.diagnosis')}: {t(lang, d.title_key)}", ""]
     if d.reading.facts:
-        rows = [(r.label, r.value, r.flag) for r in fact_rows(lang, quoted_facts(d.reading.facts, lang))]
+        rows = [
+            (r.label, r.value, r.flag) for r in fact_rows(lang, quoted_facts(d.reading.facts, lang))
+        ]
         lines += [t(lang, "cli.log.facts") + ":", _table(rows)]
     else:
         lines.append(t(lang, "cli.log.no_facts"))
-    report = with_capacity_fit_notes(build_report(lang, d.analysis), lang, d) if d.analysis is not None \
+    report = (
+        with_capacity_fit_notes(build_report(lang, d.analysis), lang, d)
+        if d.analysis is not None
         else build_log_report(lang, d)
+    )
     if report is not None:
         lines += ["", _text_report(report)]
-    if d.analysis is None and d.missing:  # no model (or GPU) from the log or the flags: ask, never plan a default
+    if (
+        d.analysis is None and d.missing
+    ):  # no model (or GPU) from the log or the flags: ask, never plan a default
         lines += ["", t(lang, "cli.ask." + "_".join(d.missing))]
     elif d.analysis is None and d.replan_error is not None:
-        lines += ["", f"{t(lang, 'cli.log.not_recomputed')}: {localized_error(lang, d.replan_error)['message']}"]
+        lines += [
+            "",
+            f"{t(lang, 'cli.log.not_recomputed')}: "
+            f"{localized_error(lang, d.replan_error)['message']}",
+        ]
     return "\n".join(lines)
 
 
@@ -478,26 +635,48 @@ def _catalog(args: argparse.Namespace, face: _Face) -> int:
     cells: list[tuple[str, ...]]
     if args.command == "models":
         models = catalog.models()
-        rows = [{"id": m.id, "family": m.family, "num_parameters": m.num_parameters} for m in models]
+        rows = [
+            {"id": m.id, "family": m.family, "num_parameters": m.num_parameters} for m in models
+        ]
         head: tuple[str, ...] = ("id", "family", "parameters")
-        cells = [(m.id, m.family, f"{m.num_parameters / 1e9:.1f}B" if m.num_parameters else "-") for m in models]
+        cells = [
+            (m.id, m.family, f"{m.num_parameters / 1e9:.1f}B" if m.num_parameters else "-")
+            for m in models
+        ]
     else:
         gpus = catalog.gpus()
-        rows = [{"id": g.id, "name": g.name, "vendor": g.vendor, "segment": g.segment, "memory_bytes": g.memory_bytes}
-                for g in gpus]
+        rows = [
+            {
+                "id": g.id,
+                "name": g.name,
+                "vendor": g.vendor,
+                "segment": g.segment,
+                "memory_bytes": g.memory_bytes,
+            }
+            for g in gpus
+        ]
         head = ("id", "name", "memory")
         cells = [(g.id, g.name, f"{g.memory_bytes / (1 << 30):.2f} GiB") for g in gpus]
     if args.json:
         face.write(_json(rows) + "\n")
         return 0
     widths = [max(len(str(c[i])) for c in (head, *cells)) for i in range(len(head))]
-    face.write("".join("  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() + "\n"
-                       for row in (head, *cells)))
+    face.write(
+        "".join(
+            "  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() + "\n"
+            for row in (head, *cells)
+        )
+    )
     return 0
 
 
-def main(argv: list[str] | None = None, *, stdout: TextIO | None = None, stderr: TextIO | None = None,
-         stdin: TextIO | None = None) -> int:
+def main(
+    argv: list[str] | None = None,
+    *,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+    stdin: TextIO | None = None,
+) -> int:
     face = _Face(stdout or sys.stdout, stderr or sys.stderr)
     inp = stdin or sys.stdin  # None when the process was started with standard input closed
     lang = "en"
@@ -526,7 +705,8 @@ def main(argv: list[str] | None = None, *, stdout: TextIO | None = None, stderr:
 
 
 def _quiet_stdout() -> None:
-    """Point file descriptor 1 at /dev/null, so the interpreter's own flush at exit finds nothing to fail on."""
+    """Point file descriptor 1 at /dev/null, so the interpreter's own flush at exit finds nothing to
+    fail on."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

@@ -3,6 +3,7 @@
 The calculator's Web Worker calls ``compute`` in Pyodide; the build-time macro
 calls it in CPython for the preset shown before Pyodide is ready.
 """
+
 from __future__ import annotations
 
 import json
@@ -15,7 +16,13 @@ from ..inert_text import MAX_ANSWER_CHARS, inert_json, quote
 from ..inputs import canonical_query, scenario_from_inputs
 from ..limits import MAX_LOG_BYTES, MAX_REQUEST_CHARS, check_json_depth
 from ..strings import lang_or_default, t
-from .report import build_log_report, build_report, error_message, result_dict, with_capacity_fit_notes
+from .report import (
+    build_log_report,
+    build_report,
+    error_message,
+    result_dict,
+    with_capacity_fit_notes,
+)
 
 if TYPE_CHECKING:  # the log reader's regexes compile only when a log is pasted
     from ..logs.diagnose import Diagnosis
@@ -49,24 +56,34 @@ def tail_of_log(text: str, limit: int = MAX_LOG_BYTES) -> tuple[str, bool]:
         return text, False
     tail = text[-limit:]
     cut = tail.find("\n")
-    return (tail[cut + 1:] if 0 <= cut < 4096 else tail), True
+    return (tail[cut + 1 :] if 0 <= cut < 4096 else tail), True
 
 
-#: Inputs whose value, left empty, vLLM resolves for the release, GPU and model in force; the plan's result
-#: holds it under the same name (vllm/engine/arg_utils.py, vllm/config/model.py).
-_RESOLVED = ("max_model_len", "max_num_seqs", "max_num_batched_tokens", "gpu_memory_utilization", "block_size",
-             "tensor_parallel_size", "pipeline_parallel_size")
+#: Inputs whose value, left empty, vLLM resolves for the release, GPU and model in force; the plan's
+#: result holds it under the same name (vllm/engine/arg_utils.py, vllm/config/model.py).
+_RESOLVED = (
+    "max_model_len",
+    "max_num_seqs",
+    "max_num_batched_tokens",
+    "gpu_memory_utilization",
+    "block_size",
+    "tensor_parallel_size",
+    "pipeline_parallel_size",
+)
 
 
 def _defaults(inputs: Mapping[str, object], result: Mapping[str, object]) -> dict[str, str]:
-    """What vLLM takes for each of ``_RESOLVED`` the inputs leave empty, as the plan resolved it (the page
-    shows it in the empty field)."""
+    """What vLLM takes for each of ``_RESOLVED`` the inputs leave empty, as the plan resolved it
+    (the page shows it in the empty field)."""
     out = {}
     for name in _RESOLVED:
         given = inputs.get(name)
         value = result.get(name)
-        if (given is None or (isinstance(given, str) and not given.strip())) and isinstance(value, (int, float)) \
-                and not isinstance(value, bool):
+        if (
+            (given is None or (isinstance(given, str) and not given.strip()))
+            and isinstance(value, (int, float))
+            and not isinstance(value, bool)
+        ):
             out[name] = f"{value:g}" if isinstance(value, float) else str(value)
     return out
 
@@ -74,12 +91,18 @@ def _defaults(inputs: Mapping[str, object], result: Mapping[str, object]) -> dic
 def _plan(lang: str, inputs: Mapping[str, object]) -> dict[str, object]:
     a = analyze(scenario_from_inputs(inputs))
     result = result_dict(a)
-    return {"ok": True, "result": result, "report": build_report(lang, a), "query": canonical_query(inputs),
-            "defaults": _defaults(inputs, result)}
+    return {
+        "ok": True,
+        "result": result,
+        "report": build_report(lang, a),
+        "query": canonical_query(inputs),
+        "defaults": _defaults(inputs, result),
+    }
 
 
 def _typed(request: Mapping[str, object]) -> tuple[str, ...]:
-    """The request's ``typed`` names (the inputs the reader typed, which stay over a log's values)."""
+    """The request's ``typed`` names (the inputs the reader typed, which stay over a log's
+    values)."""
     typed = request.get("typed") or []
     if not isinstance(typed, list) or not all(isinstance(name, str) for name in typed):
         raise CalcError("bad_request", "typed must be a list of input names", field=None)
@@ -87,31 +110,48 @@ def _typed(request: Mapping[str, object]) -> tuple[str, ...]:
 
 
 def _ask(lang: str, d: Diagnosis) -> str | None:
-    """The one line that asks for what the log leaves out (the model, the GPU), None when nothing is missing
-    or nothing was read."""
+    """The one line that asks for what the log leaves out (the model, the GPU), None when nothing is
+    missing or nothing was read."""
     if not d.missing or (d.reading.diagnosis == "unknown" and not d.reading.facts):
         return None
     return t(lang, "ask." + "_".join(d.missing))
 
 
-def _log(lang: str, text: str, form: Mapping[str, object], typed: tuple[str, ...] = ()) -> dict[str, object]:
-    """A pasted log laid over the form: the log overrides only what it states (``inputs`` is the merge),
-    except the ``typed`` inputs; ``sources`` says, per input, whether its value is the log's or the form's."""
-    from ..logs.diagnose import diagnose  # the log reader's regexes compile only when a log is pasted
+def _log(
+    lang: str, text: str, form: Mapping[str, object], typed: tuple[str, ...] = ()
+) -> dict[str, object]:
+    """A pasted log laid over the form: the log overrides only what it states (``inputs`` is the
+    merge), except the ``typed`` inputs; ``sources`` says, per input, whether its value is the log's
+    or the form's."""
+    from ..logs.diagnose import (
+        diagnose,
+    )  # the log reader's regexes compile only when a log is pasted
     from ..logs.log_mismatch import mismatch_dicts
 
     if not text.strip():
         raise CalcError("log_empty", "the log is empty", field="log")
     text, truncated = tail_of_log(text)
     d = diagnose(text, form, keep=typed)
-    reading = {"diagnosis": d.reading.diagnosis, "title": t(lang, d.title_key),
-               "facts": quoted_facts(d.reading.facts, lang),
-               "evidence": [[key, quote(line, lang=lang)] for key, line in d.reading.evidence]}
-    out: dict[str, object] = {"ok": True, "reading": reading, "inputs": d.inputs, "query": canonical_query(d.inputs),
-                              "sources": {k: "log" if k in d.stated else "form" for k in d.inputs},
-                              "log_lines": list(dict.fromkeys(quote(line, lang=lang) for _key, line in d.reading.evidence)),
-                              "ask": _ask(lang, d), "result": None, "report": None,
-                              "mismatches": mismatch_dicts(d.mismatches)}
+    reading = {
+        "diagnosis": d.reading.diagnosis,
+        "title": t(lang, d.title_key),
+        "facts": quoted_facts(d.reading.facts, lang),
+        "evidence": [[key, quote(line, lang=lang)] for key, line in d.reading.evidence],
+    }
+    out: dict[str, object] = {
+        "ok": True,
+        "reading": reading,
+        "inputs": d.inputs,
+        "query": canonical_query(d.inputs),
+        "sources": {k: "log" if k in d.stated else "form" for k in d.inputs},
+        "log_lines": list(
+            dict.fromkeys(quote(line, lang=lang) for _key, line in d.reading.evidence)
+        ),
+        "ask": _ask(lang, d),
+        "result": None,
+        "report": None,
+        "mismatches": mismatch_dicts(d.mismatches),
+    }
     if truncated:
         out["notices"] = [{"code": "log_truncated", "message": t(lang, "note.log_truncated")}]
     if d.analysis is not None:
@@ -125,31 +165,53 @@ def _log(lang: str, text: str, form: Mapping[str, object], typed: tuple[str, ...
         out["report"] = report
         return out
     log_report = build_log_report(lang, d)
-    if log_report is not None:  # the log's own lines are under log_lines: "what vLLM would print" is the plan's
+    if (
+        log_report is not None
+    ):  # the log's own lines are under log_lines: "what vLLM would print" is the plan's
         log_report["vllm_lines"] = []
         verdict = _log_verdict(lang, d.reading)
         if verdict is not None:
             log_report["verdict"] = verdict
     out["report"] = log_report
-    if d.replan_error is not None and not (out["ask"] and d.replan_error.code in ("missing_model", "missing_gpu")):
+    if d.replan_error is not None and not (
+        out["ask"] and d.replan_error.code in ("missing_model", "missing_gpu")
+    ):
         out["replan_error"] = localized_error(lang, d.replan_error)
     return out
 
 
 def _log_verdict(lang: str, reading: LogReading, *, startup: bool = False) -> dict[str, str] | None:
-    """A failure the plan cannot see (another process on the GPU, a run-time OOM) leads the report."""
+    """A failure the plan cannot see (another process on the GPU, a run-time OOM) leads the
+    report."""
     kind = reading.diagnosis
     if kind == "free_memory_below_utilization":
         f = reading.facts
         free, requested = f.get("free_memory_gib"), f.get("requested_memory_gib")
-        return {"kind": kind, "title": t(lang, f"verdict.{kind}.title"),
-                "summary": t(lang, f"verdict.{kind}.summary", free=f"{free} GiB" if free is not None else "?",
-                             requested=f"{requested} GiB" if requested is not None else "?")}
+        return {
+            "kind": kind,
+            "title": t(lang, f"verdict.{kind}.title"),
+            "summary": t(
+                lang,
+                f"verdict.{kind}.summary",
+                free=f"{free} GiB" if free is not None else "?",
+                requested=f"{requested} GiB" if requested is not None else "?",
+            ),
+        }
     if kind == "load_out_of_memory":
-        return {"kind": kind, "title": t(lang, f"verdict.{kind}.title"), "summary": t(lang, f"verdict.{kind}.summary")}
+        return {
+            "kind": kind,
+            "title": t(lang, f"verdict.{kind}.title"),
+            "summary": t(lang, f"verdict.{kind}.summary"),
+        }
     if kind == "cuda_out_of_memory":
-        key = f"verdict.{kind}_startup" if startup else f"verdict.{kind}"  # before start-up finished, or after
-        return {"kind": kind, "title": t(lang, f"{key}.title"), "summary": t(lang, f"{key}.summary")}
+        key = (
+            f"verdict.{kind}_startup" if startup else f"verdict.{kind}"
+        )  # before start-up finished, or after
+        return {
+            "kind": kind,
+            "title": t(lang, f"{key}.title"),
+            "summary": t(lang, f"{key}.summary"),
+        }
     return None
 
 
@@ -179,7 +241,8 @@ def compute_dict(request: Mapping[str, object]) -> dict[str, object]:
 
 
 def quoted_facts(facts: Mapping[str, object], lang: str) -> dict[str, object]:
-    """A log's facts with every text value cut to ``MAX_QUOTE_CHARS`` (a pasted line can be megabytes)."""
+    """A log's facts with every text value cut to ``MAX_QUOTE_CHARS`` (a pasted line can be
+    megabytes)."""
     return {k: quote(v, lang=lang) if isinstance(v, str) else v for k, v in facts.items()}
 
 
@@ -191,10 +254,24 @@ def _strict(response: dict[str, object], lang: str) -> str:
     try:
         answer = inert_json(response)
     except ValueError:
-        return inert_json(_error(lang, CalcError("unrepresentable", "the result holds a non-finite number", field=None)))
+        return inert_json(
+            _error(
+                lang,
+                CalcError("unrepresentable", "the result holds a non-finite number", field=None),
+            )
+        )
     if len(answer) > MAX_ANSWER_CHARS:
-        return inert_json(_error(lang, CalcError("answer_too_large", f"the answer is longer than {MAX_ANSWER_CHARS} "
-                                                 "characters", field=None, limit=f"{MAX_ANSWER_CHARS:,}")))
+        return inert_json(
+            _error(
+                lang,
+                CalcError(
+                    "answer_too_large",
+                    f"the answer is longer than {MAX_ANSWER_CHARS} characters",
+                    field=None,
+                    limit=f"{MAX_ANSWER_CHARS:,}",
+                ),
+            )
+        )
     return answer
 
 
@@ -206,7 +283,9 @@ def compute(request_json: object) -> str:
     the input limits (``kvcalc.limits``), and the answer is written with ``allow_nan=False``.
     """
     if not isinstance(request_json, str):
-        return _strict(_error("en", CalcError("bad_request", "request is not JSON text", field=None)), "en")
+        return _strict(
+            _error("en", CalcError("bad_request", "request is not JSON text", field=None)), "en"
+        )
     try:
         if len(request_json) > MAX_REQUEST_CHARS:
             raise CalcError("bad_request", "request is too large", field=None)
@@ -223,6 +302,14 @@ def compute(request_json: object) -> str:
     try:
         response = compute_dict(request)
     except Exception as exc:  # the page must always get an answer; report, never crash the worker
-        response = {"ok": False, "errors": [{"code": "internal", "field": None,
-                                             "message": t(lang, "err.internal") + f" ({type(exc).__name__})"}]}
+        response = {
+            "ok": False,
+            "errors": [
+                {
+                    "code": "internal",
+                    "field": None,
+                    "message": t(lang, "err.internal") + f" ({type(exc).__name__})",
+                }
+            ],
+        }
     return _strict(response, lang)

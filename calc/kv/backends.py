@@ -8,6 +8,7 @@ Blackwell, as each release chose them (vllm/platforms/cuda.py
 ``get_preferred_block_size``, vllm/v1/attention/backends/mla/). Hybrid Mamba
 models align their own block (``hybrid.py``).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -19,8 +20,14 @@ from ..errors import CalcError
 from .deepseek_v4 import BLOCK_SIZE_LINE as V4_BLOCK_SIZE_LINE
 from .deepseek_v4 import V4_PREFERRED_BLOCK_SIZE, v4_kv_cache_dtype
 
-__all__ = ["BlockSizeChoice", "default_block_size", "gpu_major", "sparse_mla_kv_cache_dtype", "compute_capability",
-           "is_rocm"]
+__all__ = [
+    "BlockSizeChoice",
+    "default_block_size",
+    "gpu_major",
+    "sparse_mla_kv_cache_dtype",
+    "compute_capability",
+    "is_rocm",
+]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -51,8 +58,9 @@ def gpu_major(dep: Deployment) -> int:
     return 8
 
 
-# The catalog's CUDA GPUs → compute capability (NVIDIA's CUDA GPU table), for the backends' capability checks
-# (the nvfp4 KV cache, kv_dtypes.py); longest fragments first so "rtx pro 6000" is not read as "rtx 6000 ada".
+# The catalog's CUDA GPUs → compute capability (NVIDIA's CUDA GPU table), for the backends'
+# capability checks (the nvfp4 KV cache, kv_dtypes.py); longest fragments first so "rtx pro 6000" is
+# not read as "rtx 6000 ada".
 _CAPABILITY_BY_NAME = (
     (("gb10",), (12, 1)),
     (("rtx pro 6000", "5090", "5080", "5070", "5060"), (12, 0)),
@@ -68,7 +76,8 @@ _CAPABILITY_BY_NAME = (
 
 
 def compute_capability(dep: Deployment) -> tuple[int, int] | None:
-    """The GPU's CUDA compute capability from its catalog product name; None for a custom size or ROCm."""
+    """The GPU's CUDA compute capability from its catalog product name; None for a custom size or
+    ROCm."""
     if dep.gpu_name is None or is_rocm(dep):
         return None
     return _capability_of(dep.gpu_name)
@@ -90,7 +99,9 @@ def is_rocm(dep: Deployment) -> bool:
 
 
 def _forced(block: int, backend: str) -> BlockSizeChoice:
-    return BlockSizeChoice(block_size=block, line=f"Forcing kv cache block size to {block} for {backend} backend.")
+    return BlockSizeChoice(
+        block_size=block, line=f"Forcing kv cache block size to {block} for {backend} backend."
+    )
 
 
 def _mla_before_backend_preference(dep: Deployment, major: int) -> BlockSizeChoice:
@@ -110,7 +121,8 @@ def default_block_size(model: ModelSpec, dep: Deployment) -> BlockSizeChoice:
     if dep.block_size:
         return BlockSizeChoice(block_size=dep.block_size)
     if model.is_deepseek_v4:
-        # The first attention layer's backend is DEEPSEEK_SPARSE_SWA (sparse_swa.py): it prefers 256.
+        # The first attention layer's backend is DEEPSEEK_SPARSE_SWA (sparse_swa.py): it prefers
+        # 256.
         return BlockSizeChoice(block_size=V4_PREFERRED_BLOCK_SIZE, line=V4_BLOCK_SIZE_LINE)
     if not model.is_mla or model.mamba is not None or dep.rules.v0_engine:
         return BlockSizeChoice(block_size=DEFAULT_BLOCK_SIZE)
@@ -122,17 +134,21 @@ def default_block_size(model: ModelSpec, dep: Deployment) -> BlockSizeChoice:
     # 0.18.0+: Hopper runs FLASH_ATTN_MLA (16) unless the KV cache is fp8, which only FlashMLA (64)
     # takes; datacenter Blackwell runs FLASHINFER_MLA (32); the rest TRITON_MLA (16).
     if major == 9 and dep.kv_cache_dtype.startswith("fp8"):
-        return BlockSizeChoice(block_size=64, line="Setting kv cache block size to 64 for FLASHMLA backend.")
+        return BlockSizeChoice(
+            block_size=64, line="Setting kv cache block size to 64 for FLASHMLA backend."
+        )
     if major == 10:
-        return BlockSizeChoice(block_size=32, line="Setting kv cache block size to 32 for FLASHINFER_MLA backend.")
+        return BlockSizeChoice(
+            block_size=32, line="Setting kv cache block size to 32 for FLASHINFER_MLA backend."
+        )
     return BlockSizeChoice(block_size=DEFAULT_BLOCK_SIZE)
 
 
 def _sparse_mla_block_size(dep: Deployment) -> BlockSizeChoice:
     """DeepSeek-V3.2 (sparse MLA with the indexer, whose backend takes only 64-token pages on CUDA):
     0.11–0.17 forced 64 ("FlashMLASparse"); since 0.18 every sparse CUDA backend's preference is 64
-    (FLASHMLA_SPARSE, FLASH_ATTN_MLA_SPARSE, FLASHINFER_MLA_SPARSE_SM120; the indexer's [64] on SM100
-    too). The 0.18+ line names the backend chosen, which is not modelled here: no line."""
+    (FLASHMLA_SPARSE, FLASH_ATTN_MLA_SPARSE, FLASHINFER_MLA_SPARSE_SM120; the indexer's [64] on
+    SM100 too). The 0.18+ line names the backend chosen, which is not modelled here: no line."""
     if dep.rules.backend_block_preference:
         return BlockSizeChoice(block_size=64)
     return _forced(64, "FlashMLASparse")
@@ -140,8 +156,10 @@ def _sparse_mla_block_size(dep: Deployment) -> BlockSizeChoice:
 
 _V32_CUSTOM_FP8 = "Using custom fp8 kv-cache format for DeepSeekV3.2"
 _V32_BF16 = "Using bfloat16 kv-cache for DeepSeekV3.2"
-_STANDARD_FP8 = ("Using standard fp8 KV cache format. To use DeepSeek's fp8_ds_mla KV cache format, please set "
-                 "`--attention-backend FLASHMLA_SPARSE`")
+_STANDARD_FP8 = (
+    "Using standard fp8 KV cache format. To use DeepSeek's fp8_ds_mla KV cache format, please set "
+    "`--attention-backend FLASHMLA_SPARSE`"
+)
 
 
 def sparse_mla_kv_cache_dtype(model: ModelSpec, dep: Deployment) -> tuple[str, str | None]:
@@ -151,8 +169,8 @@ def sparse_mla_kv_cache_dtype(model: ModelSpec, dep: Deployment) -> tuple[str, s
     (656 B per token and layer); 0.11.1–0.17 (#27121): only fp8 → fp8_ds_mla, ``auto`` stays bf16;
     0.18+ (#35891, mla_attention.py ``_canonicalize_sparse_mla_kv_cache_dtype``): per backend —
     FLASHINFER_MLA_SPARSE_SM120 (SM 12) turns ``auto``/``fp8``/``fp8_e4m3`` into fp8_ds_mla,
-    FLASHINFER_MLA_SPARSE (SM 10) keeps a plain fp8 cache, FLASHMLA_SPARSE (SM 9) takes fp8 as fp8_ds_mla.
-    The indexer cache is uint8 whatever this returns.
+    FLASHINFER_MLA_SPARSE (SM 10) keeps a plain fp8 cache, FLASHMLA_SPARSE (SM 9) takes fp8 as
+    fp8_ds_mla. The indexer cache is uint8 whatever this returns.
     """
     dtype, rules = dep.kv_cache_dtype, dep.rules
     if model.is_deepseek_v4:
@@ -160,8 +178,12 @@ def sparse_mla_kv_cache_dtype(model: ModelSpec, dep: Deployment) -> tuple[str, s
     if not (model.sparse and model.sparse.indexer_head_size):
         return dtype, None
     if not rules.deepseek_v32:
-        raise CalcError("unsupported", f"DeepSeek-V3.2's sparse attention needs vLLM 0.11.0 or newer "
-                        f"(rules: {rules.description})", field="vllm_version")
+        raise CalcError(
+            "unsupported",
+            f"DeepSeek-V3.2's sparse attention needs vLLM 0.11.0 or newer "
+            f"(rules: {rules.description})",
+            field="vllm_version",
+        )
     if dtype == "fp8_ds_mla":
         return dtype, None
     fp8 = dtype.startswith("fp8")
@@ -173,7 +195,10 @@ def sparse_mla_kv_cache_dtype(model: ModelSpec, dep: Deployment) -> tuple[str, s
         return dtype, None
     major = gpu_major(dep)
     if major == 12 and dtype in ("auto", "fp8", "fp8_e4m3"):
-        return "fp8_ds_mla", "Using fp8_ds_mla KV cache format for FLASHINFER_MLA_SPARSE_SM120 backend."
+        return (
+            "fp8_ds_mla",
+            "Using fp8_ds_mla KV cache format for FLASHINFER_MLA_SPARSE_SM120 backend.",
+        )
     if fp8 and major == 10:
         return dtype, _STANDARD_FP8
     if fp8:

@@ -3,9 +3,10 @@
 Mirrors vllm/v1/core/kv_cache_utils.py ``get_kv_cache_groups``,
 ``is_kv_cache_spec_uniform``, ``_get_kv_cache_groups_uniform_type``,
 ``unify_kv_cache_spec_page_size``, ``_get_kv_cache_groups_uniform_page_size`` and
-``_promote_local_kv_cache_specs`` (vLLM main 6adad087…); DeepSeek-V4's pre-#48993 pool blocks and page
-padding from the v0.20.0 … v0.25.1 tags (``PackedLayout``).
+``_promote_local_kv_cache_specs`` (vLLM main 6adad087…); DeepSeek-V4's pre-#48993 pool blocks and
+page padding from the v0.20.0 … v0.25.1 tags (``PackedLayout``).
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -30,14 +31,24 @@ from .kv_spec import (
     promote_to_full,
 )
 
-__all__ = ["GroupingKind", "PackedLayout", "KVCacheGroup", "Grouping", "get_kv_cache_groups", "project_to_worker",
-           "HMA_DISABLED_WARNING", "PADDING_WARNING", "num_layer_tuples", "approximate_gcd"]
+__all__ = [
+    "GroupingKind",
+    "PackedLayout",
+    "KVCacheGroup",
+    "Grouping",
+    "get_kv_cache_groups",
+    "project_to_worker",
+    "HMA_DISABLED_WARNING",
+    "PADDING_WARNING",
+    "num_layer_tuples",
+    "approximate_gcd",
+]
 
 # vllm/v1/core/kv_cache_utils.py, logged when local layers are promoted.
 HMA_DISABLED_WARNING = (
-    "Hybrid KV cache manager is disabled for this hybrid model, This means we do not enable any optimizations "
-    "for saving KV cache memory (e.g., dropping the KV cache outside the sliding window). The compute of layers "
-    "like sliding window is still saved."
+    "Hybrid KV cache manager is disabled for this hybrid model, This means we do not enable any "
+    "optimizations for saving KV cache memory (e.g., dropping the KV cache outside the sliding "
+    "window). The compute of layers like sliding window is still saved."
 )
 PADDING_WARNING = "Add {n} padding layers, may waste at most {pct:.2f}% KV cache memory"
 
@@ -61,18 +72,19 @@ class PackedLayout(StrEnum):
     """How a DeepSeek-V4 block id is sized in the pool (vllm/v1/core/kv_cache_utils.py, by release).
 
     Before STRIDE, ``_get_kv_cache_groups_uniform_groups`` padded every sliding/state page up to the
-    nearest MLA page size (``page_size_padded``), so the layers of all groups fall into the MLA group's
-    page-size buckets.
+    nearest MLA page size (``page_size_padded``), so the layers of all groups fall into the MLA
+    group's page-size buckets.
     """
 
     TUPLES = "tuples"
-    """0.20.0-0.22.x (#40860, ``_get_kv_cache_config_deepseek_v4``): Σ of the MLA group's distinct page
-    sizes × the most layers any group has of one page size (``num_layer_tuples``)."""
+    """0.20.0-0.22.x (#40860, ``_get_kv_cache_config_deepseek_v4``): Σ of the MLA group's distinct
+    page sizes × the most layers any group has of one page size (``num_layer_tuples``)."""
     SLOTS = "slots"
-    """0.23.0-0.26.x (#44454, ``_bucket_layers_by_page_size``): Σ over page sizes of size × slots, a page
-    size's slots being the most layers of that size any one group has."""
+    """0.23.0-0.26.x (#44454, ``_bucket_layers_by_page_size``): Σ over page sizes of size × slots, a
+    page size's slots being the most layers of that size any one group has."""
     STRIDE = "stride"
-    """0.27.0+ (#48993, ``_get_packed_kv_cache_layout``): no padding; the largest group's Σ pages."""
+    """0.27.0+ (#48993, ``_get_packed_kv_cache_layout``): no padding; the largest group's Σ
+    pages."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -135,7 +147,9 @@ def _merged(specs: list[AttentionSpec]) -> AttentionSpec:
     if type(first) is not FullAttentionSpec:
         return first
     window = next((s.sliding_window for s in specs if s.sliding_window is not None), None)
-    chunk = next((s.attention_chunk_size for s in specs if s.attention_chunk_size is not None), None)
+    chunk = next(
+        (s.attention_chunk_size for s in specs if s.attention_chunk_size is not None), None
+    )
     return replace(first, sliding_window=window, attention_chunk_size=chunk)
 
 
@@ -148,7 +162,9 @@ def _uniform_type(specs: Mapping[str, AttentionSpec]) -> bool:
             return False
         if s.sliding_window != first.sliding_window and isinstance(s, SlidingWindowSpec):
             return False
-        if s.attention_chunk_size != first.attention_chunk_size and isinstance(s, ChunkedLocalAttentionSpec):
+        if s.attention_chunk_size != first.attention_chunk_size and isinstance(
+            s, ChunkedLocalAttentionSpec
+        ):
             return False
     return True
 
@@ -174,17 +190,21 @@ def _unify_page_size(specs: dict[str, AttentionSpec]) -> dict[str, AttentionSpec
             # FlashAttention-family backends read KV by block stride: the page can be padded.
             out[name] = replace(s, page_size_padded=largest)
         else:
-            raise CalcError("unsupported", "KV cache page sizes of this model cannot be unified", field=None)
+            raise CalcError(
+                "unsupported", "KV cache page sizes of this model cannot be unified", field=None
+            )
         done[id(s)] = out[name]
     return out
 
 
-def _hybrid_groups(specs: dict[str, AttentionSpec], size_ratio: float | None
-                   ) -> tuple[tuple[KVCacheGroup, ...], int, tuple[str, ...]]:
+def _hybrid_groups(
+    specs: dict[str, AttentionSpec], size_ratio: float | None
+) -> tuple[tuple[KVCacheGroup, ...], int, tuple[str, ...]]:
     """Equal-size groups: bucket by spec, cut buckets into groups of ``group_size``, strided.
 
-    ``group_size`` is the smallest bucket, or the largest when it is under ``size_ratio`` × the smallest
-    (``_get_kv_cache_groups_uniform_page_size``: no such rule before #29303, 1.25 until #36684, then 1.5)."""
+    ``group_size`` is the smallest bucket, or the largest when it is under ``size_ratio`` × the
+    smallest (``_get_kv_cache_groups_uniform_page_size``: no such rule before #29303, 1.25 until
+    #36684, then 1.5)."""
     buckets: list[tuple[AttentionSpec, list[str]]] = []
     for name, s in specs.items():
         for spec, names in buckets:
@@ -212,7 +232,8 @@ def _hybrid_groups(specs: dict[str, AttentionSpec], size_ratio: float | None
 
 
 def num_layer_tuples(spec: UniformTypeSpec) -> int:
-    """UniformTypeKVCacheSpecs.get_num_layer_tuples: how many layers share the most common page size."""
+    """UniformTypeKVCacheSpecs.get_num_layer_tuples: how many layers share the most common page
+    size."""
     return max(Counter(s.page_size_bytes for s in spec.layer_specs.values()).values())
 
 
@@ -233,18 +254,27 @@ def _padded_to_mla(spec: AttentionSpec, mla_sizes: list[int], block_size: int) -
     page = spec.page_size_bytes
     larger = [x for x in mla_sizes if x >= page]
     if not larger:
-        # DeepSeek-V4 at --block-size 128: 32-token C4A pages (19,008 B) under the 64-token SWA page (37,440 B)
-        raise CalcError("v4_block_too_small", f"vLLM's assertion fails (max(sm_page_sizes) <= max(all_page_sizes)): at "
-                        f"block size {block_size} a {page:,} B sliding-window page exceeds the largest MLA page "
-                        f"({mla_sizes[-1]:,} B); use --block-size 256", field="block_size", value=block_size)
+        # DeepSeek-V4 at --block-size 128: 32-token C4A pages (19,008 B) under the 64-token SWA page
+        # (37,440 B)
+        raise CalcError(
+            "v4_block_too_small",
+            f"vLLM's assertion fails (max(sm_page_sizes) <= max(all_page_sizes)): at block size "
+            f"{block_size} a {page:,} B sliding-window page exceeds the largest MLA page "
+            f"({mla_sizes[-1]:,} B); use --block-size 256",
+            field="block_size",
+            value=block_size,
+        )
     return spec if min(larger) == page else replace(spec, page_size_padded=min(larger))
 
 
-def _packed_groups(specs: Mapping[str, AttentionSpec], layout: PackedLayout) -> tuple[KVCacheGroup, ...] | None:
-    """DeepSeek-V4 (kv_cache_utils.group_and_unify_kv_cache_specs + _get_kv_cache_groups_uniform_groups):
-    all MLA layers in one uniform-type group; the sliding ones bucketed by (block, window) and cut into
-    groups of at most ``num_layer_tuples`` layer tuples, strided (pages padded to the MLA sizes before
-    #48993). None when the model is not of that kind (no SlidingWindowMLASpec, or a single page size)."""
+def _packed_groups(
+    specs: Mapping[str, AttentionSpec], layout: PackedLayout
+) -> tuple[KVCacheGroup, ...] | None:
+    """DeepSeek-V4 (kv_cache_utils.group_and_unify_kv_cache_specs +
+    _get_kv_cache_groups_uniform_groups): all MLA layers in one uniform-type group; the sliding ones
+    bucketed by (block, window) and cut into groups of at most ``num_layer_tuples`` layer tuples,
+    strided (pages padded to the MLA sizes before #48993). None when the model is not of that kind
+    (no SlidingWindowMLASpec, or a single page size)."""
     if not any(isinstance(s, SlidingWindowMLASpec) for s in specs.values()):
         return None
     if len({s.page_size_bytes for s in specs.values()}) <= 1:
@@ -255,35 +285,54 @@ def _packed_groups(specs: Mapping[str, AttentionSpec], layout: PackedLayout) -> 
         if isinstance(s, SlidingWindowMLASpec):
             buckets.setdefault((s.block_size, s.sliding_window), {})[n] = s
     if not mla or len(mla) + sum(len(b) for b in buckets.values()) != len(specs):
-        raise CalcError("unsupported", "this mix of MLA and sliding-window MLA layers is not one vLLM packs", field=None)
+        raise CalcError(
+            "unsupported",
+            "this mix of MLA and sliding-window MLA layers is not one vLLM packs",
+            field=None,
+        )
     mla_spec = UniformTypeSpec(layer_specs=mla)
     # counted on the unpadded pages, as vLLM does before its padding loop
-    tuples = approximate_gcd([num_layer_tuples(mla_spec)] + [num_layer_tuples(UniformTypeSpec(layer_specs=b))
-                                                             for b in buckets.values()],
-                             lower_bound=num_layer_tuples(mla_spec))
+    tuples = approximate_gcd(
+        [num_layer_tuples(mla_spec)]
+        + [num_layer_tuples(UniformTypeSpec(layer_specs=b)) for b in buckets.values()],
+        lower_bound=num_layer_tuples(mla_spec),
+    )
     mla_sizes = sorted({s.page_size_bytes for s in mla.values()})
     groups = [KVCacheGroup(layer_names=tuple(mla), spec=mla_spec)]
     for raw in buckets.values():
-        bucket = raw if layout == PackedLayout.STRIDE else {n: _padded_to_mla(s, mla_sizes, mla_spec.block_size)
-                                                            for n, s in raw.items()}
+        bucket = (
+            raw
+            if layout == PackedLayout.STRIDE
+            else {n: _padded_to_mla(s, mla_sizes, mla_spec.block_size) for n, s in raw.items()}
+        )
         by_size: dict[int, list[str]] = {}
         for n, s in bucket.items():
             by_size.setdefault(s.page_size_bytes, []).append(n)
         if len({len(v) for v in by_size.values()}) != 1:
-            raise CalcError("unsupported", "vLLM asserts equal layer counts per page size in a packed group", field=None)
+            raise CalcError(
+                "unsupported",
+                "vLLM asserts equal layer counts per page size in a packed group",
+                field=None,
+            )
         layer_tuples = list(zip(*by_size.values(), strict=True))
         k = cdiv(len(layer_tuples), tuples)
         for i in range(k):
             names = tuple(n for t in layer_tuples[i::k] for n in t)
-            groups.append(KVCacheGroup(layer_names=names, spec=UniformTypeSpec(layer_specs={n: bucket[n] for n in names})))
+            groups.append(
+                KVCacheGroup(
+                    layer_names=names,
+                    spec=UniformTypeSpec(layer_specs={n: bucket[n] for n in names}),
+                )
+            )
     return tuple(groups)
 
 
 def _packed_block_bytes(groups: tuple[KVCacheGroup, ...], layout: PackedLayout) -> int:
-    """Pool bytes one block id costs (the release's ``_pool_bytes_per_block``, the ``num_blocks`` divisor)."""
+    """Pool bytes one block id costs (the release's ``_pool_bytes_per_block``, the ``num_blocks``
+    divisor)."""
     if layout == PackedLayout.STRIDE:
-        # _get_packed_kv_cache_layout: each group laid out densely, groups overlap; the stride is the
-        # largest group's Σ pages.
+        # _get_packed_kv_cache_layout: each group laid out densely, groups overlap; the stride is
+        # the largest group's Σ pages.
         return max(g.spec.page_size_bytes for g in groups)
     counts = []
     for g in groups:
@@ -296,10 +345,16 @@ def _packed_block_bytes(groups: tuple[KVCacheGroup, ...], layout: PackedLayout) 
     return sum(ps * max(c[ps] for c in counts) for ps in {ps for c in counts for ps in c})
 
 
-def get_kv_cache_groups(layer_specs: Mapping[str, AttentionSpec], *, hma_enabled: bool = True,
-                        packed_layout: PackedLayout = PackedLayout.STRIDE, size_ratio: float | None = 1.5) -> Grouping:
+def get_kv_cache_groups(
+    layer_specs: Mapping[str, AttentionSpec],
+    *,
+    hma_enabled: bool = True,
+    packed_layout: PackedLayout = PackedLayout.STRIDE,
+    size_ratio: float | None = 1.5,
+) -> Grouping:
     """The whole model's groups, in vLLM's decision order (CONTRIBUTING.md §2.5); ``packed_layout``
-    is the release's DeepSeek-V4 block rule, ``size_ratio`` its group-size rule (``_hybrid_groups``)."""
+    is the release's DeepSeek-V4 block rule, ``size_ratio`` its group-size rule
+    (``_hybrid_groups``)."""
     specs = dict(layer_specs)
     if not specs:
         return Grouping(groups=(), kind=GroupingKind.EMPTY)
@@ -309,27 +364,48 @@ def get_kv_cache_groups(layer_specs: Mapping[str, AttentionSpec], *, hma_enabled
     if not hma_enabled and not _is_uniform(list(specs.values())) and not _uniform_type(specs):
         if not any(type(s) is FullAttentionSpec for s in specs.values()):
             # kv_cache_utils.unify_hybrid_kv_cache_specs: nothing to promote the local layers to.
-            raise CalcError("unsupported", "Hybrid KV cache manager is disabled but failed to convert the KV cache "
-                            "specs to one unified type.", field="disable_hybrid_kv_cache_manager")
-        full_block = min((s.block_size for s in specs.values() if type(s) is FullAttentionSpec),
-                         default=next(iter(specs.values())).block_size)
+            raise CalcError(
+                "unsupported",
+                "Hybrid KV cache manager is disabled but failed to convert the KV cache "
+                "specs to one unified type.",
+                field="disable_hybrid_kv_cache_manager",
+            )
+        full_block = min(
+            (s.block_size for s in specs.values() if type(s) is FullAttentionSpec),
+            default=next(iter(specs.values())).block_size,
+        )
         promoted = {n: promote_to_full(s, full_block) for n, s in specs.items()}
         if promoted != specs:
             warnings = (HMA_DISABLED_WARNING,)
         specs = promoted
     values = list(specs.values())
     if _is_uniform(values):
-        return Grouping(groups=(KVCacheGroup(layer_names=tuple(specs), spec=_merged(values)),), kind=GroupingKind.UNIFORM,
-                        warnings=warnings)
+        return Grouping(
+            groups=(KVCacheGroup(layer_names=tuple(specs), spec=_merged(values)),),
+            kind=GroupingKind.UNIFORM,
+            warnings=warnings,
+        )
     if _uniform_type(specs):
-        return Grouping(groups=(KVCacheGroup(layer_names=tuple(specs), spec=UniformTypeSpec(layer_specs=specs)),),
-                        kind=GroupingKind.UNIFORM_TYPE, warnings=warnings)
+        return Grouping(
+            groups=(
+                KVCacheGroup(layer_names=tuple(specs), spec=UniformTypeSpec(layer_specs=specs)),
+            ),
+            kind=GroupingKind.UNIFORM_TYPE,
+            warnings=warnings,
+        )
     packed = _packed_groups(specs, packed_layout)
     if packed is not None:
-        return Grouping(groups=packed, kind=GroupingKind.PACKED, warnings=warnings, packed_layout=packed_layout)
+        return Grouping(
+            groups=packed, kind=GroupingKind.PACKED, warnings=warnings, packed_layout=packed_layout
+        )
     unified = _unify_page_size(specs)
     groups, padding, pad_warnings = _hybrid_groups(unified, size_ratio)
-    return Grouping(groups=groups, kind=GroupingKind.HYBRID, warnings=warnings + pad_warnings, num_padding_layers=padding)
+    return Grouping(
+        groups=groups,
+        kind=GroupingKind.HYBRID,
+        warnings=warnings + pad_warnings,
+        num_padding_layers=padding,
+    )
 
 
 def project_to_worker(grouping: Grouping, worker_layers: set[str]) -> Grouping:

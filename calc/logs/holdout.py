@@ -8,6 +8,7 @@ the release's rules, ``memory_budget``) and measures what a reader with a new lo
 of the available KV memory, whether the logged figure lies in the band, and whether the verdict at
 the log's ``max_model_len`` (fits / borderline / does not fit) would have been right.
 """
+
 from __future__ import annotations
 
 import json
@@ -33,10 +34,24 @@ from ..deployment import Measured
 from ..inputs import Scenario
 from ..units import GiB
 
-__all__ = ["HeldOutRow", "HeldOutSummary", "Protocol", "heldout_rows", "heldout_summary", "protocol", "source_of",
-           "OVER_PROMISE_GIB", "DATA_CENTRE_GPUS",
-           "TARGET_ERROR_PCT", "TARGET_BAND_PCT", "BEYOND_BAND_PCT",
-           "TermResidual", "term_residuals", "MIN_TERM_ROWS", "term_row_counts"]
+__all__ = [
+    "HeldOutRow",
+    "HeldOutSummary",
+    "Protocol",
+    "heldout_rows",
+    "heldout_summary",
+    "protocol",
+    "source_of",
+    "OVER_PROMISE_GIB",
+    "DATA_CENTRE_GPUS",
+    "TARGET_ERROR_PCT",
+    "TARGET_BAND_PCT",
+    "BEYOND_BAND_PCT",
+    "TermResidual",
+    "term_residuals",
+    "MIN_TERM_ROWS",
+    "term_row_counts",
+]
 
 OVER_PROMISE_GIB = 0.25
 """An estimate above the logged figure by more than this promises memory vLLM will not give."""
@@ -49,9 +64,25 @@ BEYOND_BAND_PCT = 2.0
 """A logged figure more than this % (of itself) below the band's pessimistic edge: over-optimism
 beyond the band."""
 
-DATA_CENTRE_GPUS = frozenset({"H100-80GB", "H100-NVL", "H200", "B200", "B300", "GH200", "H20", "A100-40GB",
-                              "A100-80GB", "V100-32GB", "MI300X", "MI325X", "MI355X"})
-"""The rest (RTX cards, A10/A10G, A30, L4, L40S, T4, GB10) form the consumer and workstation subset."""
+DATA_CENTRE_GPUS = frozenset(
+    {
+        "H100-80GB",
+        "H100-NVL",
+        "H200",
+        "B200",
+        "B300",
+        "GH200",
+        "H20",
+        "A100-40GB",
+        "A100-80GB",
+        "V100-32GB",
+        "MI300X",
+        "MI325X",
+        "MI355X",
+    }
+)
+"""The rest (RTX cards, A10/A10G, A30, L4, L40S, T4, GB10) form the consumer and workstation
+subset."""
 
 
 _THREAD = re.compile(r"https://github\.com/([^/]+/[^/]+)/(?:issues|pull)/([0-9]+)")
@@ -60,8 +91,9 @@ _SITE = re.compile(r"https?://([^/]+)/")
 
 
 def source_of(url: str) -> str:
-    """The source a log's address belongs to under the protocol's rule: ``owner/repo#N`` for an issue or pull
-    request, ``owner/repo`` for a file in a repository, the host name for a web page."""
+    """The source a log's address belongs to under the protocol's rule: ``owner/repo#N`` for an
+    issue or pull request, ``owner/repo`` for a file in a repository, the host name for a web
+    page."""
     for pattern, fmt in ((_THREAD, "{}#{}"), (_REPO, "{}"), (_SITE, "{}")):
         m = pattern.match(url)
         if m:
@@ -112,8 +144,8 @@ class HeldOutRow:
 
     @property
     def verdict_right(self) -> bool:
-        """``fits`` / ``does_not_fit`` agree with the logged outcome; ``borderline`` is right when the
-        logged figure lies inside the band the verdict warns about."""
+        """``fits`` / ``does_not_fit`` agree with the logged outcome; ``borderline`` is right when
+        the logged figure lies inside the band the verdict warns about."""
         if self.estimated_verdict == BandVerdict.BORDERLINE:
             return self.row.in_band
         return (self.estimated_verdict == BandVerdict.FITS) == self.logged_fits
@@ -187,11 +219,15 @@ def _document() -> dict[str, Any]:
 
 def protocol() -> Protocol:
     doc = _document()
-    return Protocol(decided=str(doc["decided"]), rule=str(doc["rule"]),
-                    development_sources=tuple(map(str, doc["development_sources"])),
-                    held_out_sources=tuple(map(str, doc["held_out_sources"])),
-                    batches=tuple((str(b["decided"]), tuple(map(str, b["sources"])))
-                                  for b in doc.get("batches", ())))
+    return Protocol(
+        decided=str(doc["decided"]),
+        rule=str(doc["rule"]),
+        development_sources=tuple(map(str, doc["development_sources"])),
+        held_out_sources=tuple(map(str, doc["held_out_sources"])),
+        batches=tuple(
+            (str(b["decided"]), tuple(map(str, b["sources"]))) for b in doc.get("batches", ())
+        ),
+    )
 
 
 def _held_out(row: Row) -> HeldOutRow:
@@ -202,10 +238,15 @@ def _held_out(row: Row) -> HeldOutRow:
     scenario = Scenario(model=model, deployment=dep, model_label=str(row["model"]))
     logged = int(round(float(row["logged_available_gib"]) * GiB))
     truth = plan(model, replace(dep, measured=Measured(available_kv_bytes=max(0, logged))))
-    return HeldOutRow(row=validation_row({**row, "split": "held_out"}), source=str(row["source"]),
-                      max_model_len=length, estimated_verdict=band_verdict(scenario, estimated),
-                      logged_fits=truth.fits, batch=str(row.get("batch", "")),
-                      miss_cause=str(row.get("miss_cause", "")))
+    return HeldOutRow(
+        row=validation_row({**row, "split": "held_out"}),
+        source=str(row["source"]),
+        max_model_len=length,
+        estimated_verdict=band_verdict(scenario, estimated),
+        logged_fits=truth.fits,
+        batch=str(row.get("batch", "")),
+        miss_cause=str(row.get("miss_cause", "")),
+    )
 
 
 @lru_cache(maxsize=1)
@@ -221,17 +262,22 @@ def heldout_summary(rows: tuple[HeldOutRow, ...]) -> HeldOutSummary:
     return HeldOutSummary(
         count=len(rows),
         median_abs_error_pct=statistics.median(abs(e) for e in errors) if rows else None,
-        in_band=sum(r.row.in_band for r in rows), verdict_right=sum(r.verdict_right for r in rows),
-        over_promise=sum(r.over_promise for r in rows), above=sum(r.row.error_gib > 0 for r in rows),
+        in_band=sum(r.row.in_band for r in rows),
+        verdict_right=sum(r.verdict_right for r in rows),
+        over_promise=sum(r.over_promise for r in rows),
+        above=sum(r.row.error_gib > 0 for r in rows),
         below=sum(r.row.error_gib < 0 for r in rows),
         worst_over_gib=max([r.row.error_gib for r in rows if r.row.error_gib > 0], default=0.0),
         worst_over_pct=max([e for e in errors if e > 0], default=0.0),
         worst_under_pct=min([e for e in errors if e < 0], default=0.0),
         on_target=sum(r.on_target for r in rows),
-        optimistic_beyond_band=sum(r.optimistic_beyond_band for r in rows))
+        optimistic_beyond_band=sum(r.optimistic_beyond_band for r in rows),
+    )
 
 
-# --- per-term residuals ------------------------------------------------------------------------------
+# --- per-term residuals
+# ------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True, kw_only=True)
 class TermResidual:
@@ -260,8 +306,12 @@ def _estimated_terms(row: Row) -> dict[str, float]:
     model, dep = row_model(row), row_deployment(row)
     tokens, seqs = batch_defaults(dep)
     b = memory_budget(model, dep, max_num_batched_tokens=tokens, max_num_seqs=seqs)
-    return {"weights": b.weights_bytes / GiB, "activation": b.activation_bytes / GiB,
-            "non_torch": b.non_torch_bytes / GiB, "cudagraph": b.cudagraph_bytes / GiB}
+    return {
+        "weights": b.weights_bytes / GiB,
+        "activation": b.activation_bytes / GiB,
+        "non_torch": b.non_torch_bytes / GiB,
+        "cudagraph": b.cudagraph_bytes / GiB,
+    }
 
 
 def _percentiles(values: list[float]) -> tuple[float, float]:
@@ -273,7 +323,8 @@ def _percentiles(values: list[float]) -> tuple[float, float]:
 
 @lru_cache(maxsize=4)
 def term_residuals(split: str = "fit") -> tuple[TermResidual, ...]:
-    """Per estimated term, the residuals of ``split``'s rows of data/validation.json whose log prints the term."""
+    """Per estimated term, the residuals of ``split``'s rows of data/validation.json whose log
+    prints the term."""
     rows = [r for r in json.loads(read_data("validation.json"))["rows"] if r["split"] == split]
     residuals: dict[str, list[float]] = {term: [] for term in TERMS}
     for row in rows:
@@ -290,5 +341,13 @@ def term_residuals(split: str = "fit") -> tuple[TermResidual, ...]:
         if not values:
             continue
         lo, hi = _percentiles(values)
-        out.append(TermResidual(term=term, rows=len(values), median_gib=statistics.median(values), p5_gib=lo, p95_gib=hi))
+        out.append(
+            TermResidual(
+                term=term,
+                rows=len(values),
+                median_gib=statistics.median(values),
+                p5_gib=lo,
+                p95_gib=hi,
+            )
+        )
     return tuple(out)
