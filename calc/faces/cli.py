@@ -463,66 +463,29 @@ def _text_report(report: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
-_PLAN_KEYS = (
-    "model",
-    "gpu",
-    "gpu_memory_gib",
-    "tensor_parallel_size",
-    "pipeline_parallel_size",
-    "max_model_len",
-    "max_num_seqs",
-    "max_num_batched_tokens",
-    "kv_cache_dtype",
-    "gpu_memory_utilization",
-    "kv_cache_memory_bytes",
-    "block_size",
-    "num_gpu_blocks_override",
-    "vllm_version",
-    "available_kv_bytes",
-    "available_kv_gib",
-    "weights_gib",
-    "activation_gib",
-    "non_torch_gib",
-    "cudagraph_gib",
-    "cpu_offload_gb",
-    "decode_context_parallel_size",
-    "limit_mm_per_prompt",
-    "interconnect",
-    "speculative_config",
-    "max_loras",
-    "max_lora_rank",
-    "max_cpu_loras",
-    "data_parallel_size",
-)
+#: The inputs a file path names: the CLI sends the text of the file (``-``: standard input).
+_FILE_KEYS = frozenset({"config", "draft_config"})
+#: A tri-state flag: ``--no-enable-prefix-caching`` must survive as "false".
+_TRI_STATE_KEYS = frozenset({"enable_prefix_caching"})
 
 
 def _form(args: argparse.Namespace, stdin: TextIO | None) -> dict[str, object]:
-    """The flags given, as the form's inputs (snake_case, as the calculator's URL names them)."""
-    inputs: dict[str, object] = {
-        k: getattr(args, k) for k in _PLAN_KEYS if getattr(args, k, None) is not None
-    }
-    if getattr(args, "config", None):
-        inputs["config"] = _read_config(args.config, stdin)
-    if getattr(args, "draft_config", None):
-        inputs["draft_config"] = _read_config(args.draft_config, stdin)
-    for flag in (
-        "disable_hybrid_kv_cache_manager",
-        "no_async_scheduling",
-        "enforce_eager",
-        "skip_mm_profiling",
-        "calculate_kv_scales",
-        "enable_lora",
-        "enable_expert_parallel",
-    ):
-        if getattr(args, flag, False):
-            inputs[flag] = True
-    if (
-        getattr(args, "enable_prefix_caching", None) is not None
-    ):  # --no-enable-prefix-caching must survive as "false"
-        inputs["enable_prefix_caching"] = "true" if args.enable_prefix_caching else "false"
-    for key in ("mamba_cache_mode", "mamba_ssm_cache_dtype"):
-        if getattr(args, key, None) is not None:
-            inputs[key] = getattr(args, key)
+    """The flags given, as the form's inputs (snake_case, as the calculator's URL names them),
+    in the form's order (``inputs.INPUT_KEYS``), so the CLI and the page send the same request."""
+    from ..inputs import INPUT_KEYS  # not at the top: `kvcalc --help` starts without it
+
+    inputs: dict[str, object] = {}
+    for key in INPUT_KEYS:
+        value = getattr(args, key, None)
+        if value is None:
+            continue
+        if key in _TRI_STATE_KEYS:
+            inputs[key] = "true" if value else "false"
+        elif key in _FILE_KEYS:
+            if value:
+                inputs[key] = _read_config(str(value), stdin)
+        elif value is not False:  # a store_true flag left off is not sent
+            inputs[key] = value
     return inputs
 
 
