@@ -201,6 +201,11 @@ REASONS: dict[str, tuple[str, str, str]] = {
         'checkpoints cuantizados que no están en el catálogo (Qwen3-14B-AWQ, Qwen3.6-27B-FP8, un Qwen3-30B-A3B AWQ de 4 bits); se descartaron antes de estimar nada (el registro de Qwen3-14B en BF16 de la primera fuente está entre los reservados)',
         '不在目录中的量化检查点（Qwen3-14B-AWQ、Qwen3.6-27B-FP8、一个 4 位 AWQ 的 Qwen3-30B-A3B）；在任何估算之前即已剔除（第一个来源的 Qwen3-14B BF16 日志属于留出集）',
     ),
+    'wangpeiwen/gpu-util-interference mlwd/sensitivity/data_bak.md, kagaho/Build-Jetson-Container-VLLM-0.10.2 README.md, vireshkoli/LLM-Inference-Optimization results/logs/vllm-bf16.startup.log, a Korean llm-d study post on an RTX 3050 and a Nemotron-3-Nano note on a DGX Spark (code-index hit ids 68490333318, 55685126685), eslam-ahmed43/llm-lab logs/vllm_server.log (not vendored)': (
+        'catalog models, but the source names the card without its memory size (a V100 of 16 or 32 GB), the card is not in the catalog (Jetson AGX Thor, A40, RTX 3050 6 GB), the unified memory is shared with a second vLLM engine, or the source is a development one; left out before any estimate',
+        'modelos del catálogo, pero la fuente nombra la tarjeta sin su memoria (una V100 de 16 o 32 GB), la tarjeta no está en el catálogo (Jetson AGX Thor, A40, RTX 3050 de 6 GB), la memoria unificada la comparte un segundo motor vLLM, o la fuente es de desarrollo; se descartaron antes de estimar nada',
+        '模型在目录中，但来源只写了显卡型号而没写显存大小（16 GB 或 32 GB 的 V100），或显卡不在目录中（Jetson AGX Thor、A40、6 GB 的 RTX 3050），或统一内存由第二个 vLLM 引擎共用，或来源属于开发集；在任何估算之前即已剔除',
+    ),
 }
 
 
