@@ -40,7 +40,7 @@ def test_the_split_is_by_source_and_recorded() -> None:
     # batch, and every row names its batch
     batched = [src for _, sources in p.batches for src in sources]
     assert sorted(batched) == sorted(p.held_out_sources) and len(set(batched)) == len(batched)
-    assert [d for d, _ in p.batches] == ["2026-12-01", "2026-12-02", "2026-12-02b", "2026-12-02c"]
+    assert [d for d, _ in p.batches] == ["2026-12-01", "2026-12-02", "2026-12-02b", "2026-12-02c", "2026-12-04"]
     by_source = {src: date for date, sources in p.batches for src in sources}
     assert all(h.batch == by_source[h.source] for h in heldout_rows())
     # every source of a development row (both halves of validation.json) is development, and only those
@@ -85,20 +85,20 @@ def test_published_held_out_figures() -> None:
     """The figures the page, the FAQ and README print (page rounding: 1 decimal for %, 2 for GiB)."""
     rows = heldout_rows()
     s = heldout_summary(rows)
-    assert s.count == len(rows) == 20
-    assert len({h.source for h in rows}) == 8
+    assert s.count == len(rows) == 27
+    assert len({h.source for h in rows}) == 15
     assert s.median_abs_error_pct is not None
-    assert round(s.median_abs_error_pct, 1) == 2.9                  # published "2.9 %"
-    assert s.in_band == 13                                          # "13 of 20 inside the band"
-    assert s.verdict_right == s.count                               # "right for 20 of 20"
-    assert (s.above, s.below) == (6, 14)
-    assert s.over_promise == 2 and round(s.worst_over_gib, 2) == 0.54   # "2 ... (0.54 GiB)"
+    assert round(s.median_abs_error_pct, 1) == 3.3                  # published "3.3 %"
+    assert s.in_band == 18                                          # "18 of 27 inside the band"
+    assert s.verdict_right == s.count                               # "right for 27 of 27"
+    assert (s.above, s.below) == (9, 18)
+    assert s.over_promise == 3 and round(s.worst_over_gib, 2) == 0.76   # "3 ... (0.76 GiB)"
     assert round(s.worst_under_pct, 1) == -23.6                     # "−23.6 %"
-    assert s.on_target == 14 and s.optimistic_beyond_band == 0     # "14 of 20", "none ... beyond"
+    assert s.on_target == 19 and s.optimistic_beyond_band == 0     # "19 of 27", "none ... beyond"
     consumer = heldout_summary(tuple(h for h in rows if h.consumer))
-    assert consumer.count == 6 and consumer.in_band == 6 and consumer.on_target == 6
+    assert consumer.count == 10 and consumer.in_band == 9 and consumer.on_target == 9
     assert consumer.median_abs_error_pct is not None
-    assert round(consumer.median_abs_error_pct, 1) == 2.0
+    assert round(consumer.median_abs_error_pct, 1) == 2.4
     assert OVER_PROMISE_GIB == 0.25
     assert (TARGET_ERROR_PCT, TARGET_BAND_PCT, BEYOND_BAND_PCT) == (5.0, 10.0, 2.0)
 
@@ -106,16 +106,22 @@ def test_published_held_out_figures() -> None:
 def test_every_miss_names_its_cause_and_every_cause_is_a_miss() -> None:
     # the closing note names each row that misses the target with its recorded cause (es/zh/en)
     misses = {h.row.file: h.miss_cause for h in heldout_rows() if not h.on_target}
-    assert len(misses) == 6 and all(misses.values())
+    assert len(misses) == 8 and all(misses.values())
     assert not [h.row.file for h in heldout_rows() if h.on_target and h.miss_cause]
     for lang in LANGS:
         note = page.heldout_misses(lang)
         for file, cause in misses.items():
             shown = file.replace("_", "_<wbr>").replace(".", ".<wbr>")    # breakable on a phone
             assert shown in note and page.t(lang, f"validation.holdout.cause.{cause}") in note
-    # all six are on the safe side: the estimate is below the log, the band's pessimistic edge too
+    # seven of the eight are on the safe side (the estimate below the log, the band's pessimistic
+    # edge too); the one above, Qwen2.5-VL-7B on an L4 (+0.76 GiB, its catalog count leaves out
+    # the vision tower), lies inside its band
     missed = [h for h in heldout_rows() if not h.on_target]
-    assert all(h.row.error_gib < 0 and h.row.below_low_pct == 0 for h in missed)
+    safe = [h for h in missed if h.row.error_gib < 0 and h.row.below_low_pct == 0]
+    assert len(safe) == 7
+    (above,) = [h for h in missed if h not in safe]
+    assert above.row.file == "h20c-v0901_qwen25vl_7b_l4_2k.log" and above.row.in_band
+    assert above.miss_cause == "vl_tower_weights" and round(above.row.error_gib, 2) == 0.76
 
 
 def test_the_target_rule_by_hand() -> None:
@@ -150,11 +156,11 @@ def test_the_page_lists_every_held_out_log_and_the_figures(lang: str) -> None:
                   f.on_target, f.beyond):
         assert value in sentence
     if lang == "es":
-        assert (f.median, f.worst_over_gib, f.worst_under) == ("2,9", "0,54", "-23,6")
+        assert (f.median, f.worst_over_gib, f.worst_under) == ("3,3", "0,76", "-23,6")
     else:
-        assert (f.median, f.worst_over_gib, f.worst_under) == ("2.9", "0.54", "-23.6")
+        assert (f.median, f.worst_over_gib, f.worst_under) == ("3.3", "0.76", "-23.6")
     figures = (f.count, f.in_band, f.on_target, f.beyond, f.consumer, f.sources)
-    assert figures == ("20", "13", "14", "0", "6", "8")
+    assert figures == ("27", "18", "19", "0", "10", "15")
     summary = page.heldout_summary_table(lang)
     assert summary.count("\n") == 3                                   # header, rule, all logs, consumer subset
     for name in ("validation.md", "faq.md"):
@@ -173,7 +179,7 @@ def test_readme_repeats_the_computed_figures() -> None:
     for text in (f"On the {f.count} held-out logs ({f.sources} sources;",
                  f"the median error is {f.median} %",
                  f"{f.in_band} of {f.count} lie inside the band",
-                 f"{f.above} is above the logged figure and {f.below} below",
+                 f"{f.above} are above the logged figure and {f.below} below",
                  f"{f.over} over-promise by more than 0.25 GiB "
                  f"(the largest excess {f.worst_over_gib} GiB",
                  f"the worst shortfall is −{f.worst_under.lstrip('-')} %",

@@ -541,6 +541,35 @@ EXPECTED: dict[str, tuple[str, dict[str, object]]] = {
         "model_weights_gib": 27.52, "available_kv_gib": 11.06, "gpu_memory_utilization": 0.92,
         "gpu_kv_cache_tokens": 72496, "max_concurrency": 1.77, "total_gpu_memory_gib": 44.39,
         "activation_peak_gib": 1.99}),
+    # the 2026-12-04 held-out batch: every value below is printed in the log
+    "h20c-v0180_qwen35_9b_a100_40gb_8k.log": ("started", {
+        "vllm_version": "0.18.0", "model": "Qwen/Qwen3.5-9B", "max_model_len": 8192,
+        "max_num_batched_tokens": 2048, "model_weights_gib": 17.66, "available_kv_gib": 15.85,
+        "gpu_kv_cache_tokens": 129360, "max_concurrency": 51.74, "cudagraph_gib": 0.57}),
+    "h20c-v0271_qwen36_27b_2xa100_80gb_tp2_65k.log": ("started", {
+        "vllm_version": "0.27.1", "max_model_len": 65536, "tensor_parallel_size": 2,
+        "model_weights_gib": 25.69, "available_kv_gib": 44.73, "gpu_kv_cache_tokens": 1407894,
+        "max_concurrency": 21.48, "gpu_memory_utilization": 0.92, "total_gpu_memory_gib": 79.25,
+        "activation_peak_gib": 2.32, "cudagraph_gib": 1.01}),
+    "h20c-v0100_qwen3_14b_a100_80gb_32k.log": ("started", {
+        "vllm_version": "0.10.0", "max_model_len": 32768, "max_num_batched_tokens": 2048,
+        "model_weights_gib": 27.5185, "available_kv_gib": 42.44, "gpu_kv_cache_tokens": 278144,
+        "max_concurrency": 8.49, "num_gpu_blocks": 17384, "cudagraph_gib": 2.49}),
+    "h20c-v0280_qwen3_14b_l40s_defaults_40k.log": ("started", {
+        "model_weights_gib": 27.52, "available_kv_gib": 11.57, "gpu_kv_cache_tokens": 75824,
+        "max_concurrency": 1.85, "max_model_len": 40960}),
+    "h20c-v0190_qwen25_72b_4xl40s_tp4_8k.log": ("started", {
+        "vllm_version": "0.19.0", "model": "Qwen/Qwen2.5-72B-Instruct", "max_model_len": 8192,
+        "tensor_parallel_size": 4, "model_weights_gib": 33.98, "available_kv_gib": 5.11,
+        "gpu_kv_cache_tokens": 67024, "max_concurrency": 8.18, "cudagraph_gib": 2.62}),
+    "h20c-v0190_qwen35_9b_l40s_offline_262k.log": ("started", {
+        "vllm_version": "0.19.0", "model": "Qwen/Qwen3.5-9B", "max_model_len": 262144,
+        "max_num_batched_tokens": 8192, "model_weights_gib": 17.66, "available_kv_gib": 20.27,
+        "gpu_kv_cache_tokens": 165792, "max_concurrency": 2.52, "cudagraph_gib": 0.65}),
+    "h20c-v0901_qwen25vl_7b_l4_2k.log": ("started", {
+        "vllm_version": "0.9.0.1", "max_model_len": 2048, "max_num_batched_tokens": 2048,
+        "model_weights_gib": 15.6271, "available_kv_gib": 1.81, "gpu_kv_cache_tokens": 33824,
+        "max_concurrency": 16.52, "num_gpu_blocks": 2114, "cudagraph_gib": 0.51}),
 }
 
 

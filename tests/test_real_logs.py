@@ -433,6 +433,16 @@ RECOMPUTED: dict[str, Case] = {
     "h20b-v0151_llama31_8b_a100_40gb_eager_defaults_131k.log": Case(
         "started", model="meta-llama/Llama-3.1-8B-Instruct"),
     "h20b-v0290_qwen3_14b_l40s_defaults_40k.log": Case("started"),
+    # the 2026-12-04 held-out batch (the set-up of each in calc/data/holdout.json)
+    "h20c-v0180_qwen35_9b_a100_40gb_8k.log": Case("started"),
+    "h20c-v0271_qwen36_27b_2xa100_80gb_tp2_65k.log": Case("started", model="Qwen/Qwen3.6-27B"),
+    "h20c-v0100_qwen3_14b_a100_80gb_32k.log": Case("started", model="Qwen/Qwen3-14B"),
+    # four lines without prefixes: the model and release are the post's (vllm serve Qwen/Qwen3-14B, 0.28.0)
+    "h20c-v0280_qwen3_14b_l40s_defaults_40k.log": Case(
+        "started", model="Qwen/Qwen3-14B", inputs={"vllm_version": "0.28.0"}),
+    "h20c-v0190_qwen25_72b_4xl40s_tp4_8k.log": Case("started"),
+    "h20c-v0190_qwen35_9b_l40s_offline_262k.log": Case("started"),
+    "h20c-v0901_qwen25vl_7b_l4_2k.log": Case("started", model="Qwen/Qwen2.5-VL-7B-Instruct"),
 }
 
 # Every other log: the diagnosis its lines give (the reasons are in the table above).
