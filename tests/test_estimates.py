@@ -589,7 +589,7 @@ def test_rope_caches_per_model_by_hand() -> None:
     from kvcalc.budget.weight_share import rope_cache_bytes
 
     def caches(model_id: str) -> list[tuple[int, int, int]]:
-        return [(c.rows, c.rotary_dim, c.element_bytes) for c in catalog_model(model_id).rope_caches]
+        return [(c.rows, c.rotary_dim, c.element_bytes) for c in catalog_model(model_id).rotary.caches]
 
     # Llama-3.1 (llama3 rope: rows = max_position_embeddings): 131,072 x 128 x 2 B = 33,554,432
     assert caches("meta-llama/Llama-3.1-8B-Instruct") == [(131_072, 128, 2)]

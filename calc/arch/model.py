@@ -26,6 +26,8 @@ __all__ = [
     "WeightQuant",
     "ModelSpec",
     "VisionSpec",
+    "Rotary",
+    "OlderWindows",
     "normalize_config",
     "UNSUPPORTED_HYBRID_TYPES",
     "ENCODER_MODEL_TYPES",
@@ -338,6 +340,31 @@ class PerLayer:
 
 
 @dataclass(frozen=True, kw_only=True)
+class OlderWindows:
+    """A config's sliding window that releases before the pinned main apply differently
+    (``kvcalc.arch.window_rules``); the pinned main's layers are ``ModelSpec.layer_kinds``."""
+
+    qwen2: tuple[int, int] | None = None
+    """Qwen2Model (qwen2, qwen3) with ``use_sliding_window`` and a window: ``(sliding_window,
+    max_window_layers)``, which releases before 0.10.1 check differently."""
+    unused: int | None = None
+    """A config ``sliding_window`` whose ``layer_types`` have no sliding layer: unused on the pinned
+    main (#49803), every layer's window before 0.27."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rotary:
+    """The rotary embedding's buffers vLLM allocates while loading (budget/weight_share.py)."""
+
+    caches: tuple[RopeCache, ...] = ()
+    """The distinct cos/sin caches (``kvcalc.arch.rope_cache``); () without RoPE."""
+    mrope_max_position: int = 0
+    """``max_position_embeddings`` of a model vLLM rotates with MRoPE (rope scaling with
+    ``mrope_section``: Qwen2-VL, Qwen2.5-VL, Qwen3-VL), whose enlarged cos/sin cache is sized from
+    it; 0 = plain RoPE."""
+
+
+@dataclass(frozen=True, kw_only=True)
 class ModelSpec:
     """The model facts the KV planning, the budget and the reports need."""
 
@@ -411,21 +438,10 @@ class ModelSpec:
     taken from (``vision_parameters`` when counted; counted from the tower's shape when an exact
     total includes them; 0 when neither holds them): what vLLM does not load in its text-only mode
     (kvcalc.tower_skip)."""
-    mrope_max_position: int = 0
-    """``max_position_embeddings`` of a model vLLM rotates with MRoPE (rope scaling with
-    ``mrope_section``: Qwen2-VL, Qwen2.5-VL, Qwen3-VL), whose cos/sin cache is sized from it
-    (weight_share.py); 0 = plain RoPE."""
-    rope_caches: tuple[RopeCache, ...] = ()
-    """The rotary cos/sin caches vLLM allocates while loading (``kvcalc.rope_cache``); () without
-    RoPE."""
-
-    qwen2_window: tuple[int, int] | None = None
-    """Qwen2Model (qwen2, qwen3) with ``use_sliding_window`` and a window: ``(sliding_window,
-    max_window_layers)``, which releases before 0.10.1 check differently
-    (``kvcalc.window_rules``)."""
-    unused_window: int | None = None
-    """A config ``sliding_window`` whose ``layer_types`` have no sliding layer: unused on the pinned
-    main (#49803), every layer's window before 0.27 (``kvcalc.window_rules``)."""
+    rotary: Rotary = Rotary()
+    """The rotary embedding's cos/sin caches (a default ``Rotary()`` without RoPE)."""
+    older_windows: OlderWindows | None = None
+    """A window older releases apply differently (None: every release reads the layers alike)."""
     num_mtp_layers: int = 0
     """The checkpoint's multi-token-prediction layers (``num_nextn_predict_layers``; Qwen3.5/3.6
     ``mtp_num_hidden_layers``): loaded, with their own KV cache, only with ``--speculative-config``
@@ -729,7 +745,7 @@ def _layer_kinds(
 def _qwen2_layer_kinds(
     text: Mapping[str, object], num_layers: int, window: int | None
 ) -> tuple[tuple[LayerKind, ...], int | None, int | None]:
-    """Qwen2Model on the pinned main (kvcalc.qwen2_window): mixed layer types are refused unless
+    """Qwen2Model on the pinned main (arch/qwen2_window.py): mixed layer types are refused unless
     ``max_window_layers == num_hidden_layers``; Qwen2Attention passes no per-layer window, so the
     layers slide only when every layer type is sliding (arg_utils.py, #49803)."""
     window = window if text.get("use_sliding_window", False) else None
@@ -754,23 +770,22 @@ def _qwen2_layer_kinds(
 
 def _window_facts(
     text: Mapping[str, object], mt: str, num_layers: int, kinds: tuple[LayerKind, ...]
-) -> tuple[tuple[int, int] | None, int | None]:
-    """``(qwen2_window, unused_window)`` of ModelSpec: the windows older releases apply
-    differently."""
+) -> OlderWindows | None:
+    """The windows older releases apply differently (ModelSpec.older_windows)."""
     raw = _opt_number(text, "sliding_window", maximum=MAX_LEN)
     window = int(raw) if raw is not None and raw >= 1 else None
     if families.row_of(mt).layer_pattern == LayerPattern.QWEN2:
         if window is None or not text.get("use_sliding_window", False):
-            return None, None
+            return None
         given = _int(text, "max_window_layers", maximum=MAX_LAYERS)
         max_layers = QWEN2_MAX_WINDOW_LAYERS if given is None else given
         types = qwen2_types(text, num_layers, window, max_layers)
         unused = window if set(types) == {"full_attention"} else None
-        return (window, max_layers), unused
+        return OlderWindows(qwen2=(window, max_layers), unused=unused)
     types_given = isinstance(text.get("layer_types"), list) and bool(text.get("layer_types"))
     if window is not None and types_given and set(kinds) == {LayerKind.FULL}:
-        return None, window
-    return None, None
+        return OlderWindows(unused=window)
+    return None
 
 
 _ATTENTION_TYPES = ("full_attention", "attention", "global")
@@ -1881,10 +1896,8 @@ class _AttentionLayout:
     """The chunk of chunked-attention layers."""
     mamba: MambaConfig | None
     """The state layers' facts of a hybrid."""
-    qwen2_window: tuple[int, int] | None
-    """Qwen2's partial window, which older releases apply differently."""
-    unused_window: int | None
-    """A window the config sets but no layer uses."""
+    older_windows: OlderWindows | None
+    """Qwen2's partial window, or a window no layer uses, which older releases apply differently."""
 
 
 def _attention_layout(
@@ -1921,10 +1934,8 @@ def _attention_layout(
         )
     elif not mla:
         kinds, window, chunk = _layer_kinds(text, layers)
-    qwen2_window, unused_window = (
-        _window_facts(text, mt, layers, kinds)
-        if hybrid is None and not mla and not v4
-        else (None, None)
+    older_windows = (
+        _window_facts(text, mt, layers, kinds) if hybrid is None and not mla and not v4 else None
     )
     return _AttentionLayout(
         mla=mla,
@@ -1934,8 +1945,7 @@ def _attention_layout(
         window=window,
         chunk=chunk,
         mamba=mamba,
-        qwen2_window=qwen2_window,
-        unused_window=unused_window,
+        older_windows=older_windows,
     )
 
 
@@ -2031,10 +2041,11 @@ def normalize_config(
             tie_word_embeddings=bool(
                 text.get("tie_word_embeddings") or config.get("tie_word_embeddings")
             ),
-            mrope_max_position=_mrope_max_position(text, config),
-            rope_caches=rope_caches(text, mt, _rotary_head_size(text, head, mla)),
-            qwen2_window=a.qwen2_window,
-            unused_window=a.unused_window,
+            rotary=Rotary(
+                caches=rope_caches(text, mt, _rotary_head_size(text, head, mla)),
+                mrope_max_position=_mrope_max_position(text, config),
+            ),
+            older_windows=a.older_windows,
             unsplit_parameters=unsplit,
             tower_parameters=tower,
             assumed=_assumed(text, config, mt, _quant(text)),

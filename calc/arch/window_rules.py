@@ -27,8 +27,11 @@ __all__ = ["windows_for_release"]
 
 def windows_for_release(model: ModelSpec, rules: RuleSet) -> ModelSpec:
     """``model`` as ``rules``' release builds its layers (unchanged on the pinned main rules)."""
-    if model.qwen2_window is not None and not rules.interleaved_layer_types:
-        window, max_layers = model.qwen2_window
+    older = model.older_windows
+    if older is None:
+        return model
+    if older.qwen2 is not None and not rules.interleaved_layer_types:
+        window, max_layers = older.qwen2
         if not rules.qwen2_sliding_window:
             raise refuse_partial_window(
                 max_layers,
@@ -40,8 +43,8 @@ def windows_for_release(model: ModelSpec, rules: RuleSet) -> ModelSpec:
                 max_layers, model.num_layers, f"{rules.description} asserts it, before #21927"
             )
         return _all_sliding(model, window)
-    if model.unused_window is not None and not rules.window_needs_sliding_layer_types:
-        return _all_sliding(model, model.unused_window)
+    if older.unused is not None and not rules.window_needs_sliding_layer_types:
+        return _all_sliding(model, older.unused)
     return model
 
 

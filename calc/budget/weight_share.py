@@ -50,7 +50,7 @@ _ELEMENT_BYTES = 2  # norms, routers and the vision tower stay 16-bit in quantiz
 # from v0.7.2, commit bf3b79e "[VLM] Qwen2.5-VL"; before it the cache had max_position_embeddings
 # rows). The cache is a non-persistent buffer of (positions, rotary_dim) in the model dtype, one per
 # model (``get_rope`` caches instances), whole on every rank. ``rope_cache_bytes`` counts one plain
-# cache (ModelSpec.rope_caches); the enlargement adds three more.
+# cache (ModelSpec.rotary); the enlargement adds three more.
 _MROPE_CACHE_FACTOR = 4
 
 
@@ -133,10 +133,9 @@ def load_buffer_bytes(
       #26000).
     """
     total = 0
-    if model.mrope_max_position and rules.mrope_enlarged_cache:
-        total += (
-            (_MROPE_CACHE_FACTOR - 1) * model.mrope_max_position * model.head_size * _ELEMENT_BYTES
-        )
+    mrope = model.rotary.mrope_max_position
+    if mrope and rules.mrope_enlarged_cache:
+        total += (_MROPE_CACHE_FACTOR - 1) * mrope * model.head_size * _ELEMENT_BYTES
     v = model.vision
     if tower_loaded and v is not None and _qwen3_tower(v.family) and v.deepstack_layers:
         total += (
@@ -164,7 +163,7 @@ def vocab_padding_bytes(
 
 def rope_cache_bytes(model: ModelSpec) -> int:
     """Every distinct rotary cos/sin cache, whole on every GPU (kvcalc.rope_cache)."""
-    return sum(c.bytes for c in model.rope_caches)
+    return sum(c.bytes for c in model.rotary.caches)
 
 
 def load_extra_bytes(
