@@ -40,7 +40,7 @@ def test_the_split_is_by_source_and_recorded() -> None:
     # batch, and every row names its batch
     batched = [src for _, sources in p.batches for src in sources]
     assert sorted(batched) == sorted(p.held_out_sources) and len(set(batched)) == len(batched)
-    assert [d for d, _ in p.batches] == ["2026-12-01", "2026-12-02", "2026-12-02b", "2026-12-02c", "2026-12-04"]
+    assert [d for d, _ in p.batches] == ["2026-12-01", "2026-12-02", "2026-12-02b", "2026-12-02c", "2026-12-04", "2026-12-04b"]
     by_source = {src: date for date, sources in p.batches for src in sources}
     assert all(h.batch == by_source[h.source] for h in heldout_rows())
     # every source of a development row (both halves of validation.json) is development, and only those
@@ -85,20 +85,20 @@ def test_published_held_out_figures() -> None:
     """The figures the page, the FAQ and README print (page rounding: 1 decimal for %, 2 for GiB)."""
     rows = heldout_rows()
     s = heldout_summary(rows)
-    assert s.count == len(rows) == 27
-    assert len({h.source for h in rows}) == 15
+    assert s.count == len(rows) == 29
+    assert len({h.source for h in rows}) == 17
     assert s.median_abs_error_pct is not None
-    assert round(s.median_abs_error_pct, 1) == 3.3                  # published "3.3 %"
-    assert s.in_band == 18                                          # "18 of 27 inside the band"
-    assert s.verdict_right == s.count                               # "right for 27 of 27"
-    assert (s.above, s.below) == (9, 18)
+    assert round(s.median_abs_error_pct, 1) == 3.1                  # published "3.1 %"
+    assert s.in_band == 20                                          # "20 of 29 inside the band"
+    assert s.verdict_right == s.count                               # "right for 29 of 29"
+    assert (s.above, s.below) == (9, 20)
     assert s.over_promise == 3 and round(s.worst_over_gib, 2) == 0.76   # "3 ... (0.76 GiB)"
     assert round(s.worst_under_pct, 1) == -23.6                     # "−23.6 %"
-    assert s.on_target == 19 and s.optimistic_beyond_band == 0     # "19 of 27", "none ... beyond"
+    assert s.on_target == 21 and s.optimistic_beyond_band == 0     # "21 of 29", "none ... beyond"
     consumer = heldout_summary(tuple(h for h in rows if h.consumer))
-    assert consumer.count == 10 and consumer.in_band == 9 and consumer.on_target == 9
+    assert consumer.count == 11 and consumer.in_band == 10 and consumer.on_target == 10
     assert consumer.median_abs_error_pct is not None
-    assert round(consumer.median_abs_error_pct, 1) == 2.4
+    assert round(consumer.median_abs_error_pct, 1) == 2.1
     assert OVER_PROMISE_GIB == 0.25
     assert (TARGET_ERROR_PCT, TARGET_BAND_PCT, BEYOND_BAND_PCT) == (5.0, 10.0, 2.0)
 
@@ -156,11 +156,11 @@ def test_the_page_lists_every_held_out_log_and_the_figures(lang: str) -> None:
                   f.on_target, f.beyond):
         assert value in sentence
     if lang == "es":
-        assert (f.median, f.worst_over_gib, f.worst_under) == ("3,3", "0,76", "-23,6")
+        assert (f.median, f.worst_over_gib, f.worst_under) == ("3,1", "0,76", "-23,6")
     else:
-        assert (f.median, f.worst_over_gib, f.worst_under) == ("3.3", "0.76", "-23.6")
+        assert (f.median, f.worst_over_gib, f.worst_under) == ("3.1", "0.76", "-23.6")
     figures = (f.count, f.in_band, f.on_target, f.beyond, f.consumer, f.sources)
-    assert figures == ("27", "18", "19", "0", "10", "15")
+    assert figures == ("29", "20", "21", "0", "11", "17")
     summary = page.heldout_summary_table(lang)
     assert summary.count("\n") == 3                                   # header, rule, all logs, consumer subset
     for name in ("validation.md", "faq.md"):

@@ -570,6 +570,17 @@ EXPECTED: dict[str, tuple[str, dict[str, object]]] = {
         "vllm_version": "0.9.0.1", "max_model_len": 2048, "max_num_batched_tokens": 2048,
         "model_weights_gib": 15.6271, "available_kv_gib": 1.81, "gpu_kv_cache_tokens": 33824,
         "max_concurrency": 16.52, "num_gpu_blocks": 2114, "cudagraph_gib": 0.51}),
+    # the 2026-12-04b batch
+    "h20d-v0220_qwen3_8b_2xt4_tp2_eager_util085_8k.log": ("started", {
+        "vllm_version": "0.22.0", "max_model_len": 8192, "tensor_parallel_size": 2,
+        "gpu_memory_utilization": 0.85, "enforce_eager": True, "max_num_batched_tokens": 8192,
+        "model_weights_gib": 7.64, "available_kv_gib": 4.11, "gpu_kv_cache_tokens": 59856,
+        "max_concurrency": 7.31}),
+    # "Model loading took 7.5552 GiB", and the 'Actual usage' line's "7.56 GiB for weight"
+    "h20d-v0102_qwen3_4b_h100_defaults_40k.log": ("started", {
+        "vllm_version": "0.10.2", "model": "Qwen/Qwen3-4B", "max_model_len": 40960,
+        "model_weights_gib": 7.56, "available_kv_gib": 58.05, "gpu_kv_cache_tokens": 422672,
+        "max_concurrency": 10.32, "total_gpu_memory_gib": 79.18, "activation_peak_gib": 5.59}),
 }
 
 

@@ -443,6 +443,9 @@ RECOMPUTED: dict[str, Case] = {
     "h20c-v0190_qwen25_72b_4xl40s_tp4_8k.log": Case("started"),
     "h20c-v0190_qwen35_9b_l40s_offline_262k.log": Case("started"),
     "h20c-v0901_qwen25vl_7b_l4_2k.log": Case("started", model="Qwen/Qwen2.5-VL-7B-Instruct"),
+    # the 2026-12-04b batch: a Kaggle mount of Qwen3 8B (its set-up in calc/data/holdout.json)
+    "h20d-v0220_qwen3_8b_2xt4_tp2_eager_util085_8k.log": Case("started", model="Qwen/Qwen3-8B"),
+    "h20d-v0102_qwen3_4b_h100_defaults_40k.log": Case("started"),
 }
 
 # Every other log: the diagnosis its lines give (the reasons are in the table above).
