@@ -49,6 +49,7 @@ import kvcalc as _kvcalc
 def clear_scenario_caches():
     _kvcalc.plan.cache_clear()
     _sys.modules[_kvcalc.plan.__module__]._layers.cache_clear()
+    _sys.modules["kvcalc.budget.memory"]._budget_of.cache_clear()
 """
 
 _D = MAX_DIM

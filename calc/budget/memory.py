@@ -14,6 +14,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from functools import lru_cache
 
 from ..arch import tower_skip
 from ..arch.model import ModelSpec
@@ -246,9 +247,29 @@ def memory_budget(
     Returned at the deployment's ``budget_edge``: ``central`` (the estimate), or ``low``
     (the band's pessimistic edge, which the advice plans its what-ifs on).
     """
+    return _budget_of(
+        model, _budget_key(model, dep), max_num_batched_tokens, max_num_seqs
+    ).at_edge(dep.budget_edge)
+
+
+def _budget_key(model: ModelSpec, dep: Deployment) -> Deployment:
+    """``dep`` less what the budget does not read, so that the advice's what-ifs and the reader's
+    next edit of ``max_model_len`` find the budget already made: the edge (applied after), and the
+    length, which only V0's profile run and an encoder's profiled items read."""
+    if dep.budget_edge != "central":
+        dep = replace(dep, budget_edge="central")
+    if dep.max_model_len is not None and not dep.rules.v0_engine and model.vision is None:
+        dep = replace(dep, max_model_len=None)
+    return dep
+
+
+@lru_cache(maxsize=256)
+def _budget_of(
+    model: ModelSpec, dep: Deployment, max_num_batched_tokens: int, max_num_seqs: int
+) -> MemoryBudget:
     return _memory_budget(
         model, dep, max_num_batched_tokens=max_num_batched_tokens, max_num_seqs=max_num_seqs
-    ).at_edge(dep.budget_edge)
+    )
 
 
 def _given_budget(dep: Deployment, util: float) -> MemoryBudget | None:

@@ -256,6 +256,41 @@ function answer({ id, request }) {
     response = JSON.stringify({ ok: false, errors: [{ code: "internal", field: null, message: String(error?.message ?? error).slice(0, 500) }] })
   }
   self.postMessage({ type: "result", id, response, marks: [["compute-start", received], ["compute-end", now()]] })
+  if (!warmed) warmUp(request)
+}
+
+/** Warm-up computes after the first answer (see warmUp). */
+const WARM_UP_COMPUTES = 24
+let warmed = false
+
+/**
+ * After the first answer, while the reader reads it, plan the same request at a few other
+ * lengths, one per task: the runtime's hot code is then compiled by the engine's optimizing
+ * tier before the reader's first edit, instead of during it (a recompute takes about half as
+ * long once it is; bench/RESULTS.md). Each warm-up yields to the queue, so a reader's request
+ * waits for at most one of them; a request that is not a plan has nothing to warm.
+ */
+function warmUp(request) {
+  warmed = true
+  let parsed
+  try {
+    parsed = JSON.parse(request)
+  } catch {
+    return
+  }
+  if (parsed?.action !== "plan" || typeof parsed.inputs !== "object" || parsed.inputs === null) return
+  let left = WARM_UP_COMPUTES
+  const step = () => {
+    if (left-- <= 0) return
+    const inputs = { ...parsed.inputs, max_model_len: String(2048 + 256 * left) }
+    try {
+      computeFn(JSON.stringify({ ...parsed, inputs }))
+    } catch {
+      return
+    }
+    setTimeout(step, 0)
+  }
+  setTimeout(step, 0)
 }
 
 self.addEventListener("message", ({ data }) => {
