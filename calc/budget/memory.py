@@ -247,9 +247,8 @@ def memory_budget(
     Returned at the deployment's ``budget_edge``: ``central`` (the estimate), or ``low``
     (the band's pessimistic edge, which the advice plans its what-ifs on).
     """
-    return _budget_of(
-        model, _budget_key(model, dep), max_num_batched_tokens, max_num_seqs
-    ).at_edge(dep.budget_edge)
+    budget = _budget_of(model, _budget_key(model, dep), max_num_batched_tokens, max_num_seqs)
+    return budget.at_edge(dep.budget_edge)
 
 
 def _budget_key(model: ModelSpec, dep: Deployment) -> Deployment:
