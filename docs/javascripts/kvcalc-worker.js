@@ -260,7 +260,7 @@ function answer({ id, request }) {
 }
 
 /** Warm-up computes after the first answer (see warmUp). */
-const WARM_UP_COMPUTES = 24
+const WARM_UP_COMPUTES = 48
 let warmed = false
 
 /**
