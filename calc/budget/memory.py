@@ -255,11 +255,12 @@ def _budget_key(model: ModelSpec, dep: Deployment) -> Deployment:
     """``dep`` less what the budget does not read, so that the advice's what-ifs and the reader's
     next edit of ``max_model_len`` find the budget already made: the edge (applied after), and the
     length, which only V0's profile run and an encoder's profiled items read."""
+    unread: dict[str, object] = {}
     if dep.budget_edge != "central":
-        dep = replace(dep, budget_edge="central")
+        unread["budget_edge"] = "central"
     if dep.max_model_len is not None and not dep.rules.v0_engine and model.vision is None:
-        dep = replace(dep, max_model_len=None)
-    return dep
+        unread["max_model_len"] = None
+    return replace(dep, **unread) if unread else dep
 
 
 @lru_cache(maxsize=256)
