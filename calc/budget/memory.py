@@ -255,12 +255,13 @@ def _budget_key(model: ModelSpec, dep: Deployment) -> Deployment:
     """``dep`` less what the budget does not read, so that the advice's what-ifs and the reader's
     next edit of ``max_model_len`` find the budget already made: the edge (applied after), and the
     length, which only V0's profile run and an encoder's profiled items read."""
-    unread: dict[str, object] = {}
-    if dep.budget_edge != "central":
-        unread["budget_edge"] = "central"
-    if dep.max_model_len is not None and not dep.rules.v0_engine and model.vision is None:
-        unread["max_model_len"] = None
-    return replace(dep, **unread) if unread else dep
+    length_unread = (
+        dep.max_model_len is not None and not dep.rules.v0_engine and model.vision is None
+    )
+    if dep.budget_edge == "central" and not length_unread:
+        return dep
+    length = None if length_unread else dep.max_model_len
+    return replace(dep, budget_edge="central", max_model_len=length)
 
 
 @lru_cache(maxsize=256)
