@@ -11,7 +11,16 @@ import html
 from dataclasses import dataclass
 
 from kvcalc.budget.validation import ValidationRow, excluded_logs, validation_rows, validation_summary
-from kvcalc.logs.holdout import HeldOutRow, HeldOutSummary, heldout_rows, heldout_summary, protocol, source_of, term_residuals
+from kvcalc.logs.holdout import (
+    HeldOutRow,
+    HeldOutSummary,
+    heldout_rows,
+    heldout_summary,
+    heldout_terms,
+    protocol,
+    source_of,
+    term_residuals,
+)
 from kvcalc.numfmt import fmt_fixed, fmt_int
 from kvcalc.strings import t as core_t
 
@@ -189,12 +198,23 @@ def heldout_misses(lang: str) -> str:
     if not misses:
         return t(lang, "validation.holdout.misses_none")
     items = [f"- {_breakable(h.row.file)} ({_signed_pct(lang, h.row.error_pct)}): "
-             + _cause(lang, h.miss_cause) for h in misses]
+             + cause(lang, h) for h in misses]
     return t(lang, "validation.holdout.misses") + "\n\n" + "\n".join(items)
 
 
-def _cause(lang: str, key: str) -> str:
-    return t(lang, f"validation.holdout.cause.{key}") if key else "–"
+def cause(lang: str, h: HeldOutRow) -> str:
+    """A miss's recorded cause in ``lang``, its figures filled from the core: the row's error and
+    budget terms (``{weights_est}``, ``{weights_log}``, ``{weights_diff}``, ``{activation_est}``,
+    ``{error_gib}``, ``{error_pct}``, ``{max_model_len}``; a cause uses those it names)."""
+    if not h.miss_cause:
+        return "–"
+    estimated, logged = heldout_terms(h.row.file)
+    weights_log = logged.get("weights", 0.0)
+    return t(lang, f"validation.holdout.cause.{h.miss_cause}",
+             weights_est=_gib(lang, estimated["weights"]), weights_log=_gib(lang, weights_log),
+             weights_diff=_gib(lang, abs(estimated["weights"] - weights_log)),
+             activation_est=_gib(lang, estimated["activation"]), error_gib=_gib(lang, abs(h.row.error_gib)),
+             error_pct=_signed_pct(lang, h.row.error_pct), max_model_len=fmt_int(h.max_model_len, lang))
 
 
 def _signed_pct(lang: str, x: float) -> str:

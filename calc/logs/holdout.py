@@ -51,6 +51,7 @@ __all__ = [
     "term_residuals",
     "MIN_TERM_ROWS",
     "term_row_counts",
+    "heldout_terms",
 ]
 
 OVER_PROMISE_GIB = 0.25
@@ -312,6 +313,14 @@ def _estimated_terms(row: Row) -> dict[str, float]:
         "non_torch": b.non_torch_bytes / GiB,
         "cudagraph": b.cudagraph_bytes / GiB,
     }
+
+
+def heldout_terms(file: str) -> tuple[dict[str, float], dict[str, float]]:
+    """``(estimated, logged)`` budget terms of the held-out log ``file``, GiB per GPU (logged: the
+    terms its log prints): the figures a miss's recorded cause quotes."""
+    row = next(r for r in _document()["rows"] if r["file"] == file)
+    logged = {str(k): float(v) for k, v in (row.get("logged_breakdown_gib") or {}).items()}
+    return _estimated_terms(row), logged
 
 
 def _percentiles(values: list[float]) -> tuple[float, float]:
