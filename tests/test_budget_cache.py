@@ -14,8 +14,10 @@ from dataclasses import replace
 import pytest
 
 from kvcalc import catalog
+from kvcalc.arch.model import ModelSpec
 from kvcalc.budget import memory
-from kvcalc.deployment import batch_defaults
+from kvcalc.budget.memory import MemoryBudget
+from kvcalc.deployment import Deployment, batch_defaults
 from kvcalc.errors import CalcError
 from kvcalc.inputs import scenario_from_inputs
 
@@ -24,14 +26,14 @@ LENGTHS = (4096, 32768)
 EDGES = ("central", "low", "high")
 
 
-def _fresh(model, dep):  # type: ignore[no-untyped-def]
+def _fresh(model: ModelSpec, dep: Deployment) -> MemoryBudget:
     tokens, seqs = batch_defaults(dep)
     return memory._memory_budget(
         model, dep, max_num_batched_tokens=tokens, max_num_seqs=seqs
     ).at_edge(dep.budget_edge)
 
 
-def _kept(model, dep):  # type: ignore[no-untyped-def]
+def _kept(model: ModelSpec, dep: Deployment) -> MemoryBudget:
     tokens, seqs = batch_defaults(dep)
     return memory.memory_budget(model, dep, max_num_batched_tokens=tokens, max_num_seqs=seqs)
 
