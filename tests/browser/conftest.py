@@ -11,7 +11,13 @@ and ``page``; they are configured here):
 
 * ``site_url``: ``http://127.0.0.1:<port>/`` of the served site; pages can also
   be opened by path, ``page.goto("zh/")``, through the context's ``base_url``.
-* ``page``: a fresh page whose context is watched.
+* ``page``: a watched page on a blank document, with no storage, cookies or permissions for the
+  site and the default viewport. It is one page, kept for the whole session and reset after each
+  test (see ``SharedPage``): opening a page costs a renderer process, about 1.2 s of CPU on these
+  2-core machines, and the runtime's compile is kept in the shared HTTP cache (bench/RESULTS.md,
+  "Browser tests"). A test that changes what a reset cannot undo (``page.on``, anything through
+  ``page.context``) is marked ``@pytest.mark.fresh_context`` and gets a page in its own context,
+  as a test asking for ``context`` does; the ``page`` fixture refuses an unmarked one.
 * ``page_factory(**context_options)``: more watched pages, each in its own context.
 * ``console_errors``, ``failed_requests``, ``foreign_requests``: lists of strings
   the watched contexts of the current test append to.
@@ -23,7 +29,10 @@ download here).
 
 from __future__ import annotations
 
+import ast
+import inspect
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -68,6 +77,11 @@ def _build_site(site_dir: Path) -> None:
     proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True)
     if proc.returncode != 0:
         pytest.fail(f"{' '.join(cmd)} failed:\n{proc.stderr[-4000:]}", pytrace=False)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "fresh_context: the test's page gets its own browser context "
+                            "(it adds listeners, init scripts, routes or permissions)")
 
 
 @pytest.fixture(scope="session")
@@ -163,14 +177,10 @@ def foreign_requests() -> list[str]:
     return []
 
 
-@pytest.fixture
-def watch(
-    site_url: str,
-    console_errors: list[str],
-    failed_requests: list[str],
-    foreign_requests: list[str],
-) -> Callable[[BrowserContext], BrowserContext]:
-    """Return ``watch(context)``: record into the three lists, abort foreign requests."""
+def _watch_into(context: BrowserContext, site_url: str,
+                lists: Callable[[], tuple[list[str], list[str], list[str]]]) -> BrowserContext:
+    """Record into ``lists()`` (console errors, failed requests, foreign requests), read at each
+    event, and abort every request to another host."""
     local = urlsplit(site_url).netloc
 
     def is_foreign(url: str) -> bool:
@@ -180,14 +190,14 @@ def watch(
     def on_console(message: ConsoleMessage) -> None:
         if message.type == "error":
             where = message.location.get("url", "") if message.location else ""
-            console_errors.append(f"{message.text} ({where})")
+            lists()[0].append(f"{message.text} ({where})")
 
     def on_web_error(error: WebError) -> None:
-        console_errors.append(f"uncaught: {error.error}")
+        lists()[0].append(f"uncaught: {error.error}")
 
     def on_request(request: Request) -> None:
         if is_foreign(request.url):
-            foreign_requests.append(request.url)
+            lists()[2].append(request.url)
 
     def on_request_failed(request: Request) -> None:
         # net::ERR_ABORTED is a request the browser or the page cancelled: the lazy favicon, or the
@@ -196,22 +206,31 @@ def watch(
         # net::ERR_CONNECTION_REFUSED here.
         cancelled = request.failure == "net::ERR_ABORTED"
         if not is_foreign(request.url) and not cancelled:
-            failed_requests.append(f"{request.url}: {request.failure}")
+            lists()[1].append(f"{request.url}: {request.failure}")
 
     def on_response(response: Response) -> None:
         if response.status >= 400 and not is_foreign(response.url):
-            failed_requests.append(f"{response.url}: HTTP {response.status}")
+            lists()[1].append(f"{response.url}: HTTP {response.status}")
 
-    def attach(context: BrowserContext) -> BrowserContext:
-        context.on("console", on_console)
-        context.on("weberror", on_web_error)
-        context.on("request", on_request)
-        context.on("requestfailed", on_request_failed)
-        context.on("response", on_response)
-        context.route(lambda url: is_foreign(url), lambda route: route.abort())
-        return context
+    context.on("console", on_console)
+    context.on("weberror", on_web_error)
+    context.on("request", on_request)
+    context.on("requestfailed", on_request_failed)
+    context.on("response", on_response)
+    context.route(lambda url: is_foreign(url), lambda route: route.abort())
+    return context
 
-    return attach
+
+@pytest.fixture
+def watch(
+    site_url: str,
+    console_errors: list[str],
+    failed_requests: list[str],
+    foreign_requests: list[str],
+) -> Callable[[BrowserContext], BrowserContext]:
+    """Return ``watch(context)``: record into the three lists, abort foreign requests."""
+    lists = (console_errors, failed_requests, foreign_requests)
+    return lambda context: _watch_into(context, site_url, lambda: lists)
 
 
 @pytest.fixture
@@ -220,9 +239,94 @@ def context(new_context: Callable[..., BrowserContext], watch: Callable[[Browser
     return watch(new_context())
 
 
+#: What a test does to a page that ``SharedPage.reset`` cannot undo: listeners it adds, and its
+#: context's init scripts, routes, permissions and CDP sessions. Such a test is marked fresh_context.
+_NEEDS_OWN_CONTEXT = re.compile(r"\bpage\.(?:on|once|route|add_init_script|expose_\w+)\(|\bpage\.context\b")
+
+
+def _changes_its_context(function: Callable[..., Any]) -> bool:
+    """Whether the test, or a function of its module it calls (at any depth), matches _NEEDS_OWN_CONTEXT."""
+    source = inspect.getsource(sys.modules[function.__module__])
+    tree = ast.parse(source)
+    functions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
+    todo, seen = [function.__name__], set()
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in functions:
+            continue
+        seen.add(name)
+        node = functions[name]
+        if _NEEDS_OWN_CONTEXT.search(ast.get_source_segment(source, node) or ""):
+            return True
+        todo += [call.func.id for call in ast.walk(node)
+                 if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)]
+    return False
+
+
+class SharedPage:
+    """One watched page for the session's tests, reset between them.
+
+    The context's listeners append to the current test's lists (``bind``); ``reset`` leaves the page
+    as a new one would be: a blank document (so the previous page and its worker are gone), no
+    storage, cookies or permissions for the site, the context's viewport, no other page open.
+    """
+
+    def __init__(self, context: BrowserContext, site_url: str) -> None:
+        self.context = context
+        self.origin = site_url.rstrip("/")
+        self.lists: tuple[list[str], list[str], list[str]] = ([], [], [])
+        self.page = context.new_page()
+        self.viewport = self.page.viewport_size
+
+    def bind(self, console_errors: list[str], failed_requests: list[str], foreign_requests: list[str]) -> None:
+        self.lists = (console_errors, failed_requests, foreign_requests)
+
+    def reset(self) -> None:
+        for other in self.context.pages:
+            if other is not self.page:
+                other.close()
+        if self.page.is_closed():
+            self.page = self.context.new_page()
+        self.page.goto("about:blank")
+        cdp = self.context.new_cdp_session(self.page)
+        try:
+            cdp.send("Storage.clearDataForOrigin", {"origin": self.origin, "storageTypes": "all"})
+        finally:
+            cdp.detach()
+        self.context.clear_cookies()
+        self.context.clear_permissions()
+        if self.viewport:
+            self.page.set_viewport_size(self.viewport)
+        self.lists = ([], [], [])
+
+
+@pytest.fixture(scope="session")
+def _shared_page(browser: Any, browser_context_args: dict[str, Any], site_url: str) -> Iterator[SharedPage]:
+    context = browser.new_context(**browser_context_args)
+    shared = SharedPage(context, site_url)
+    _watch_into(context, site_url, lambda: shared.lists)
+    yield shared
+    context.close()
+
+
 @pytest.fixture
-def page(context: BrowserContext) -> Page:
-    return context.new_page()
+def page(request: pytest.FixtureRequest, console_errors: list[str], failed_requests: list[str],
+         foreign_requests: list[str]) -> Iterator[Page]:
+    """The session's shared page, reset after the test; a page in the test's own context for a test
+    marked ``fresh_context`` or asking for ``context``."""
+    if request.node.get_closest_marker("fresh_context") or "context" in request.fixturenames:
+        context: BrowserContext = request.getfixturevalue("context")
+        yield context.new_page()
+        return
+    if _changes_its_context(request.function):
+        pytest.fail(f"{request.node.name} changes its page's listeners or context: mark it "
+                    "@pytest.mark.fresh_context (the shared page cannot undo that)", pytrace=False)
+    shared: SharedPage = request.getfixturevalue("_shared_page")
+    shared.bind(console_errors, failed_requests, foreign_requests)
+    try:
+        yield shared.page
+    finally:
+        shared.reset()
 
 
 @pytest.fixture

@@ -329,6 +329,7 @@ def test_bad_input_message_beside_the_field(page: Page, lang: str) -> None:
     assert root.locator('[data-kvcalc-error-for="max_model_len"]').is_hidden()
 
 
+@pytest.mark.fresh_context
 def test_pasted_html_stays_text(page: Page) -> None:
     dialogs: list[str] = []
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
@@ -354,6 +355,7 @@ def test_pasted_html_stays_text(page: Page) -> None:
     assert not [url for url in requested if urlsplit(url).path.endswith("/x")]
 
 
+@pytest.mark.fresh_context
 def test_page_without_calculator_never_loads_pyodide(page: Page) -> None:
     requested: list[str] = []
     page.on("request", lambda request: requested.append(request.url))
@@ -380,6 +382,7 @@ def _start_pinned(page: Page, decision: str) -> tuple[Locator, list[str], list[s
     return root, requested, page.evaluate("performance.getEntriesByType('mark').map(m => m.name)")
 
 
+@pytest.mark.fresh_context
 def test_worker_starts_from_the_snapshot_and_the_pages_compiled_wasm(page: Page) -> None:
     """The worker restores the build's memory snapshot (no fallback to an ordinary start)
     and instantiates the wasm the page compiled, so the wasm is fetched once (a first
@@ -395,6 +398,7 @@ def test_worker_starts_from_the_snapshot_and_the_pages_compiled_wasm(page: Page)
     assert result_of(root) == cli_plan({"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090"})
 
 
+@pytest.mark.fresh_context
 def test_worker_without_the_snapshot_answers_the_same(page: Page) -> None:
     """The other path of the same decision, pinned "slow": no snapshot is fetched, the
     worker starts Python the ordinary way (trimmed standard library) and answers as the CLI."""
@@ -410,6 +414,7 @@ def _names(requested: list[str]) -> list[str]:
     return [path.rsplit("/", 1)[-1] for path in requested]
 
 
+@pytest.mark.fresh_context
 def test_runtime_comes_compressed_from_the_head(page: Page) -> None:
     """A first visit downloads the runtime's wasm, script and lock file gzipped (3.8 of 11 MB),
     never Pyodide's own copies, and the wasm's download starts in <head>, before the page's
@@ -431,6 +436,7 @@ def test_runtime_comes_compressed_from_the_head(page: Page) -> None:
     assert result_of(root) == cli_plan({"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090"})
 
 
+@pytest.mark.fresh_context
 def test_a_reader_whose_link_was_fast_gets_pyodides_own_wasm(page: Page) -> None:
     """After a fast download the page fetches the uncompressed wasm, whose compiled code
     Chromium caches under its URL (a module compiled from a decompressed stream has none)."""
@@ -445,6 +451,7 @@ def test_a_reader_whose_link_was_fast_gets_pyodides_own_wasm(page: Page) -> None
     assert result_of(root) == cli_plan({"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090"})
 
 
+@pytest.mark.fresh_context
 def test_compressed_files_decoded_by_the_host_still_work(page: Page) -> None:
     """A host may send the build's .gz files with Content-Encoding: gzip, so that the browser
     hands the page the decoded bytes: the page and the worker then use them as they are."""
@@ -468,6 +475,7 @@ def test_compressed_files_decoded_by_the_host_still_work(page: Page) -> None:
     assert result_of(root) == cli_plan({"model": "Qwen/Qwen3-8B", "gpu": "RTX-4090"})
 
 
+@pytest.mark.fresh_context
 def test_guide_pages_start_no_runtime_download(page: Page) -> None:
     """Only the calculator page starts the runtime in <head>: a guide page's presets wait for the reader."""
     requested: list[str] = []

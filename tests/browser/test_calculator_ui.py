@@ -442,6 +442,7 @@ def test_main_heading_renders_with_ink_not_empty_boxes(page: Page, lang: str) ->
 # ---------------------------------------------------------------------------
 
 
+@pytest.mark.fresh_context
 def test_slow_link_shows_bytes_and_skips_the_snapshot(page: Page) -> None:
     cdp = page.context.new_cdp_session(page)
     cdp.send("Network.enable")

@@ -25,6 +25,7 @@ def _config(name: str) -> str:
     return json.dumps(cfg)
 
 
+@pytest.mark.fresh_context
 def test_copy_button_copies_one_literal_model_word(page: Page, site_url: str) -> None:
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site_url.rstrip("/"))
     page.goto("en/calculator/")

@@ -66,6 +66,7 @@ def test_language_switcher_keeps_the_page(page: Page, source: str, target: str) 
     assert page.locator("html").get_attribute("lang") == target
 
 
+@pytest.mark.fresh_context
 @pytest.mark.parametrize("lang", LANGS)
 def test_permalink_copies_the_section_url(page: Page, site_url: str, lang: str) -> None:
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site_url.rstrip("/"))
