@@ -59,13 +59,18 @@ site: web-assets
 serve: web-assets
 	$(MKDOCS) serve --strict --dev-addr $(HOST)
 
+# Tests run in TEST_WORKERS processes (pytest-xdist), a test module to a process (its module fixtures,
+# such as a site build, are made once): the browser tests keep both cores of these machines busy.
+TEST_WORKERS ?= 2
+PYTEST  := $(PY) -m pytest -n $(TEST_WORKERS) --dist loadscope
+
 # Every test: unit, property, vLLM's own cases, docs build, Pyodide under Node, real browser.
 test: venv node_modules chromium cjk-fonts lint site
-	$(PY) -m pytest
+	$(PYTEST)
 
 # The Pyodide and trimmed-stdlib tests need the web assets (the runtime copy, the wheel, the trimmed zip).
 test-core: venv node_modules lint web-assets
-	$(PY) -m pytest tests --ignore=tests/browser -q
+	$(PYTEST) tests --ignore=tests/browser -q
 
 bench: venv site
 	$(PY) bench/core_bench.py

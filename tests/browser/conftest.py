@@ -30,6 +30,7 @@ download here).
 from __future__ import annotations
 
 import ast
+import fcntl
 import inspect
 import os
 import re
@@ -44,7 +45,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import BrowserContext, ConsoleMessage, Page, Request, Response, WebError
+from playwright.sync_api import BrowserContext, ConsoleMessage, Page, Request, Response, WebError, expect
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("KVGUIDE_CHROMIUM", "/usr/bin/chromium")
@@ -79,17 +80,27 @@ def _build_site(site_dir: Path) -> None:
         pytest.fail(f"{' '.join(cmd)} failed:\n{proc.stderr[-4000:]}", pytrace=False)
 
 
+#: How long ``expect(...)`` waits for its condition (Playwright's default is 5 s): the test processes
+#: share two cores with each other's browsers, and a condition that holds is met at once anyway.
+EXPECT_TIMEOUT_MS = 30_000
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
     config.addinivalue_line("markers", "fresh_context: the test's page gets its own browser context "
                             "(it adds listeners, init scripts, routes or permissions)")
 
 
 @pytest.fixture(scope="session")
 def site_dir() -> Path:
-    """The built site to serve; built first if it is missing."""
+    """The built site to serve; built first if it is missing (by one test process at a time)."""
     path = Path(os.environ.get("KVGUIDE_SITE_DIR", REPO / "site")).resolve()
-    if not (path / "index.html").is_file():
-        _build_site(path)
+    lock_path = REPO / "build" / "site-build.lock"
+    lock_path.parent.mkdir(exist_ok=True)
+    with lock_path.open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (path / "index.html").is_file():
+            _build_site(path)
     return path
 
 
