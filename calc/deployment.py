@@ -16,11 +16,14 @@ __all__ = [
     "batch_defaults",
     "DEFAULT_BLOCK_SIZE",
     "INTERCONNECTS",
+    "MODEL_DTYPES",
 ]
 
 DEFAULT_BLOCK_SIZE = 16  # vllm/config/cache.py CacheConfig.DEFAULT_BLOCK_SIZE
 INTERCONNECTS = ("unknown", "nvswitch", "pcie", "unified")
 """``--interconnect`` values; ``unknown`` (the default) first."""
+MODEL_DTYPES = ("auto", "half", "float16", "bfloat16", "float", "float32")
+"""``--dtype`` values (vllm/config/model.py ModelDType), the same in every release modelled."""
 
 
 # vllm/config/lora.py MaxLoRARanks
@@ -105,6 +108,9 @@ class Deployment:
     """None: vLLM's default for the GPU."""
     max_num_batched_tokens: int | None = None
     """None: vLLM's default for the GPU and the entry point (CONTRIBUTING.md §2.10)."""
+    dtype: str = "auto"
+    """``--dtype`` as the reader gave it (``auto``, ``half``, ``float16``, ``bfloat16``, ``float``,
+    ``float32``); the model's dtype already follows it (``ModelSpec.dtype``)."""
     kv_cache_dtype: str = "auto"
     """``--kv-cache-dtype``; ``auto`` is the model dtype."""
     gpu_memory_utilization: float | None = None

@@ -11,14 +11,14 @@ import json
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TypeVar
 
 from . import catalog
 from .arch.model import LayerKind, ModelSpec, normalize_config
 from .budget.lora import MAX_LORA_RANKS, LoraSettings, check_lora_supported
-from .deployment import INTERCONNECTS, Deployment, Measured
+from .deployment import INTERCONNECTS, MODEL_DTYPES, Deployment, Measured
 from .errors import CalcError
 from .inert_text import MAX_QUOTE_CHARS, has_invisible_or_control, quote, reveal
 from .kv.kv_dtypes import dated_here
@@ -59,6 +59,7 @@ INPUT_KEYS = (
     "max_model_len",
     "max_num_seqs",
     "max_num_batched_tokens",
+    "dtype",
     "kv_cache_dtype",
     "gpu_memory_utilization",
     "kv_cache_memory_bytes",
@@ -387,6 +388,38 @@ def _check_dcp_gqa(dcp: int, tp: int, model: ModelSpec) -> None:
             f"The model's number of query heads per KV head ({q_per_kv}) must be divisible by "
             f"`--decode-context-parallel-size` ({dcp}) for GQA/MQA.",
         )
+
+
+#: The dtype each ``--dtype`` serves the weights, activations and an ``auto`` KV cache in
+#: (vllm/config/model.py _STR_DTYPE_TO_TORCH_DTYPE); ``auto`` keeps the config's (model.py).
+_SERVED_DTYPE = {
+    "half": "float16",
+    "float16": "float16",
+    "bfloat16": "bfloat16",
+    "float": "float32",
+    "float32": "float32",
+}
+
+
+def _served_dtype(
+    inputs: Mapping[str, object], model: ModelSpec, measured: Measured, kv_bytes: int | None
+) -> tuple[str, ModelSpec]:
+    """(``--dtype`` as given, the model served in it). A 32-bit model is planned only on a measured
+    budget: the estimate's weights, activation and encoder terms are fitted on 16-bit runs."""
+    if not _present(inputs, "dtype"):
+        return "auto", model
+    given = _choice(inputs, "dtype", MODEL_DTYPES)
+    served = _SERVED_DTYPE.get(given, model.dtype)
+    if served == "float32" and measured.available_kv_bytes is None and kv_bytes is None:
+        raise CalcError(
+            "dtype_float32_budget",
+            f"dtype {given}: the memory budget is estimated for 16-bit weights and activations "
+            "only; give the log's available KV cache memory (--available-kv-gib) or "
+            "--kv-cache-memory-bytes",
+            field="dtype",
+            value=given,
+        )
+    return given, model if served == model.dtype else replace(model, dtype=served)
 
 
 def _kv_cache_dtype(inputs: Mapping[str, object], model: ModelSpec) -> str:
@@ -734,6 +767,8 @@ def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
     dp, ep = _data_parallel(inputs, rules, tp, pp)
     kv_bytes = _optional_int(inputs, "kv_cache_memory_bytes", maximum=MAX_BYTES)
     measured = _measured(inputs)
+    # the model as served: parallelism and the checks above do not depend on its dtype
+    dtype, model = _served_dtype(inputs, model, measured, kv_bytes)
     if measured.available_kv_bytes is None and kv_bytes is None and gpu_bytes is None:
         raise CalcError(
             "missing_gpu",
@@ -754,6 +789,7 @@ def scenario_from_inputs(inputs: Mapping[str, object]) -> Scenario:
         else None,
         max_num_seqs=_optional_int(inputs, "max_num_seqs", maximum=1 << 20),
         max_num_batched_tokens=_optional_int(inputs, "max_num_batched_tokens", maximum=1 << 24),
+        dtype=dtype,
         kv_cache_dtype=_kv_cache_dtype(inputs, model),
         gpu_memory_utilization=(
             parse_float(

@@ -737,6 +737,11 @@ EN: dict[str, str] = {
     "fact.full_kv_cache_memory_bytes": (
         "--kv-cache-memory that vLLM suggests to use all free memory"
     ),
+    "err.dtype_float32_budget": (
+        "{field} {value}: the memory budget is estimated for 16-bit weights and activations only. "
+        "Give the available KV cache memory your log prints (available_kv_gib) or "
+        "kv_cache_memory_bytes, and the plan follows at 4 bytes per element."
+    ),
     "err.dp_release": (
         "{field}: data and expert parallelism are modelled from vLLM {limit} on (the release that "
         "shards MoE layers over all data × tensor parallel ranks); these rules are {value}."
@@ -1568,6 +1573,11 @@ ES: dict[str, str] = {
     "fact.full_kv_cache_memory_bytes": (
         "--kv-cache-memory que vLLM sugiere para usar toda la memoria libre"
     ),
+    "err.dtype_float32_budget": (
+        "{field} {value}: el presupuesto de memoria se estima solo para pesos y activaciones de 16 "
+        "bits. Indique la memoria de caché KV disponible que imprime su log (available_kv_gib) o "
+        "kv_cache_memory_bytes, y el plan se calcula a 4 bytes por elemento."
+    ),
     "err.dp_release": (
         "{field}: el paralelismo de datos y de expertos está modelado desde vLLM {limit} (la "
         "versión que reparte las capas MoE entre todos los rangos de datos × tensor); estas "
@@ -2244,6 +2254,10 @@ ZH: dict[str, str] = {
     ),
     "fact.kv_cache_group_block_sizes": "每个 KV 缓存组的块大小（token）",
     "fact.full_kv_cache_memory_bytes": "vLLM 建议的用满全部空闲显存的 --kv-cache-memory",
+    "err.dtype_float32_budget": (
+        "{field} {value}：显存预算只按 16 位权重和激活估算。请填写日志打印的可用 KV 缓存显存"
+        "（available_kv_gib）或 kv_cache_memory_bytes，即按每元素 4 字节规划。"
+    ),
     "err.dp_release": (
         "{field}：数据并行和专家并行从 vLLM {limit} 起建模（该版本起 MoE 层分布在所有数据 × 张量并"
         "行 rank 上）；当前规则为 {value}。"

@@ -208,6 +208,14 @@ FLAGS: tuple[Flag, ...] = (
         kind=FlagKind.SIZE,
         human_from="cli_max_num_batched_tokens_human",
     ),
+    # vllm/config/model.py ModelDType, the same six in every release modelled (v0.6.0 on)
+    Flag(
+        name="dtype",
+        cli="--dtype",
+        kind=FlagKind.CHOICE,
+        neutral="auto",
+        choices=((None, ("auto", "half", "float16", "bfloat16", "float", "float32")),),
+    ),
     Flag(name="kv_cache_dtype", cli="--kv-cache-dtype", kind=FlagKind.CHOICE, choices=_KV_DTYPES),
     Flag(name="gpu_memory_utilization", cli="--gpu-memory-utilization", kind=FlagKind.FLOAT),
     Flag(

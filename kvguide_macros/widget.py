@@ -25,7 +25,7 @@ from urllib.parse import urlencode
 
 from kvcalc import catalog
 from kvcalc import strings as core_strings
-from kvcalc.deployment import INTERCONNECTS
+from kvcalc.deployment import INTERCONNECTS, MODEL_DTYPES
 from kvcalc.faces import web
 from kvcalc.inputs import INPUT_KEYS
 from kvcalc.kv.kv_spec import MAMBA_DTYPES, MambaCacheMode
@@ -57,9 +57,13 @@ MAMBA_CACHE_MODES: tuple[str, ...] = ("", *(m.value for m in MambaCacheMode))
 #: ``--mamba-ssm-cache-dtype``; "" is vLLM's default (``auto``), as for the KV cache dtype.
 MAMBA_SSM_CACHE_DTYPES: tuple[str, ...] = ("", *(d for d in MAMBA_DTYPES if d != "auto"))
 
+#: ``--dtype``; "" is vLLM's default (``auto``: the config's dtype).
+MODEL_DTYPE_CHOICES: tuple[str, ...] = ("", *(d for d in MODEL_DTYPES if d != "auto"))
+
 #: Fields in the "Advanced" panel (measured figures included): set by a preset, they open it.
 ADVANCED_NAMES: tuple[str, ...] = (
     "block_size", "vllm_version", "kv_cache_memory_bytes", "num_gpu_blocks_override", "decode_context_parallel_size",
+    "dtype",
     "enable_prefix_caching", "mamba_cache_mode", "mamba_ssm_cache_dtype", "enforce_eager",
     "disable_hybrid_kv_cache_manager", "limit_mm_per_prompt", "skip_mm_profiling", "interconnect",
     "speculative_config", "enable_lora", "max_loras", "max_lora_rank", "max_cpu_loras",
@@ -290,6 +294,9 @@ def _form(s: Label, uid: str, values: Mapping[str, str], catalog: Mapping[str, A
         sourced("kv_cache_memory_bytes", text("kv_cache_memory_bytes"), form_id=form_id),
         sourced("num_gpu_blocks_override", text("num_gpu_blocks_override", num), form_id=form_id),
         sourced("decode_context_parallel_size", text("decode_context_parallel_size", num, "1"), form_id=form_id),
+        sourced("dtype", _select(uid, "dtype", values.get("dtype", ""),
+                                 tuple((d, _e(d or "auto")) for d in MODEL_DTYPE_CHOICES), default_is="auto"),
+                hint=s("dtype_hint"), form_id=form_id),
         *_hybrid_fields(s, uid, values, form_id, source),
         _checkbox(s, uid, "enforce_eager", values.get("enforce_eager", ""), form_id=form_id,
                   source=source("enforce_eager")),

@@ -57,10 +57,10 @@ KINDS = [
          None, "lower_gpu_memory_utilization", "free-memory-below-utilization", {"gpu_memory_utilization": 0.87},
          {"gpu_memory_utilization": "0.87"}),
     # fp32 Qwen2-7B (7.6e9 × 4 B ≈ 28 GiB) on a 21.67 GiB card, no "Model loading took": the weights, split in two;
-    # the command keeps the logged --max-model-len=512 --enforce-eager
+    # the command keeps the logged --max-model-len=512 --dtype=float --enforce-eager
     Kind("cuda-oom-at-startup", "v04_runtime_oom_qwen2_7b_2080ti.log", "cuda_out_of_memory", "loading",
          "add_gpus", "weights-and-hardware", {"tensor_parallel_size": 2},
-         {"tensor_parallel_size": "2", "max_model_len": "512", "enforce_eager": True}),
+         {"tensor_parallel_size": "2", "max_model_len": "512", "dtype": "float", "enforce_eager": True}),
     # the sampler warm-up with 1024 dummy requests (profiling); the log's -tp 2 --max-model-len 15000
     # --gpu-memory-utilization 0.78 and its prefix caching stay; 16 sequences and 2,048 batched tokens
     Kind("cuda-oom-at-startup", "v080_sampler_oom_qwen25_32b_awq_tp2.log", "cuda_out_of_memory", "profiling",

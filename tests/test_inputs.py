@@ -52,6 +52,9 @@ BAD_CASES = [
     ("max_num_seqs", "many", "not_an_integer"),
     ("max_num_batched_tokens", "-1", "out_of_range"),
     ("max_num_batched_tokens", "20000000", "out_of_range"),  # above 2^24 = 16,777,216
+    ("dtype", "fp16", "bad_choice"),                    # vLLM's ModelDType: half or float16
+    ("dtype", "float64", "bad_choice"),
+    ("dtype", "float32", "dtype_float32_budget"),       # 32-bit: a measured budget only
     ("kv_cache_dtype", "int3", "bad_choice"),
     ("kv_cache_dtype", "FP8", "bad_choice"),            # vLLM's choices are case-sensitive
     ("kv_cache_dtype", "fp8_ds_mla", "bad_choice"),     # MLA-only layout on a GQA model

@@ -206,9 +206,10 @@ _OPTIONS = {
 def _add_gpu_and_settings(p: argparse.ArgumentParser, *, gpu_help: str) -> None:
     """The GPU and the deployment settings, the same for ``plan`` and ``log`` (for ``log``, each one
     given overrides what the log states)."""
-    from ..deployment import (
+    from ..deployment import (  # the choices: the model and deployment types, not for --help
         INTERCONNECTS,
-    )  # the choices: the model and deployment types, not for --help
+        MODEL_DTYPES,
+    )
     from ..kv.kv_spec import KV_CACHE_DTYPES, MAMBA_DTYPES, MambaCacheMode
 
     g = p.add_mutually_exclusive_group()
@@ -241,6 +242,7 @@ def _add_gpu_and_settings(p: argparse.ArgumentParser, *, gpu_help: str) -> None:
         "--data-parallel-size",
     ):
         p.add_argument(flag)
+    p.add_argument("--dtype", choices=MODEL_DTYPES)
     p.add_argument("--kv-cache-dtype", choices=KV_CACHE_DTYPES)
     p.add_argument("--disable-hybrid-kv-cache-manager", action="store_true")
     p.add_argument("--no-async-scheduling", action="store_true")

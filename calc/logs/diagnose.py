@@ -20,7 +20,7 @@ from ..analysis import (
     plan,
     readable_length,
 )
-from ..deployment import batch_defaults
+from ..deployment import MODEL_DTYPES, batch_defaults
 from ..errors import CalcError
 from ..inputs import Scenario, scenario_from_inputs
 from ..units import gib_to_bytes
@@ -57,6 +57,7 @@ _FACT_TO_INPUT = {
     "max_model_len": "max_model_len",
     "tensor_parallel_size": "tensor_parallel_size",
     "pipeline_parallel_size": "pipeline_parallel_size",
+    "dtype": "dtype",
     "kv_cache_dtype": "kv_cache_dtype",
     "decode_context_parallel_size": "decode_context_parallel_size",
     "gpu_memory_utilization": "gpu_memory_utilization",
@@ -184,6 +185,13 @@ def inputs_from_reading(reading: LogReading) -> dict[str, object]:
     for fact, key in _FACT_TO_INPUT.items():
         if fact in facts and facts[fact] not in (None, ""):
             if key == "kv_cache_dtype" and str(facts[fact]) == "auto":
+                continue
+            if key == "dtype" and (
+                str(facts[fact]) not in MODEL_DTYPES
+                or (fact not in reading.stated and facts[fact] != "float32")
+            ):
+                # the reader's --dtype, or a 32-bit run's: a 16-bit dtype vLLM resolved itself
+                # sizes nothing differently from the config's
                 continue
             value = facts[fact]
             if key in _MEASURED_GIB and isinstance(value, (int, float)) and value < 0:
@@ -548,6 +556,8 @@ def _log_defaults(
             continue
         if fact in reading.defaulted or (key in _ONE and _number(value) == 1):
             chosen.add(key)
+        elif key == "dtype":
+            chosen.add(key)  # unstated: the engine line's dtype is the one vLLM resolved
         elif key == "gpu_memory_utilization":
             try:
                 default = rules_for(

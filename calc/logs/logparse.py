@@ -253,6 +253,11 @@ _P_ENGINE = 4  # the engine's resolved config line
 _P_ERROR = 5  # the value a failed check used
 
 
+#: Facts whose stated spelling stays over the engine line's resolved one: ``--dtype half`` is
+#: printed back as the reader wrote it, not as the ``dtype=torch.float16`` it resolves to.
+_AS_STATED = frozenset({"dtype"})
+
+
 class _Facts:
     """Fact collector that remembers the source line and its priority."""
 
@@ -270,6 +275,8 @@ class _Facts:
         if prio in (_P_COMMAND, _P_ARGS):
             self.stated.add(key)
         if key in self.values and self.prio[key] >= prio:
+            return
+        if key in _AS_STATED and self.prio.get(key) in (_P_COMMAND, _P_ARGS):
             return
         self.values[key] = value
         self.lines[key] = line.strip()
