@@ -192,3 +192,41 @@ def test_an_error_is_announced_not_the_previous_verdict(page: Page) -> None:
     message = root.locator('[data-kvcalc-error-for="max_model_len"]').inner_text()
     assert message and root.locator("[data-kvcalc-announce]").inner_text() == message != before
     assert root.locator('[data-kvcalc-field="max_model_len"]').get_attribute("data-kvcalc-source") == "typed"
+
+
+#: Kaggle's 2x T4 run (sources.json): non-default args {'dtype': 'half', 'tensor_parallel_size': 2, ...},
+#: its model a local path.
+T4_HALF = "h20d-v0220_qwen3_8b_2xt4_tp2_eager_util085_8k.log"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_logs_dtype_is_the_form_field_and_stays_in_the_command(page: Page, lang: str) -> None:
+    page.goto(f"{PREFIX[lang]}calculator/")
+    root = widget(page, "calculator")
+    wait_ready(root)
+    text = (LOGS / T4_HALF).read_text(encoding="utf-8")
+    answer = expected_answer(lang, text, {})
+    paste(root, text, answer["log_lines"])
+    assert_fields(lang, root, answer, {}, T4_HALF)
+    assert field(root, "dtype").input_value() == "half"
+    # the reader names the model: the plan keeps TP 2 and --dtype half as the log wrote it
+    typed = {"model": "Qwen/Qwen3-8B"}
+    field(root, "model").fill(typed["model"])
+    full = expected_answer(lang, text, typed)
+    root.page.wait_for_function("([el, m]) => el.dataset.kvcalcStatus === 'ready'"
+                                " && JSON.parse(el.dataset.kvcalcResult || 'null')?.model === m",
+                                arg=[root.element_handle(), typed["model"]], timeout=UPDATE_TIMEOUT_MS)
+    assert result_of(root) == full["result"]
+    # Qwen3-8B in 16 bits: 36 layers × 8 KV heads / TP 2 × 128 × 2 × 2 B = 73,728 B per token per GPU
+    assert full["result"]["kv_bytes_per_token"] == 73_728
+    command = root.locator('[data-kvcalc-out="serve-command"]').inner_text()
+    assert "--dtype half" in command and "--tensor-parallel-size 2" in command
+    # float32 on the log's measured memory doubles the bytes per token (× 4 B instead of 2)
+    panel = root.locator("details[data-kvcalc-advanced]")
+    if panel.get_attribute("open") is None:
+        panel.locator("summary").click()
+    field(root, "dtype").select_option("float32")
+    root.page.wait_for_function("el => el.dataset.kvcalcStatus === 'ready'"
+                                " && JSON.parse(el.dataset.kvcalcResult || 'null')?.kv_bytes_per_token === 147456",
+                                arg=root.element_handle(), timeout=UPDATE_TIMEOUT_MS)
+    assert "--dtype float32" in root.locator('[data-kvcalc-out="serve-command"]').inner_text()
