@@ -556,8 +556,8 @@ def _log_defaults(
             continue
         if fact in reading.defaulted or (key in _ONE and _number(value) == 1):
             chosen.add(key)
-        elif key == "dtype":
-            chosen.add(key)  # unstated: the engine line's dtype is the one vLLM resolved
+        elif key in ("dtype", "enable_prefix_caching"):
+            chosen.add(key)  # unstated: the engine line prints the value vLLM resolved
         elif key == "gpu_memory_utilization":
             try:
                 default = rules_for(
