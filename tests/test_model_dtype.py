@@ -2,7 +2,8 @@
 
 The reader's ``--dtype`` is kept in every printed command (a log's ``'dtype': 'half'`` too); a 16-bit
 choice sizes nothing differently, ``float``/``float32`` doubles an ``auto`` KV cache and is planned
-only from a measured budget (the estimate's terms are fitted on 16-bit runs).
+only from a measured budget (the estimate's terms are fitted on 16-bit runs). What a log's engine line
+prints as vLLM resolved it (its dtype, its prefix caching) is planned with but never printed.
 """
 
 from __future__ import annotations
@@ -74,3 +75,20 @@ def test_an_unstated_16_bit_engine_dtype_is_no_input() -> None:
     # gemma-3-27b-it on an H100, 0.19.0: dtype=torch.bfloat16 only in the engine line (vLLM's choice)
     text = (LOGS / "llmd_v019_gemma3_27b_h100.log").read_text(encoding="utf-8")
     assert "dtype" not in diagnose(text).inputs
+
+
+def test_prefix_caching_is_printed_only_when_the_log_states_it() -> None:
+    # 4x L40S, Qwen2.5-72B, 0.19.0: non-default args {'model', 'max_model_len': 8192, 'served_model_name',
+    # 'tensor_parallel_size': 4}; the engine line's enable_prefix_caching=True is vLLM's own default
+    text = (LOGS / "h20c-v0190_qwen25_72b_4xl40s_tp4_8k.log").read_text(encoding="utf-8")
+    d = diagnose(text)
+    assert d.analysis is not None and "enable_prefix_caching" in d.chosen_by_vllm
+    command = serve_command(d.analysis.scenario)
+    assert "prefix-caching" not in command
+    assert parse_serve_command(command, rules_for("0.19.0")).flags == {"tensor_parallel_size": "4",
+                                                                        "max_model_len": "8192"}
+    # gemma-3-27b-it on an H100, 0.19.0: non-default args {..., 'enable_prefix_caching': False}
+    text = (LOGS / "llmd_v019_gemma3_27b_h100.log").read_text(encoding="utf-8")
+    d = diagnose(text)
+    assert d.analysis is not None
+    assert "--no-enable-prefix-caching" in serve_command(d.analysis.scenario)
