@@ -25,6 +25,7 @@ from ..errors import CalcError
 from ..inputs import Scenario, scenario_from_inputs
 from ..units import gib_to_bytes
 from ..versions import rules_for
+from ..vllm_flags import FLAG_BY_NAME
 from .log_capacity import CapacityFit, FitStatus, fit_capacity
 from .log_mismatch import FigureMismatch, figure_mismatches
 from .logparse import LogReading, parse_log
@@ -555,6 +556,11 @@ def _log_defaults(
         if fact is None or key in form or fact in reading.stated:
             continue
         if fact in reading.defaulted or (key in _ONE and _number(value) == 1):
+            chosen.add(key)
+        elif reading.starts and key in FLAG_BY_NAME:
+            # vllm/entrypoints/utils.py log_non_default_args lists every flag the reader set (serve
+            # and LLM(...) alike); one it leaves out is vLLM's own value, whatever the entry point's
+            # defaults (get_batch_defaults gives LLM(...) larger ones)
             chosen.add(key)
         elif key in ("dtype", "enable_prefix_caching"):
             chosen.add(key)  # unstated: the engine line prints the value vLLM resolved

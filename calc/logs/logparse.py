@@ -675,12 +675,16 @@ def _read_non_default_args(line: str, facts: _Facts) -> None:
     if end <= start or end - start > 20000:
         end = start  # no closing brace in reach: only the scalar pairs of the cut echo are read
     literal = _drop_long_numbers(line[start : end + 1])
-    if not python_literal_ok(literal):  # before the parser: deep nesting kills Pyodide's C stack
-        return
-    try:
-        args = ast.literal_eval(literal)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError, OverflowError):
+    args: object
+    if not python_literal_ok(literal):
+        # not for the parser (deep nesting kills Pyodide's C stack; a config object's repr such as
+        # StructuredOutputsConfig(backend='auto') is no literal): its top-level scalars still count
         args = _cut_args(line[start : start + 20000])
+    else:
+        try:
+            args = ast.literal_eval(literal)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError, OverflowError):
+            args = _cut_args(line[start : start + 20000])
     if not isinstance(args, dict):
         return
     if args.get("language_model_only") is True:
