@@ -92,3 +92,27 @@ def test_prefix_caching_is_printed_only_when_the_log_states_it() -> None:
     d = diagnose(text)
     assert d.analysis is not None
     assert "--no-enable-prefix-caching" in serve_command(d.analysis.scenario)
+
+
+def test_a_logs_command_is_its_non_default_args() -> None:
+    # Kaggle's 2x T4 LLM(...) run: non-default args {'trust_remote_code': True, 'dtype': 'half',
+    # 'max_model_len': 8192, 'tensor_parallel_size': 2, 'gpu_memory_utilization': 0.85,
+    # 'disable_log_stats': True, 'enforce_eager': True, 'model': ...}; "Chunked prefill is enabled with
+    # max_num_batched_tokens=8192" is LLM(...)'s own default on a small GPU, not the reader's
+    text = (LOGS / "h20d-v0220_qwen3_8b_2xt4_tp2_eager_util085_8k.log").read_text(encoding="utf-8")
+    d = diagnose(text, corrections={"model": "Qwen/Qwen3-8B"})
+    assert d.analysis is not None
+    flags = parse_serve_command(serve_command(d.analysis.scenario), rules_for("0.22.0")).flags
+    assert flags == {"dtype": "half", "max_model_len": "8192", "tensor_parallel_size": "2",
+                     "gpu_memory_utilization": "0.85", "enforce_eager": True}
+
+
+def test_an_args_echo_holding_a_config_object_is_read() -> None:
+    # GB10, 0.13.0+nv26.01: non-default args {'model_tag': ..., 'host': '0.0.0.0', 'model': ...,
+    # 'max_model_len': 32768, 'gpu_memory_utilization': 0.15, 'kv_cache_dtype': 'fp8',
+    # 'enable_prefix_caching': True, 'structured_outputs_config': StructuredOutputsConfig(backend=...), ...}
+    text = (LOGS / "v0130nv2601_qwen25_14b_fp8dyn_gb10_util015_fp8kv_32k_no_memory.log").read_text(encoding="utf-8")
+    d = diagnose(text)
+    assert {"max_model_len", "gpu_memory_utilization", "kv_cache_dtype", "enable_prefix_caching"} <= d.reading.stated
+    assert d.reading.facts["gpu_memory_utilization"] == 0.15
+    assert d.inputs["kv_cache_dtype"] == "fp8"
