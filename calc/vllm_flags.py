@@ -35,6 +35,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from .deployment import MODEL_DTYPES
 from .errors import CalcError
 from .limits import check_json_depth, shorten
 from .units import parse_float, parse_human_int, parse_int, parse_max_model_len
@@ -208,13 +209,12 @@ FLAGS: tuple[Flag, ...] = (
         kind=FlagKind.SIZE,
         human_from="cli_max_num_batched_tokens_human",
     ),
-    # vllm/config/model.py ModelDType, the same six in every release modelled (v0.6.0 on)
     Flag(
         name="dtype",
         cli="--dtype",
         kind=FlagKind.CHOICE,
         neutral="auto",
-        choices=((None, ("auto", "half", "float16", "bfloat16", "float", "float32")),),
+        choices=((None, MODEL_DTYPES),),
     ),
     Flag(name="kv_cache_dtype", cli="--kv-cache-dtype", kind=FlagKind.CHOICE, choices=_KV_DTYPES),
     Flag(name="gpu_memory_utilization", cli="--gpu-memory-utilization", kind=FlagKind.FLOAT),
