@@ -88,6 +88,11 @@ EN: dict[str, str] = {
         "config.json) for the full plan: memory budget, blocks, concurrency and every fix "
         "computed."
     ),
+    "note.chosen_model_over_log": (
+        "The log names {logged}, but this plan is of the model you chose, {planned}: every figure "
+        "below is that model's, not the run's. Clear the model field (in the CLI, leave out "
+        "--model) to plan the log's own model."
+    ),
     "note.model_not_planned": (
         "The calculator could not plan the model this log names: choose the model it is built on, "
         "or paste its config.json, for the full plan."
@@ -876,6 +881,11 @@ ES: dict[str, str] = {
         "Estas cifras salen solo de su registro. Elija el modelo que sirve (o pegue su "
         "config.json) para el plan completo: presupuesto de memoria, bloques, concurrencia y cada "
         "solución calculada."
+    ),
+    "note.chosen_model_over_log": (
+        "El registro nombra {logged}, pero este plan es del modelo que usted eligió, {planned}: "
+        "todas las cifras de abajo son de ese modelo, no de la ejecución. Vacíe el campo del "
+        "modelo (en la CLI, omita --model) para planificar el modelo del propio registro."
     ),
     "note.model_not_planned": (
         "La calculadora no pudo planificar el modelo que nombra el registro: elija el modelo en "
@@ -1707,6 +1717,10 @@ ZH: dict[str, str] = {
     "verdict.log_only.summary": (
         "这些数字只来自你的日志。选择它所服务的模型（或粘贴 config.json），即可得到完整方案：显存"
         "预算、块数、并发以及每条修复建议的计算结果。"
+    ),
+    "note.chosen_model_over_log": (
+        "日志中的模型是 {logged}，但本方案按您选择的模型 {planned} 计算：下面的所有数字都属于该模"
+        "型，而不是这次运行。清空模型字段（CLI 中去掉 --model）即可按日志自己的模型规划。"
     ),
     "note.model_not_planned": (
         "计算器无法为日志中的模型制定方案：请选择它所基于的模型，或粘贴其 config.json，以得到完整"

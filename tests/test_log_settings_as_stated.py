@@ -15,8 +15,10 @@ import pytest
 from kvcalc.analysis import analyze
 from kvcalc.errors import CalcError
 from kvcalc.faces.report import serve_command
+from kvcalc.faces.web import compute_dict
 from kvcalc.inputs import scenario_from_inputs
 from kvcalc.logs.diagnose import diagnose
+from kvcalc.strings import t
 from kvcalc.versions import rules_for
 from kvcalc.vllm_flags import parse_serve_command
 
@@ -116,3 +118,22 @@ def test_an_args_echo_holding_a_config_object_is_read() -> None:
     assert {"max_model_len", "gpu_memory_utilization", "kv_cache_dtype", "enable_prefix_caching"} <= d.reading.stated
     assert d.reading.facts["gpu_memory_utilization"] == 0.15
     assert d.inputs["kv_cache_dtype"] == "fp8"
+
+
+def test_a_log_planned_as_another_chosen_model_says_so() -> None:
+    # 4x L40S, Qwen2.5-72B (a catalog model) planned as the Qwen3-8B typed for an earlier log
+    text = (LOGS / "h20c-v0190_qwen25_72b_4xl40s_tp4_8k.log").read_text(encoding="utf-8")
+    for lang in ("en", "es", "zh"):
+        answer = compute_dict({"action": "log", "lang": lang, "log": text, "inputs": {"model": "Qwen/Qwen3-8B"},
+                               "typed": ["model"]})
+        note = t(lang, "note.chosen_model_over_log", logged="Qwen/Qwen2.5-72B-Instruct", planned="Qwen/Qwen3-8B")
+        assert answer["report"]["notes"][0] == note
+        # not typed: the log's own model is planned, and nothing needs saying
+        own = compute_dict({"action": "log", "lang": lang, "log": text})
+        assert own["result"]["model"] == "Qwen/Qwen2.5-72B-Instruct"
+        assert note not in own["report"]["notes"]
+    # a log naming a local path: the chosen model is the reader's name for it
+    text = (LOGS / "h20d-v0220_qwen3_8b_2xt4_tp2_eager_util085_8k.log").read_text(encoding="utf-8")
+    answer = compute_dict({"action": "log", "lang": "en", "log": text, "inputs": {"model": "Qwen/Qwen3-8B"},
+                           "typed": ["model"]})
+    assert not any("The log names" in n for n in answer["report"]["notes"])

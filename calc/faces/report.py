@@ -12,6 +12,7 @@ import shlex
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from .. import catalog
 from ..analysis import Analysis, BandVerdict, FeasibleGrid, Recommendation, Verdict
 from ..arch.model import ASSUMED_DECODER
 from ..budget.expert_parallel import MoeSplit, moe_split
@@ -975,7 +976,7 @@ def build_log_report(lang: str, d: Diagnosis) -> dict[str, object] | None:
 def capacity_fit_notes(lang: str, d: Diagnosis) -> list[str]:
     """How the recomputed plan meets the log's own capacity (log_capacity.py): refined within the
     log's rounding, or off by some blocks, or out of reach of this model and these settings."""
-    return _capacity_fit_notes(lang, d) + log_notes(lang, d)
+    return _chosen_model_notes(lang, d) + _capacity_fit_notes(lang, d) + log_notes(lang, d)
 
 
 def log_notes(lang: str, d: Diagnosis) -> list[str]:
@@ -984,6 +985,23 @@ def log_notes(lang: str, d: Diagnosis) -> list[str]:
     from ..logs.log_mismatch import mismatch_notes, reading_notes  # only a pasted log needs them
 
     return mismatch_notes(lang, d.mismatches) + reading_notes(lang, d.reading, d.inferred)
+
+
+def _chosen_model_notes(lang: str, d: Diagnosis) -> list[str]:
+    """A log that names a catalog model planned as another one the reader chose (typed for an
+    earlier log, or ``--model``): every figure is the chosen model's, so the note names both. A log
+    naming a local path says nothing: the chosen model is the reader's name for it."""
+    named = d.reading.facts.get("model")
+    if d.analysis is None or "model" in d.stated or not isinstance(named, str):
+        return []
+    try:
+        logged = catalog.find_model(named.strip().rstrip("/")).id
+    except LookupError:
+        return []
+    planned = d.analysis.scenario.model_label
+    if logged == planned:
+        return []
+    return [t(lang, "note.chosen_model_over_log", logged=logged, planned=quote(planned, lang=lang))]
 
 
 def _capacity_fit_notes(lang: str, d: Diagnosis) -> list[str]:
