@@ -12,7 +12,6 @@ import shlex
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from .. import catalog
 from ..analysis import Analysis, BandVerdict, FeasibleGrid, Recommendation, Verdict
 from ..arch.model import ASSUMED_DECODER
 from ..budget.expert_parallel import MoeSplit, moe_split
@@ -991,15 +990,13 @@ def _chosen_model_notes(lang: str, d: Diagnosis) -> list[str]:
     """A log that names a catalog model planned as another one the reader chose (typed for an
     earlier log, or ``--model``): every figure is the chosen model's, so the note names both. A log
     naming a local path says nothing: the chosen model is the reader's name for it."""
-    named = d.reading.facts.get("model")
-    if d.analysis is None or "model" in d.stated or not isinstance(named, str):
+    from ..logs.diagnose import catalog_model_named  # only a pasted log needs it
+
+    if d.analysis is None or "model" in d.stated:
         return []
-    try:
-        logged = catalog.find_model(named.strip().rstrip("/")).id
-    except LookupError:
-        return []
+    logged = catalog_model_named(d.reading)
     planned = d.analysis.scenario.model_label
-    if logged == planned:
+    if logged is None or logged == planned:
         return []
     return [t(lang, "note.chosen_model_over_log", logged=logged, planned=quote(planned, lang=lang))]
 

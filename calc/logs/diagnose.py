@@ -171,15 +171,23 @@ def _as_text(value: object) -> str:
     return str(value)
 
 
+def catalog_model_named(reading: LogReading) -> str | None:
+    """The catalog id of the model the log names; None for a local path or no model."""
+    model = reading.facts.get("model")
+    if not isinstance(model, str):
+        return None
+    try:
+        return catalog.find_model(model.strip().rstrip("/")).id
+    except LookupError:
+        return None
+
+
 def inputs_from_reading(reading: LogReading) -> dict[str, object]:
     facts = reading.facts
     inputs: dict[str, object] = {}
     model = facts.get("model")
     if isinstance(model, str):
-        try:
-            inputs["model"] = catalog.find_model(model.strip().rstrip("/")).id
-        except LookupError:
-            inputs["model"] = model.strip()
+        inputs["model"] = catalog_model_named(reading) or model.strip()
     version = facts.get("vllm_version")
     if isinstance(version, str) and version.strip():
         inputs["vllm_version"] = version.strip().lstrip("v").split("+")[0]

@@ -253,9 +253,11 @@ _P_ENGINE = 4  # the engine's resolved config line
 _P_ERROR = 5  # the value a failed check used
 
 
-#: Facts whose stated spelling stays over the engine line's resolved one: ``--dtype half`` is
-#: printed back as the reader wrote it, not as the ``dtype=torch.float16`` it resolves to.
-_AS_STATED = frozenset({"dtype"})
+#: Engine-line settings printed as vLLM resolved them, under what the reader asked (args, command):
+#: a 0.13 Qwen3-Next asked for prefix caching prints False after "disabling" (the core resolves it
+#: and prints vLLM's warning itself); ``--dtype half`` prints as ``dtype=torch.float16`` (the
+#: reader's spelling is the one a printed command keeps).
+_RESOLVED = frozenset({"enable_prefix_caching", "dtype"})
 
 
 class _Facts:
@@ -275,8 +277,6 @@ class _Facts:
         if prio in (_P_COMMAND, _P_ARGS):
             self.stated.add(key)
         if key in self.values and self.prio[key] >= prio:
-            return
-        if key in _AS_STATED and self.prio.get(key) in (_P_COMMAND, _P_ARGS):
             return
         self.values[key] = value
         self.lines[key] = line.strip()
@@ -635,17 +635,10 @@ def _read_engine_config(line: str, facts: _Facts) -> None:
         return
     body = line.split("with config:", 1)[1]
     for key, raw in _CONFIG_PAIR.findall(body):
-        if key == "enable_prefix_caching":
-            # Resolved: a 0.13 Qwen3-Next asked for True prints False after "disabling"; what was
-            # asked (args, command) wins, so that the core resolves it and prints vLLM's warning
-            # itself.
-            facts.put(key, _typed(key, raw), line, _P_RESOLVED)
-            continue
-        name = _ENGINE_KEYS.get(key)
+        name = key if key == "enable_prefix_caching" else _ENGINE_KEYS.get(key)
         if name is None:
             continue
-        value = _typed(name, raw)
-        facts.put(name, value, line, _P_ENGINE)
+        facts.put(name, _typed(name, raw), line, _P_RESOLVED if name in _RESOLVED else _P_ENGINE)
 
 
 # A string literal (kept as it is) or a number literal outside strings, in one linear scan.
