@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import ast
 import fcntl
+import functools
 import inspect
 import os
 import re
@@ -255,11 +256,17 @@ def context(new_context: Callable[..., BrowserContext], watch: Callable[[Browser
 _NEEDS_OWN_CONTEXT = re.compile(r"\bpage\.(?:on|once|route|add_init_script|expose_\w+)\(|\bpage\.context\b")
 
 
+@functools.cache
+def _module_functions(module: str) -> tuple[str, dict[str, ast.FunctionDef]]:
+    """A test module's source and its top-level functions, parsed once for all its tests."""
+    source = inspect.getsource(sys.modules[module])
+    tree = ast.parse(source)
+    return source, {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
+
+
 def _changes_its_context(function: Callable[..., Any]) -> bool:
     """Whether the test, or a function of its module it calls (at any depth), matches _NEEDS_OWN_CONTEXT."""
-    source = inspect.getsource(sys.modules[function.__module__])
-    tree = ast.parse(source)
-    functions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
+    source, functions = _module_functions(function.__module__)
     todo, seen = [function.__name__], set()
     while todo:
         name = todo.pop()
