@@ -34,7 +34,6 @@ from ..strings import STRINGS, lang_or_default, t
 from ..units import GiB, MiB
 from ..versions import RuleSet, rules_for
 from ..vllm_flags import FLAG_BY_NAME, FLAGS, accepts, flag_text, typed_value
-from . import charts
 
 if TYPE_CHECKING:  # the log reader loads only when a log is pasted
     from ..logs.diagnose import Diagnosis
@@ -363,6 +362,8 @@ def _feasible_view(lang: str, grid: FeasibleGrid) -> dict[str, object]:
 
 def _budget_chart(lang: str, v: Verdict) -> str:
     """Where one GPU's memory goes, with what one request needs marked against the KV segment."""
+    from . import charts  # only a face that draws loads the SVG writer (and `html`)
+
     b = v.budget
     est = t(lang, "fig.estimate_suffix")
     segs: list[charts.Segment] = []
@@ -415,6 +416,8 @@ def _budget_chart(lang: str, v: Verdict) -> str:
 
 
 def _concurrency_chart(lang: str, a: Analysis) -> str:
+    from . import charts
+
     v = a.verdict
     if not a.concurrency_curve and v.status != "does_not_fit":
         return ""
@@ -808,8 +811,9 @@ def _verdict_view(lang: str, v: Verdict, band: BandVerdict = BandVerdict.FITS) -
     }
 
 
-def build_report(lang: str, a: Analysis) -> dict[str, object]:
-    """The localized view model the widget places in the page."""
+def build_report(lang: str, a: Analysis, *, with_charts: bool = True) -> dict[str, object]:
+    """The localized view model the widget places in the page; the CLI's text face, which draws
+    no chart, asks ``with_charts=False`` and gets empty SVG strings."""
     lang = lang_or_default(lang)
     s, v = a.scenario, a.verdict
     recommended = a.recommended
@@ -824,8 +828,8 @@ def build_report(lang: str, a: Analysis) -> dict[str, object]:
         "serve_recommended": serve_command(s, recommended.settings) if recommended else None,
         "feasible": _feasible_view(lang, a.feasible),
         "charts": {
-            "budget_svg": _budget_chart(lang, v),
-            "concurrency_svg": _concurrency_chart(lang, a),
+            "budget_svg": _budget_chart(lang, v) if with_charts else "",
+            "concurrency_svg": _concurrency_chart(lang, a) if with_charts else "",
         },
         "notes": _notes(lang, a),
     }
