@@ -12,10 +12,10 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from core_wheel import core_wheel
 
 from kvcalc.faces import web
 
@@ -49,11 +49,7 @@ def pyodide_answers(tmp_path_factory: pytest.TempPathFactory) -> dict:
     if not (REPO / "node_modules" / "pyodide" / "package.json").is_file():
         subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=REPO, check=True)
     tmp = tmp_path_factory.mktemp("pyodide")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", str(REPO), "--no-deps", "-q", "-w", str(tmp)],
-        check=True,
-    )
-    (wheel,) = tmp.glob("kvcalc-*-py3-none-any.whl")
+    wheel = core_wheel(tmp)
     requests = [{"name": s["name"], "request": _request_json(s)} for s in _scenarios()]
     (tmp / "requests.json").write_text(json.dumps(requests), encoding="utf-8")
     proc = subprocess.run(

@@ -300,8 +300,8 @@ def test_unknown_ids_offer_the_cores_suggestions(page: Page) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_calculator_uses_the_width_and_sits_beside_its_inputs(page_factory, lang: str) -> None:
-    page = page_factory(viewport={"width": 1366, "height": 900})
+def test_calculator_uses_the_width_and_sits_beside_its_inputs(page: Page, lang: str) -> None:
+    page.set_viewport_size({"width": 1366, "height": 900})
     page.goto(f"{PREFIX[lang]}calculator/")
     root = widget(page, "calculator")
     wait_ready(root)
@@ -331,8 +331,8 @@ def test_phone_has_one_column_and_no_horizontal_scroll(page_factory, lang: str, 
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_home_page_is_at_most_14000_px_tall_with_compact_presets(page_factory, lang: str) -> None:
-    page = page_factory(viewport={"width": 1366, "height": 900})
+def test_home_page_is_at_most_14000_px_tall_with_compact_presets(page: Page, lang: str) -> None:
+    page.set_viewport_size({"width": 1366, "height": 900})
     page.goto(PREFIX[lang])
     height = page.evaluate("document.documentElement.scrollHeight")
     assert height <= 14_500, height  # 14,338 with the first-screen answer box and the 2026 sections

@@ -35,8 +35,8 @@ def _bottom(page: Page, selector: str) -> float:
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize(("width", "height", "screens"), [(1366, 900, 1), (390, 844, 2)], ids=["laptop", "phone"])
-def test_the_answer_box_is_above_the_fold(page_factory, lang: str, width: int, height: int, screens: int) -> None:
-    page = page_factory(viewport={"width": width, "height": height})
+def test_the_answer_box_is_above_the_fold(page: Page, lang: str, width: int, height: int, screens: int) -> None:
+    page.set_viewport_size({"width": width, "height": height})
     page.goto(PREFIX[lang])
     box = page.locator("[data-kvguide-answer]")
     assert box.count() == 1

@@ -64,8 +64,8 @@ def _tables(page: Page, path: str) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("path", PAGES, ids=[p.rstrip("/") or "home" for p in PAGES])
-def test_no_table_is_wider_than_a_phone(page_factory, lang: str, path: str) -> None:
-    page = page_factory(viewport={"width": WIDTH, "height": HEIGHT})
+def test_no_table_is_wider_than_a_phone(page: Page, lang: str, path: str) -> None:
+    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
     url = PREFIX[lang] + path
     tables = _tables(page, url)
     if path in ("", "validation/", "what-fits/"):  # pages that hold tables: the measure found them
@@ -86,9 +86,9 @@ def test_no_table_is_wider_than_a_phone(page_factory, lang: str, path: str) -> N
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_matrix_scrolls_inside_its_own_box_on_a_laptop(page_factory, lang: str) -> None:
+def test_the_matrix_scrolls_inside_its_own_box_on_a_laptop(page: Page, lang: str) -> None:
     """At 1366 px the 13-GPU matrix is wider than the column: its wrapper scrolls, not the page."""
-    page = page_factory(viewport={"width": 1366, "height": 900})
+    page.set_viewport_size({"width": 1366, "height": 900})
     page.goto(PREFIX[lang] + "what-fits/")
     m = page.evaluate("""() => {
       const t = document.querySelector('table.kvfit-table');
