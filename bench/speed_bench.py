@@ -112,8 +112,8 @@ def browser_recompute(runs: int) -> str:
                            str(runs), "--edits", "20"], capture_output=True, text=True, check=True, cwd=REPO)
     text = proc.stdout
     start = text.index("## Recompute latency")
-    end = text.find("\n## ", start + 1)
-    return text[start:end if end >= 0 else len(text)].split("\n", 1)[1].strip()
+    ends = [i for i in (text.find("\n## ", start + 1), text.find("\nraw ready times", start)) if i >= 0]
+    return text[start:min(ends, default=len(text))].split("\n", 1)[1].strip()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,6 +18,7 @@ and ``page``; they are configured here):
   "Browser tests"). A test that changes what a reset cannot undo (``page.on``, anything through
   ``page.context``) is marked ``@pytest.mark.fresh_context`` and gets a page in its own context,
   as a test asking for ``context`` does; the ``page`` fixture refuses an unmarked one.
+* ``phone_page``: the same, in a context that emulates a phone (``PHONE``), also shared and reset.
 * ``page_factory(**context_options)``: more watched pages, each in its own context.
 * ``console_errors``, ``failed_requests``, ``foreign_requests``: lists of strings
   the watched contexts of the current test append to.
@@ -345,6 +346,31 @@ def page(request: pytest.FixtureRequest, console_errors: list[str], failed_reque
         yield shared.page
     finally:
         shared.reset()
+
+
+#: A phone as the layout tests emulate it: device emulation is a context option, so it gets its own
+#: shared page (the width alone is ``page.set_viewport_size`` on the shared one).
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+@pytest.fixture(scope="session")
+def _shared_phone_page(browser: Any, browser_context_args: dict[str, Any], site_url: str) -> Iterator[SharedPage]:
+    context = browser.new_context(**{**browser_context_args, **PHONE})
+    shared = SharedPage(context, site_url)
+    _watch_into(context, site_url, lambda: shared.lists)
+    yield shared
+    context.close()
+
+
+@pytest.fixture
+def phone_page(console_errors: list[str], failed_requests: list[str], foreign_requests: list[str],
+               _shared_phone_page: SharedPage) -> Iterator[Page]:
+    """Like ``page``, in a context that emulates a phone (``PHONE``): one per session, reset after each test."""
+    _shared_phone_page.bind(console_errors, failed_requests, foreign_requests)
+    try:
+        yield _shared_phone_page.page
+    finally:
+        _shared_phone_page.reset()
 
 
 @pytest.fixture

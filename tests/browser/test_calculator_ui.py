@@ -315,8 +315,8 @@ def test_calculator_uses_the_width_and_sits_beside_its_inputs(page: Page, lang: 
 
 @pytest.mark.parametrize("path", ["calculator/", "", "read-your-log/"])
 @pytest.mark.parametrize("lang", LANGS)
-def test_phone_has_one_column_and_no_horizontal_scroll(page_factory, lang: str, path: str) -> None:
-    page = page_factory(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+def test_phone_has_one_column_and_no_horizontal_scroll(phone_page: Page, lang: str, path: str) -> None:
+    page = phone_page
     page.goto(f"{PREFIX[lang]}{path}")
     if path == "calculator/":
         root = widget(page, "calculator")
