@@ -77,7 +77,9 @@ test:
 	$(PYTEST)
 
 # The Pyodide and trimmed-stdlib tests need the web assets (the runtime copy, the wheel, the trimmed zip).
-test-core: venv node_modules lint web-assets
+test-core:
+	$(SETUP_MAKE) -j2 venv node_modules
+	$(SETUP_MAKE) -j2 lint web-assets
 	$(PYTEST) tests --ignore=tests/browser -q
 
 bench: venv site
