@@ -270,21 +270,31 @@ def test_sub_path_crawl_finds_no_broken_internal_link(sub_path_site: str) -> Non
     queue = [base]
     broken: list[str] = []
     pages = 0
-    # The links of each page body, parsed once: http.server ignores a query, so the ~2,800 preset
-    # links (``…/?model=…``) each fetch (and so check) a body already read, whose links resolve the
-    # same (a relative link ignores the query of the page it is on; a bare ``?…`` replaces it).
+    # http.server ignores a query, so the ~2,800 preset links (``…/?model=…``) would each fetch the
+    # body of a page already read, whose links resolve to the same targets but for their queries (a
+    # relative link ignores the query of the page it is on; a bare ``?…`` replaces it). So a page is
+    # fetched and its links followed once, under its address without the query; a query variant
+    # of a broken address is reported as broken too.
+    fetched: dict[str, str | None] = {}   # the address without its query -> its failure, or None
     links_of: dict[bytes, list[str]] = {}
     while queue:
         url = queue.pop()
         if url in seen:
             continue
         seen.add(url)
+        bare = urlsplit(url)._replace(query="").geturl()
+        if bare in fetched:
+            if fetched[bare] is not None:
+                broken.append(f"{url}: {fetched[bare]}")
+            continue
+        fetched[bare] = None
         try:
             with urllib.request.urlopen(url, timeout=10) as response:
                 kind = response.headers.get("Content-Type", "")
                 body = response.read() if "text/html" in kind else b""
         except urllib.error.HTTPError as error:
-            broken.append(f"{url}: HTTP {error.code}")
+            fetched[bare] = f"HTTP {error.code}"
+            broken.append(f"{url}: {fetched[bare]}")
             continue
         if not body or not url.startswith(base):
             continue
